@@ -1,0 +1,29 @@
+"""Dice: expressions parsed once, rolled from a dice source, with exact distributions.
+
+>>> from gmkit.dice import parse, roll, SeededDice, EnteredDice, distribution
+>>> roll("1d10+SB", EnteredDice([7]), "damage", names={"SB": 4}).total
+11
+>>> str(parse("2d10kh1+3"))
+'2d10kh1+3'
+>>> distribution("2d6").probability(7)
+Fraction(1, 6)
+"""
+
+from gmkit.dice.distribution import Distribution, distribution
+from gmkit.dice.evaluate import Roll, roll
+from gmkit.dice.parser import Expression, parse
+from gmkit.dice.sources import DiceSource, DieRoll, EnteredDice, SeededDice, read_die
+
+__all__ = [
+    "DiceSource",
+    "DieRoll",
+    "Distribution",
+    "EnteredDice",
+    "Expression",
+    "Roll",
+    "SeededDice",
+    "distribution",
+    "parse",
+    "read_die",
+    "roll",
+]

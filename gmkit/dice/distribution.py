@@ -1,0 +1,102 @@
+"""Exact distributions of dice expressions, through icepool, with exact fractions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import icepool
+
+from gmkit.dice.ast import Binary, Dice, Group, Literal, Named, Negative, Node
+from gmkit.dice.evaluate import resolve_name
+from gmkit.dice.parser import Expression, parse
+from gmkit.errors import DiceValueError
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution:
+    """The exact distribution of an expression's total: outcome -> Fraction."""
+
+    die: icepool.Die
+
+    def probability(self, outcome: int) -> Fraction:
+        return Fraction(self.die.quantity(outcome), self.die.denominator())
+
+    def probabilities(self) -> dict[int, Fraction]:
+        denominator = self.die.denominator()
+        return {int(o): Fraction(q, denominator) for o, q in self.die.items() if q}
+
+    def at_least(self, outcome: int) -> Fraction:
+        return sum((p for o, p in self.probabilities().items() if o >= outcome), Fraction(0))
+
+    def at_most(self, outcome: int) -> Fraction:
+        return sum((p for o, p in self.probabilities().items() if o <= outcome), Fraction(0))
+
+    def mean(self) -> Fraction:
+        return sum((o * p for o, p in self.probabilities().items()), Fraction(0))
+
+    @property
+    def minimum(self) -> int:
+        return int(self.die.min_outcome())
+
+    @property
+    def maximum(self) -> int:
+        return int(self.die.max_outcome())
+
+    def __iter__(self) -> Iterator[tuple[int, Fraction]]:
+        return iter(sorted(self.probabilities().items()))
+
+
+def _dice_term(node: Dice) -> icepool.Die:
+    single = icepool.d(node.sides)
+    if node.keep is None:
+        return node.count @ single
+    kept = node.keep.kept_count(node.count)
+    if kept == 0:
+        return icepool.Die([0])
+    pool = single.pool(node.count)
+    chosen = pool.highest(kept) if node.keep.keeps_highest() else pool.lowest(kept)
+    return chosen.sum()
+
+
+@lru_cache(maxsize=512)
+def _distribution(expression: Expression, names: tuple[tuple[str, int], ...]) -> Distribution:
+    bonuses = dict(names)
+
+    def build(node: Node) -> icepool.Die:
+        match node:
+            case Dice():
+                return _dice_term(node)
+            case Literal(value=value):
+                return icepool.Die([value])
+            case Named(name=name):
+                return icepool.Die([resolve_name(name, bonuses, str(expression))])
+            case Negative(operand=operand):
+                return -build(operand)
+            case Group(inner=inner):
+                return build(inner)
+            case Binary(operator=operator, left=left, right=right):
+                a, b = build(left), build(right)
+                if operator == "+":
+                    return a + b
+                if operator == "-":
+                    return a - b
+                if operator == "*":
+                    return a * b
+                if 0 in b:
+                    raise DiceValueError(f"{expression}: division by zero is possible")
+                return a // b
+        raise TypeError(f"not a dice node: {node!r}")  # pragma: no cover
+
+    return Distribution(build(expression.root))
+
+
+def distribution(
+    expression: Expression | str, names: Mapping[str, int] | None = None
+) -> Distribution:
+    """The exact distribution of ``expression``'s total, named bonuses read from ``names``."""
+    parsed = parse(expression) if isinstance(expression, str) else expression
+    relevant = tuple(sorted((k, int(v)) for k, v in (names or {}).items() if k in parsed.names))
+    return _distribution(parsed, relevant)

@@ -1,0 +1,154 @@
+"""Rolling an expression: a result tree that keeps every die, and its one-line rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from gmkit.dice.ast import Binary, Dice, Group, Literal, Named, Negative, Node
+from gmkit.dice.parser import Expression, parse
+from gmkit.dice.sources import DiceSource, DieRoll
+from gmkit.errors import DiceValueError
+
+
+@dataclass(frozen=True, slots=True)
+class DiceResult:
+    """The dice of one term: every die rolled, and which of them were kept."""
+
+    node: Dice
+    rolls: tuple[DieRoll, ...]
+    kept: tuple[bool, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(roll.value for roll, keep in zip(self.rolls, self.kept, strict=True) if keep)
+
+    def __str__(self) -> str:
+        shown = ", ".join(
+            str(roll.value) if keep else f"~~{roll.value}~~"
+            for roll, keep in zip(self.rolls, self.kept, strict=True)
+        )
+        return f"{self.node} ({shown})"
+
+
+@dataclass(frozen=True, slots=True)
+class ValueResult:
+    """A number, or a named bonus as read from the profile (``SB=4``)."""
+
+    node: Literal | Named
+    total: int
+
+    def __str__(self) -> str:
+        return f"{self.node.name}({self.total})" if isinstance(self.node, Named) else str(self.total)
+
+
+@dataclass(frozen=True, slots=True)
+class OperationResult:
+    node: Negative | Group | Binary
+    operands: tuple[Result, ...]
+    total: int
+
+    def __str__(self) -> str:
+        match self.node:
+            case Negative():
+                return f"-{self.operands[0]}"
+            case Group():
+                return f"({self.operands[0]})"
+            case Binary(operator=operator):
+                return f"{self.operands[0]} {operator} {self.operands[1]}"
+
+
+Result = DiceResult | ValueResult | OperationResult
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A rolled expression: its total, the result tree and every die in rolling order."""
+
+    expression: Expression
+    result: Result
+    purpose: str
+    dice: tuple[DieRoll, ...] = field(default=())
+
+    @property
+    def total(self) -> int:
+        return self.result.total
+
+    def __str__(self) -> str:
+        return f"{self.purpose}: {self.expression} = {self.result} = {self.total}"
+
+
+def _apply(operator: str, left: int, right: int, purpose: str) -> int:
+    if operator == "+":
+        return left + right
+    if operator == "-":
+        return left - right
+    if operator == "*":
+        return left * right
+    if right == 0:
+        raise DiceValueError(f"{purpose}: division by zero")
+    return left // right  # the games round down
+
+
+def resolve_name(name: str, names: Mapping[str, int], purpose: str) -> int:
+    if name not in names:
+        known = ", ".join(sorted(names)) or "none"
+        raise DiceValueError(f"{purpose}: the bonus {name} is not on this profile (known: {known})")
+    return int(names[name])
+
+
+def roll(
+    expression: Expression | str,
+    source: DiceSource,
+    purpose: str,
+    names: Mapping[str, int] | None = None,
+) -> Roll:
+    """Roll ``expression`` with dice from ``source``; named bonuses come from ``names``.
+
+    Each die's purpose is ``purpose`` when the expression has one die, else ``"<purpose> die N"``
+    (``"damage die 2"``), numbered across the whole expression.
+    """
+    parsed = parse(expression) if isinstance(expression, str) else expression
+    bonuses = names or {}
+    for name in sorted(parsed.names):  # refuse before any die is consumed
+        resolve_name(name, bonuses, purpose)
+    total_dice = sum(term.count for term in parsed.dice)
+    counter = [0]
+    rolled: list[DieRoll] = []
+
+    def die_purpose() -> str:
+        counter[0] += 1
+        return purpose if total_dice == 1 else f"{purpose} die {counter[0]}"
+
+    def evaluate(node: Node) -> Result:
+        match node:
+            case Dice(count=count, sides=sides, keep=keep):
+                rolls = tuple(source.roll_die(sides, die_purpose()) for _ in range(count))
+                rolled.extend(rolls)
+                kept = [True] * count
+                if keep is not None:
+                    order = sorted(
+                        range(count), key=lambda i: rolls[i].value, reverse=keep.keeps_highest()
+                    )
+                    keep_set = set(order[: keep.kept_count(count)])
+                    kept = [i in keep_set for i in range(count)]
+                return DiceResult(node, rolls, tuple(kept))
+            case Literal(value=value):
+                return ValueResult(node, value)
+            case Named(name=name):
+                return ValueResult(node, resolve_name(name, bonuses, purpose))
+            case Negative(operand=operand):
+                inner = evaluate(operand)
+                return OperationResult(node, (inner,), -inner.total)
+            case Group(inner=inner_node):
+                inner = evaluate(inner_node)
+                return OperationResult(node, (inner,), inner.total)
+            case Binary(operator=operator, left=left_node, right=right_node):
+                left = evaluate(left_node)
+                right = evaluate(right_node)
+                value = _apply(operator, left.total, right.total, purpose)
+                return OperationResult(node, (left, right), value)
+        raise TypeError(f"not a dice node: {node!r}")  # pragma: no cover
+
+    result = evaluate(parsed.root)
+    return Roll(parsed, result, purpose, tuple(rolled))

@@ -1,0 +1,113 @@
+"""What every game's character sheet shares: validation, derived values, errors, visibility.
+
+Sheets are immutable pydantic models. An edit makes a new, validated sheet (``edit``); a
+refused edit raises :class:`~gmkit.errors.SheetError` naming the character, the field and the
+problem, and leaves the original untouched. Values the rules derive (bonuses, wounds left,
+to-hit numbers) are properties, never stored, so a sheet can never disagree with itself.
+
+Each field is public unless declared with ``gm_only()``: the player projection (DESIGN.md,
+visibility) drops those.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Self
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from gmkit.errors import SheetError
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+"""A character's, weapon's or roster's name: not blank, at most 80 characters."""
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=4000)]
+
+
+def gm_only(default: Any = "", **kwargs: Any) -> Any:
+    """A field the players never see (the GM's notes, a hidden stat)."""
+    return Field(default, json_schema_extra={"visibility": "gm"}, **kwargs)
+
+
+class Model(BaseModel):
+    """Base of every sheet-level model: strict about unknown fields, immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+class Sheet(Model):
+    """A character of one game. Subclasses set ``game`` to a ``Literal`` of their game id."""
+
+    GAME_TITLE: ClassVar[str] = ""
+
+    game: str
+    name: Name
+    side: Text = Field("", description="gang, party, warband or army the character fights for")
+    notes: Text = gm_only(description="the GM's notes; never shown to players")
+
+    @classmethod
+    def build(cls, data: dict[str, Any] | None = None, /, **fields: Any) -> Self:
+        """Validate ``data`` (and/or keyword fields) into a sheet, or raise SheetError."""
+        merged = {**(data or {}), **fields}
+        if "game" not in merged and "game" in cls.model_fields:
+            default = cls.model_fields["game"].default
+            if isinstance(default, str):
+                merged["game"] = default
+        try:
+            return cls.model_validate(merged)
+        except ValidationError as error:
+            raise sheet_error(merged, error) from None
+
+    def edit(self, **changes: Any) -> Self:
+        """A validated copy with ``changes`` applied; the original is never modified."""
+        data = self.model_dump()
+        for key, value in changes.items():
+            data[key] = value.model_dump() if isinstance(value, BaseModel) else value
+        return type(self).build(data)
+
+    def derived(self) -> dict[str, Any]:
+        """The values the rules derive from this sheet, by their name on the sheet."""
+        return {}
+
+    @classmethod
+    def gm_only_fields(cls) -> frozenset[str]:
+        """Top-level fields the player projection drops."""
+        return frozenset(
+            name
+            for name, info in cls.model_fields.items()
+            if isinstance(info.json_schema_extra, dict)
+            and info.json_schema_extra.get("visibility") == "gm"
+        )
+
+    def public_view(self) -> dict[str, Any]:
+        """The sheet as players may see it: every GM-only field removed."""
+        return self.model_dump(mode="json", exclude=set(self.gm_only_fields()))
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """Render a pydantic error location as ``weapons[0].damage``."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part.startswith(("function-", "tagged-union", "union[")):
+            continue  # pydantic's internal validator names say nothing to a GM
+        else:
+            path += f".{part}" if path else part
+    return path or "(sheet)"
+
+
+def sheet_error(data: Any, error: ValidationError) -> SheetError:
+    """Turn pydantic's error into one naming the character, each field and its problem."""
+    name = data.get("name") if isinstance(data, dict) else None
+    character = str(name).strip() if name not in (None, "") else "(unnamed)"
+    problems: list[tuple[str, str]] = []
+    for item in error.errors(include_url=False):
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] not in ("missing", "extra_forbidden") and "input" in item:
+            shown = item["input"]
+            if not isinstance(shown, dict | list):
+                message += f" (got {shown!r})"
+        if item["type"] == "extra_forbidden":
+            message = "is not a field of this sheet"
+        problems.append((field_path(tuple(item["loc"])), message))
+    return SheetError(character, problems)
