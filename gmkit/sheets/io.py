@@ -1,0 +1,221 @@
+"""Sheets in and out: JSON, YAML, CSV files and pandas DataFrames, without loss.
+
+A roster is a list of sheets (any games). As a DataFrame it is one row per character: nested
+profiles flatten to dotted columns (``characteristics.WS``, ``armour.head``) and lists (weapons,
+skills, talents) are JSON text in their cell, so a spreadsheet round trip keeps everything.
+Every refusal is a :class:`~gmkit.errors.SheetError` naming the character (and its row), the
+field and the problem.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import types
+import typing
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+from pydantic import BaseModel
+
+from gmkit.errors import SheetError
+from gmkit.sheets import load_sheet, sheet_type
+from gmkit.sheets.base import Sheet
+
+FORMATS = (".json", ".yaml", ".yml", ".csv")
+
+
+def dump_sheets(sheets: Iterable[Sheet]) -> list[dict[str, Any]]:
+    """Sheets as plain JSON-ready dicts (derived values are not stored)."""
+    return [sheet.model_dump(mode="json") for sheet in sheets]
+
+
+def load_sheets(items: Any, *, source: str = "roster") -> list[Sheet]:
+    """Validate a list of dicts (or a mapping with a ``characters`` list) into sheets."""
+    if isinstance(items, dict) and "characters" in items:
+        items = items["characters"]
+    if not isinstance(items, list):
+        raise SheetError(source, [("(file)", "must be a list of characters")])
+    return [
+        load_sheet(item, label=f"{_name_of(item)} (entry {number})")
+        for number, item in enumerate(items, start=1)
+    ]
+
+
+def to_json(sheets: Iterable[Sheet]) -> str:
+    return json.dumps(dump_sheets(sheets), indent=2, ensure_ascii=False) + "\n"
+
+
+def from_json(text: str) -> list[Sheet]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SheetError("roster", [("(file)", f"not valid JSON: {error}")]) from None
+    return load_sheets(data)
+
+
+def to_yaml(sheets: Iterable[Sheet]) -> str:
+    return yaml.safe_dump(dump_sheets(sheets), sort_keys=False, allow_unicode=True)
+
+
+def from_yaml(text: str) -> list[Sheet]:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise SheetError("roster", [("(file)", f"not valid YAML: {error}")]) from None
+    return load_sheets(data if data is not None else [])
+
+
+# --- DataFrames and CSV ---------------------------------------------------------------
+
+
+def roster_to_frame(sheets: Iterable[Sheet]) -> pd.DataFrame:
+    """One row per character; dotted columns for nested values, JSON text for lists."""
+    rows = [_flatten(sheet.model_dump(mode="json")) for sheet in sheets]
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(key for key in row if key not in columns)
+    return pd.DataFrame(rows, columns=columns)
+
+
+def roster_from_frame(frame: pd.DataFrame) -> list[Sheet]:
+    """The sheets of a frame made by :func:`roster_to_frame` (or typed by hand)."""
+    if "game" not in frame.columns:
+        raise SheetError("roster", [("game", "the table needs a 'game' column")])
+    sheets = []
+    for number, (_, row) in enumerate(frame.iterrows(), start=1):
+        cells = {str(k): v for k, v in row.items() if not _blank(v)}
+        label = f"{cells.get('name', '(unnamed)')} (row {number})"
+        game = str(cells.get("game", ""))
+        try:
+            cls = sheet_type(game)
+        except SheetError as error:
+            raise SheetError(label, error.problems) from None
+        sheets.append(load_sheet(_unflatten(cells, cls, label), label=label))
+    return sheets
+
+
+def to_csv(sheets: Iterable[Sheet]) -> str:
+    return roster_to_frame(sheets).to_csv(index=False)
+
+
+def from_csv(text: str) -> list[Sheet]:
+    try:
+        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        raise SheetError("roster", [("(file)", f"not valid CSV: {error}")]) from None
+    return roster_from_frame(frame)
+
+
+# --- files ---------------------------------------------------------------------------
+
+
+def write_roster(path: str | Path, sheets: Sequence[Sheet]) -> Path:
+    """Write ``sheets`` to ``path`` in the format its suffix names (.json, .yaml, .csv).
+
+    The file is written beside and then moved into place, so a failed write never leaves half
+    a roster where a good one was.
+    """
+    target = Path(path)
+    writers = {".json": to_json, ".yaml": to_yaml, ".yml": to_yaml, ".csv": to_csv}
+    if target.suffix.lower() not in writers:
+        raise SheetError(str(target), [("(file)", f"unknown format; use one of {FORMATS}")])
+    text = writers[target.suffix.lower()](sheets)
+    temporary = target.with_name(f".{target.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(target)
+    return target
+
+
+def read_roster(path: str | Path) -> list[Sheet]:
+    """Read a roster file in the format its suffix names."""
+    source = Path(path)
+    readers = {".json": from_json, ".yaml": from_yaml, ".yml": from_yaml, ".csv": from_csv}
+    if source.suffix.lower() not in readers:
+        raise SheetError(str(source), [("(file)", f"unknown format; use one of {FORMATS}")])
+    return readers[source.suffix.lower()](source.read_text(encoding="utf-8"))
+
+
+# --- helpers -------------------------------------------------------------------------
+
+
+def _name_of(item: Any) -> str:
+    return str(item.get("name") or "(unnamed)") if isinstance(item, dict) else "(unnamed)"
+
+
+def _blank(value: Any) -> bool:
+    if value is None or (isinstance(value, str) and value == ""):
+        return True
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        column = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            flat.update(_flatten(value, f"{column}."))
+        elif isinstance(value, dict | list):
+            flat[column] = json.dumps(value, ensure_ascii=False)
+        else:
+            flat[column] = value
+    return flat
+
+
+def _unflatten(cells: dict[str, Any], cls: type[BaseModel], label: str) -> dict[str, Any]:
+    nested: dict[str, Any] = {}
+    for column, value in cells.items():
+        parts = column.split(".")
+        if _is_container(cls, parts) and isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError as error:
+                raise SheetError(label, [(column, f"is not valid JSON: {error.msg}")]) from None
+        node = nested
+        for part in parts[:-1]:
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):
+                raise SheetError(label, [(column, "clashes with another column")])
+            node = child
+        node[parts[-1]] = value
+    return nested
+
+
+def _is_container(cls: type[BaseModel], parts: list[str]) -> bool:
+    """Whether the field at ``parts`` holds a list or a mapping (written as JSON text)."""
+    annotation: Any = cls
+    for part in parts:
+        model = _model_in(annotation)
+        if model is None or part not in model.model_fields:
+            return False  # inside a dict keyed by names: a leaf value
+        annotation = model.model_fields[part].annotation
+    return _model_in(annotation) is None and _container_in(annotation)
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation) if _is_union(annotation) else ():
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _container_in(annotation: Any) -> bool:
+    origin = typing.get_origin(annotation)
+    if origin in (list, tuple, set, frozenset, dict):
+        return True
+    if _is_union(annotation):
+        return any(_container_in(arg) for arg in typing.get_args(annotation))
+    if origin is typing.Annotated:
+        return _container_in(typing.get_args(annotation)[0])
+    return False
+
+
+def _is_union(annotation: Any) -> bool:
+    return typing.get_origin(annotation) in (typing.Union, types.UnionType)

@@ -1,0 +1,70 @@
+"""Weapon and armour catalogs per game: data files a GM can extend or override.
+
+The catalog of ``weapons`` for ``dark_heresy`` is ``systems/data/dark_heresy/weapons.yaml``
+(a YAML list, each entry a weapon exactly as it stands on a sheet), then each extra file the
+GM names, then ``<dir>/dark_heresy/weapons.yaml`` in every folder of the ``GMKIT_DATA_PATH``
+environment variable (``os.pathsep``-separated). A later entry with the same name replaces the
+earlier one; ``{name: ..., remove: true}`` takes an entry out. Every entry is validated with the
+game's model; an error names the file, the entry and the field.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from gmkit.errors import SheetError
+from gmkit.sheets import sheet_type
+from gmkit.sheets.base import sheet_error
+
+Kind = Literal["weapons", "armour"]
+DATA_PATH_VARIABLE = "GMKIT_DATA_PATH"
+
+
+def data_file(game: str, name: str) -> Path:
+    """The packaged data file ``systems/data/<game>/<name>``."""
+    return Path(str(resources.files("gmkit.systems").joinpath("data", game, name)))
+
+
+def catalog(game: str, kind: Kind, *extra: str | Path) -> dict[str, BaseModel]:
+    """Name -> validated model, from the packaged file, ``extra`` files and GMKIT_DATA_PATH."""
+    cls = sheet_type(game)
+    model: type[BaseModel] = cls.weapon_model if kind == "weapons" else cls.armour_model  # type: ignore[attr-defined]
+    files = [data_file(game, f"{kind}.yaml"), *map(Path, extra)]
+    for folder in filter(None, os.environ.get(DATA_PATH_VARIABLE, "").split(os.pathsep)):
+        candidate = Path(folder) / game / f"{kind}.yaml"
+        if candidate.exists():
+            files.append(candidate)
+    entries: dict[str, BaseModel] = {}
+    for path in files:
+        for number, item in enumerate(_read_list(path), start=1):
+            label = f"{path.name} entry {number} ({item.get('name', '(unnamed)')})"
+            if item.get("remove") is True:
+                entries.pop(str(item.get("name")), None)
+                continue
+            try:
+                entry = model.model_validate(item)
+            except ValidationError as error:
+                problems = sheet_error(item, error).problems
+                raise SheetError(f"{path}: {label}", problems) from None
+            entries[str(getattr(entry, "name", label))] = entry
+    return entries
+
+
+def _read_list(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise SheetError(str(path), [("(file)", f"not valid YAML: {error}")]) from None
+    if data is None:
+        return []
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+        raise SheetError(str(path), [("(file)", "must be a YAML list of entries")])
+    return data
