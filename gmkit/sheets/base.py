@@ -99,7 +99,8 @@ def field_path(loc: tuple[int | str, ...]) -> str:
 def sheet_error(data: Any, error: ValidationError) -> SheetError:
     """Turn pydantic's error into one naming the character, each field and its problem."""
     name = data.get("name") if isinstance(data, dict) else None
-    character = str(name).strip() if name not in (None, "") else "(unnamed)"
+    character = str(name).strip() if name is not None else ""
+    character = character or "(unnamed)"
     problems: list[tuple[str, str]] = []
     for item in error.errors(include_url=False):
         message = item["msg"].removeprefix("Value error, ")

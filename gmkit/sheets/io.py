@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from gmkit.errors import SheetError
 from gmkit.sheets import load_sheet, sheet_type
 from gmkit.sheets.base import Sheet
+from gmkit.systems.catalogs import expand_references
 
 FORMATS = (".json", ".yaml", ".yml", ".csv")
 
@@ -41,7 +42,10 @@ def load_sheets(items: Any, *, source: str = "roster") -> list[Sheet]:
     if not isinstance(items, list):
         raise SheetError(source, [("(file)", "must be a list of characters")])
     return [
-        load_sheet(item, label=f"{_name_of(item)} (entry {number})")
+        load_sheet(
+            expand_references(item) if isinstance(item, dict) else item,
+            label=f"{_name_of(item)} (entry {number})",
+        )
         for number, item in enumerate(items, start=1)
     ]
 

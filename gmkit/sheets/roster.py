@@ -62,8 +62,14 @@ class Roster:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Roster:
         title = str(data.get("title") or "(untitled roster)")
-        sheets = tuple(load_sheets(data.get("characters", []), source=title))
-        return cls(title, str(data.get("game", "")), sheets, str(data.get("summary", "")))
+        game = str(data.get("game", ""))
+        characters = data.get("characters", [])
+        if isinstance(characters, list):  # a character takes the roster's game unless it says
+            characters = [
+                {"game": game, **item} if isinstance(item, dict) else item for item in characters
+            ]
+        sheets = tuple(load_sheets(characters, source=title))
+        return cls(title, game, sheets, str(data.get("summary", "")))
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from gmkit.errors import SheetError
-from gmkit.sheets import sheet_type
+from gmkit.sheets import GAMES, sheet_type
 from gmkit.sheets.base import sheet_error
 
 Kind = Literal["weapons", "armour"]
@@ -68,3 +68,36 @@ def _read_list(path: Path) -> list[dict[str, Any]]:
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
         raise SheetError(str(path), [("(file)", "must be a YAML list of entries")])
     return data
+
+
+def expand_references(data: dict[str, Any]) -> dict[str, Any]:
+    """A sheet's data with catalog names in ``weapons`` / ``armour`` replaced by the entries.
+
+    Hand-written rosters may say ``weapons: [lasgun, knife]``; the sheet then stores the full
+    weapon, so a later change to the catalog never silently changes a saved character.
+    """
+    game = data.get("game")
+    if not isinstance(game, str) or game not in GAMES:
+        return data
+    expanded = dict(data)
+    for field, kind in (("weapons", "weapons"), ("armour", "armour")):
+        value = data.get(field)
+        if isinstance(value, str):
+            expanded[field] = _entry(data, game, kind, value, field)
+        elif isinstance(value, list) and any(isinstance(item, str) for item in value):
+            expanded[field] = [
+                _entry(data, game, kind, item, f"{field}[{index}]")
+                if isinstance(item, str)
+                else item
+                for index, item in enumerate(value)
+            ]
+    return expanded
+
+
+def _entry(data: dict[str, Any], game: str, kind: Kind, name: str, field: str) -> dict[str, Any]:
+    entries = catalog(game, kind)
+    if name not in entries:
+        character = str(data.get("name") or "(unnamed)")
+        known = ", ".join(sorted(entries)) or "none"
+        raise SheetError(character, [(field, f"no {kind} {name!r} in the catalog; known: {known}")])
+    return entries[name].model_dump(mode="json")

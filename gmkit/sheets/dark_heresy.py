@@ -1,0 +1,388 @@
+"""Dark Heresy (1st edition, with seed 001's house rules) sheets, and the Imperial base.
+
+``ImperialWeapon`` and ``ImperialCharacter`` are the shapes Dark Heresy and Deathwatch share
+(004 builds on 001's rules); ``gmkit.sheets.deathwatch`` extends them. Dark Heresy's own
+``Weapon``, ``Armour`` and ``DarkHeresyCharacter`` follow.
+
+Choices where the rule texts are silent:
+
+- ``wounds`` is the threshold, ``damage`` what was taken (0..wounds); wounds left are the
+  difference. What goes beyond wounds is ``critical_damage`` (0..10: the critical tables end at
+  10, where every entry is death). Dark Heresy lets critical damage exist below the threshold:
+  seed 001's house Righteous Fury deals 1d5 critical damage "without changing real wounds".
+- Damage states (004's Healing, the same in Dark Heresy's book): lightly damaged while damage
+  <= 2 x TB, heavily damaged above that, critically damaged with any critical damage.
+  ``seriously_wounded`` is heavily or critically damaged.
+- Fatigue 0..20 (no rule caps it): any level gives -10 to tests; more levels than TB knock the
+  character out for 10 - TB minutes, at least 1 (004; 001 gives no minimum).
+- Movement: half = AgB, full = 2 x AgB (004's Move), charge = 3 x AgB, run = 6 x AgB (the
+  books' table; the seeds give none), all with unnatural Agility. Initiative adds AgB (001).
+- Fate: ``fate_total`` 0..20, ``fate_current`` 0..total (absent means all of them).
+- Melee damage is written without SB, as the books print it; the attack adds the wielder's SB
+  (004, step four): ``ImperialWeapon.adds_strength_bonus``. An absent ``loaded`` is a full clip.
+  A melee weapon with a range can be thrown that far and then needs a fire mode.
+- Training: "<Class> [Weapon] Training [(Group/Group)]" trains a weapon class (Pistol Training
+  (Las), Melee Weapon Training (Chain/Primitive)); with groups, only those groups; a weapon with
+  no group only needs its class. Grenades (group "Grenade") need none; untrained is -20 (001).
+  "Two-Weapon Wielder (Melee)" / "(Ballistic)" / "(Melee/Ballistic)" and "Ambidextrous" are read
+  by name: off-hand -20 unless ambidextrous; attacking with both -20, -10 if ambidextrous (004).
+- Seed 001's carrying house rules allow exceptions with the GM's leave, so breaking them is a
+  warning in ``derived()["house_rule_warnings"]``, not an error: one main ranged weapon (basic
+  or heavy), one pistol, two melee weapons; at most two armour layers at a location, power
+  armour alone, one synthskin. ``armour`` (the points the attack uses) is typed by the GM: the
+  house rule does not say how two layers add up.
+- ``minion``: seed 001's house Righteous Fury kills an unimportant minion at 1 critical damage.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import (
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from gmkit.sheets import percentile as d100
+from gmkit.sheets.base import Model, Name, Sheet
+from gmkit.sheets.percentile import ArmourPoints, Count, ImperialArmour, between, no_bool
+
+_SHOOTERS = ("pistol", "basic", "heavy")
+_CLASSES = ("melee", "pistol", "basic", "heavy", "thrown")
+Wounds = Annotated[int, BeforeValidator(no_bool), between(1, 1000)]
+Critical = Annotated[int, BeforeValidator(no_bool), between(0, 10)]
+Small = Annotated[int, BeforeValidator(no_bool), between(0, 20)]
+
+
+class ImperialWeapon(Model):
+    """A Dark Heresy / Deathwatch weapon, as its book's table prints it."""
+
+    model_config = ConfigDict(validate_default=True)
+    QUALITIES: ClassVar[Mapping[str, bool]] = d100.IMPERIAL_QUALITIES
+
+    name: Name
+    weapon_class: Annotated[d100.WeaponClass, BeforeValidator(d100.lower_text)]
+    group: d100.Group = Field("", description="training group: Las, SP, Bolt, Chain, Grenade ...")
+    range: Count = Field(0, description="metres; for a melee weapon, how far it can be thrown")
+    rof: d100.RateOfFire = "-/-/-"
+    damage: str
+    damage_type: Annotated[d100.DamageType, BeforeValidator(d100.damage_type_name)] = "Impact"
+    pen: Annotated[int, BeforeValidator(no_bool), between(0, 30)] = 0
+    clip: Count = 0
+    loaded: Count = 0
+    reload: d100.Reload = "-"
+    qualities: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _full_clip(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "loaded" not in data:
+            return {**data, "loaded": data.get("clip", 0)}
+        return data
+
+    @field_validator("range")
+    @classmethod
+    def _range(cls, value: int, info: ValidationInfo) -> int:
+        kind = info.data.get("weapon_class")
+        if kind in (*_SHOOTERS, "thrown") and value < 1:
+            raise ValueError(f"a {kind} weapon needs a range in metres")
+        return value
+
+    @field_validator("rof")
+    @classmethod
+    def _rof_fits_class(cls, value: str, info: ValidationInfo) -> str:
+        kind, reach = info.data.get("weapon_class"), info.data.get("range", 0)
+        if kind == "melee" and not reach and value != "-/-/-":
+            raise ValueError("a melee weapon that can't be thrown has no rate of fire (-/-/-)")
+        if kind is not None and (kind != "melee" or reach) and value == "-/-/-":
+            raise ValueError("a weapon that shoots or is thrown needs a fire mode, e.g. S/-/-")
+        return value
+
+    @field_validator("damage")
+    @classmethod
+    def _damage(cls, value: str) -> str:
+        return d100.check_damage(value, d100.IMPERIAL_BONUS_NAMES, dice=True)
+
+    @field_validator("clip")
+    @classmethod
+    def _clip(cls, value: int, info: ValidationInfo) -> int:
+        kind = info.data.get("weapon_class")
+        if kind == "melee" and value:
+            raise ValueError("a melee weapon has no clip; use 0")
+        if kind in _SHOOTERS and value < 1:
+            raise ValueError(f"a {kind} weapon needs a clip of at least 1")
+        return value
+
+    @field_validator("loaded")
+    @classmethod
+    def _loaded(cls, value: int, info: ValidationInfo) -> int:
+        clip = info.data.get("clip")
+        if clip is not None and value > clip:
+            raise ValueError(f"cannot load more than the clip holds ({clip})")
+        return value
+
+    @field_validator("qualities")
+    @classmethod
+    def _qualities(cls, value: list[str]) -> list[str]:
+        return d100.check_qualities(value, cls.QUALITIES, d100.IMPERIAL_EXCLUSIVE)
+
+    @property
+    def single(self) -> bool:
+        return d100.parse_rof(self.rof)[0]
+
+    @property
+    def semi(self) -> int:
+        """Most hits of a semi-auto burst (0: no such mode)."""
+        return d100.parse_rof(self.rof)[1]
+
+    @property
+    def full(self) -> int:
+        """Most hits of a full-auto burst (0: no such mode)."""
+        return d100.parse_rof(self.rof)[2]
+
+    @property
+    def is_ranged(self) -> bool:
+        return self.weapon_class != "melee"
+
+    @property
+    def adds_strength_bonus(self) -> bool:
+        """Melee hits add the wielder's SB (004, step four)."""
+        return self.weapon_class == "melee"
+
+    @property
+    def two_handed(self) -> bool:
+        """Basic and heavy weapons take both hands (001; basic one-handed at -20)."""
+        return self.weapon_class in ("basic", "heavy")
+
+    @property
+    def reload_half_actions(self) -> int | None:
+        return d100.reload_half_actions(self.reload)
+
+    def quality(self, name: str) -> int | bool:
+        """This weapon's quality ``name``: its number, True, or False if it lacks it."""
+        return d100.quality_value(self.qualities, name)
+
+
+class ImperialCharacter(Sheet):
+    """A Dark Heresy or Deathwatch character; subclasses set ``game`` and their models."""
+
+    weapon_model: ClassVar[type] = ImperialWeapon
+    armour_model: ClassVar[type] = ImperialArmour
+    UNIVERSAL_TRAINING: ClassVar[frozenset[str]] = frozenset()
+
+    characteristics: d100.ImperialCharacteristics
+    unnatural: d100.Unnatural = d100.Unnatural()
+    wounds: Wounds
+    damage: Count = Field(0, description="damage taken, up to wounds")
+    critical_damage: Critical = 0
+    fatigue: Small = 0
+    fate_total: Small = 0
+    fate_current: Small = 0
+    armour: ArmourPoints = ArmourPoints()
+    armour_worn: list[ImperialArmour] = Field(default_factory=list)
+    weapons: list[ImperialWeapon] = Field(default_factory=list)
+    talents: d100.Tags = Field(default_factory=list)
+    traits: d100.Tags = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _all_fate(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "fate_current" not in data:
+            return {**data, "fate_current": data.get("fate_total", 0)}
+        return data
+
+    @field_validator("damage")
+    @classmethod
+    def _damage(cls, value: int, info: ValidationInfo) -> int:
+        wounds = info.data.get("wounds")
+        if wounds is not None and value > wounds:
+            raise ValueError(
+                f"damage taken cannot exceed wounds ({wounds}); the rest is critical damage"
+            )
+        return value
+
+    @field_validator("fate_current")
+    @classmethod
+    def _fate(cls, value: int, info: ValidationInfo) -> int:
+        total = info.data.get("fate_total")
+        if total is not None and value > total:
+            raise ValueError(f"cannot exceed fate_total ({total})")
+        return value
+
+    # --- derived values ------------------------------------------------------------------
+
+    def bonus(self, key: str) -> int:
+        """Characteristic ``key``'s bonus: tens digit times its unnatural multiplier."""
+        return d100.bonus_of(getattr(self.characteristics, key)) * getattr(self.unnatural, key)
+
+    def bonuses(self) -> dict[str, int]:
+        """The named bonuses dice expressions may use: WSB, BSB, SB, TB, AgB, IntB, ..."""
+        return {f"{key}B": self.bonus(key) for key in d100.IMPERIAL_KEYS}
+
+    @property
+    def movement(self) -> dict[str, int]:
+        """Metres per half move, full move, charge and run."""
+        agility = self.bonus("Ag")
+        return {"half": agility, "full": 2 * agility, "charge": 3 * agility, "run": 6 * agility}
+
+    @property
+    def wounds_remaining(self) -> int:
+        return self.wounds - self.damage
+
+    @property
+    def damage_state(self) -> str:
+        """unharmed, lightly damaged, heavily damaged or critically damaged."""
+        if self.critical_damage:
+            return "critically damaged"
+        if self.damage > 2 * self.bonus("T"):
+            return "heavily damaged"
+        return "lightly damaged" if self.damage else "unharmed"
+
+    @property
+    def seriously_wounded(self) -> bool:
+        return self.damage_state in ("heavily damaged", "critically damaged")
+
+    @property
+    def critically_damaged(self) -> bool:
+        return self.critical_damage > 0
+
+    @property
+    def fatigue_penalty(self) -> int:
+        """-10 to every test with any fatigue."""
+        return -10 if self.fatigue else 0
+
+    @property
+    def unconscious_from_fatigue(self) -> bool:
+        return self.fatigue > self.bonus("T")
+
+    @property
+    def unconscious_minutes(self) -> int:
+        """How long too much fatigue knocks the character out: 10 - TB, at least 1."""
+        return max(1, 10 - self.bonus("T"))
+
+    @property
+    def ambidextrous(self) -> bool:
+        return d100.talent_specialities(self.talents, "Ambidextrous") is not None
+
+    @property
+    def two_weapon_wielder(self) -> tuple[str, ...]:
+        """Melee and/or Ballistic: the kinds of Two-Weapon Wielder the character has."""
+        kinds = d100.talent_specialities(self.talents, "Two-Weapon Wielder") or frozenset()
+        return tuple(sorted(k.capitalize() for k in kinds & {"melee", "ballistic"}))
+
+    @property
+    def off_hand_penalty(self) -> int:
+        return 0 if self.ambidextrous else -20
+
+    @property
+    def two_weapon_penalty(self) -> int:
+        """Attacking with both weapons (with the talent): -20, or -10 if ambidextrous."""
+        return -10 if self.ambidextrous else -20
+
+    @property
+    def weapon_training(self) -> dict[str, list[str]]:
+        """Weapon class -> trained groups (lower case; "*" for every group)."""
+        universal = d100.talent_specialities(self.talents, *self.UNIVERSAL_TRAINING) is not None
+        found: dict[str, list[str]] = {}
+        for kind in _CLASSES:
+            names = (f"{kind} training", f"{kind} weapon training")
+            groups = d100.talent_specialities(self.talents, *names)
+            if universal or groups is not None:
+                found[kind] = ["*"] if universal or not groups else sorted(groups)
+        return found
+
+    def trained(self, weapon: ImperialWeapon) -> bool:
+        """Whether a talent trains the character in ``weapon``."""
+        group = weapon.group.casefold()
+        if group in ("grenade", "grenades"):
+            return True
+        groups = self.weapon_training.get(weapon.weapon_class, [])
+        return bool(groups) and ("*" in groups or not group or group in groups)
+
+    def untrained_penalty(self, weapon: ImperialWeapon) -> int:
+        return 0 if self.trained(weapon) else -20
+
+    def derived(self) -> dict[str, Any]:
+        return {
+            "bonuses": self.bonuses(),
+            "movement": self.movement,
+            "initiative_bonus": self.bonus("Ag"),
+            "wounds_remaining": self.wounds_remaining,
+            "damage_state": self.damage_state,
+            "seriously_wounded": self.seriously_wounded,
+            "critically_damaged": self.critically_damaged,
+            "fatigue_penalty": self.fatigue_penalty,
+            "unconscious_from_fatigue": self.unconscious_from_fatigue,
+            "unconscious_minutes": self.unconscious_minutes,
+            "ambidextrous": self.ambidextrous,
+            "two_weapon_wielder": list(self.two_weapon_wielder),
+            "off_hand_penalty": self.off_hand_penalty,
+            "weapon_training": self.weapon_training,
+        }
+
+
+# --- Dark Heresy -----------------------------------------------------------------------
+
+
+class Weapon(ImperialWeapon):
+    """A Dark Heresy weapon."""
+
+
+class Armour(ImperialArmour):
+    """A piece of Dark Heresy armour."""
+
+
+class DarkHeresyCharacter(ImperialCharacter):
+    """An acolyte, a foe or a minion of Dark Heresy."""
+
+    GAME_TITLE: ClassVar[str] = "Dark Heresy"
+    weapon_model: ClassVar[type] = Weapon
+    armour_model: ClassVar[type] = Armour
+
+    game: Literal["dark_heresy"] = "dark_heresy"
+    armour_worn: list[Armour] = Field(default_factory=list)
+    weapons: list[Weapon] = Field(default_factory=list)
+    minion: bool = Field(False, description="an unimportant minion: dies at 1 critical damage")
+
+    @property
+    def dead(self) -> bool:
+        """A minion with any critical damage is dead (001, house Righteous Fury)."""
+        return self.minion and self.critical_damage > 0
+
+    @property
+    def house_rule_warnings(self) -> list[str]:
+        """Seed 001's carrying limits this sheet breaks (allowed with the GM's leave)."""
+        warnings: list[str] = Field(default_factory=list)
+        counts = Counter(weapon.weapon_class for weapon in self.weapons)
+        if counts["basic"] + counts["heavy"] > 1:
+            warnings.append("more than one main ranged weapon (basic or heavy)")
+        if counts["pistol"] > 1:
+            warnings.append("more than one pistol")
+        if counts["melee"] > 2:
+            warnings.append("more than two melee weapons (a main and a secondary one)")
+        if sum(piece.kind == "synthskin" for piece in self.armour_worn) > 1:
+            warnings.append("more than one synthskin")
+        for location in d100.LOCATIONS:
+            layers = [
+                piece.kind
+                for piece in self.armour_worn
+                if piece.kind != "synthskin" and piece.points.at(location)  # type: ignore[arg-type]
+            ]
+            if "power" in layers and len(layers) > 1:
+                warnings.append(f"power armour worn with another layer at {location}")
+            elif len(layers) > 2:
+                warnings.append(f"more than two armour layers at {location}")
+        return warnings
+
+    def derived(self) -> dict[str, Any]:
+        return {
+            **super().derived(),
+            "dead": self.dead,
+            "house_rule_warnings": self.house_rule_warnings,
+        }

@@ -1,0 +1,325 @@
+"""Warhammer Fantasy Battle (6th edition) models: characters, champions and rank and file.
+
+Mechanics follow seed 003 (characters shooting and being shot) and the seed README. The sheet
+class is :class:`WFB6Character` (``WFB6Model`` is an alias): one model on the table, which a
+GM mostly keeps for characters but which serves champions and rank and file as well.
+
+Where the texts are silent:
+
+- Profile: M WS BS S T W I A Ld. M is in centimetres, the unit of the Spanish texts (a human
+  moves 10), 0..60; every other value is 0..10 (0 prints as "-").
+- Troop types are the seed's size ladder, kept as data in ``troop_types.yaml`` (read once
+  from the package; the ids there are the only accepted ``troop_type`` values). A model and
+  its mount are one model: a knight is ``cavalry``, a character on a dragon is ``monster``.
+- Large target: ``large_target`` None takes the troop type's default (monsters are large
+  targets); True or False overrides it. A large target is on the top rung of the ladder.
+- Unit membership: ``role`` is rank and file, champion or character; ``unit`` names the unit
+  the model belongs to or has joined (empty: a lone character; rank and file and champions
+  always belong to one). How many models a unit has left is the encounter's, so the rules
+  that count to 5 (proximity, hits inside small units, "Look out, Sir!") are decided there;
+  the sheet gives them the model's size and role.
+- ``mount`` names the mount; troop types say whether a mount is required, allowed or not.
+- Missile weapons: range in cm (None: a close combat weapon), Strength as a number or
+  ``"user"`` / ``"user+N"``, shots per turn, special rules as strings.
+- Armour: a piece either gives a save (light armour 6+) or improves one (a shield +1); at most
+  one piece gives a save. ``armour_save`` is the resulting roll needed before any modifier
+  (it may reach 1 or less; the resolver applies the Strength modifiers).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from typing import Annotated, Any, ClassVar, Literal
+
+import yaml
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator
+
+from gmkit.sheets.base import Model, Name, Sheet, Text
+
+Role = Literal["rank and file", "champion", "character"]
+TOP_SIZE = 6
+"""The ladder's top rung: monsters and any model with the Large Target rule."""
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("must be a whole number, not true/false")
+    return value
+
+
+def ranged(low: int, high: int) -> AfterValidator:
+    """A validator refusing integers outside ``low..high`` with a message naming the range."""
+
+    def check(value: int) -> int:
+        if not low <= value <= high:
+            raise ValueError(f"must be from {low} to {high}")
+        return value
+
+    return AfterValidator(check)
+
+
+Stat = Annotated[int, BeforeValidator(_whole), ranged(0, 10)]
+
+
+def _strength(value: Any) -> Any:
+    if isinstance(value, str):
+        text = value.replace(" ", "").lower()
+        if text.isdigit():
+            return int(text)
+        match = re.fullmatch(r"user(?:([+-])([0-9]))?", text)
+        if not match:
+            raise ValueError("must be a number from 1 to 10, 'user' or 'user+N'")
+        sign, amount = match.groups()
+        return "user" if not amount or amount == "0" else f"user{sign}{amount}"
+    value = _whole(value)
+    if isinstance(value, int) and not 1 <= value <= 10:
+        raise ValueError("must be from 1 to 10, 'user' or 'user+N'")
+    return value
+
+
+def resolve_strength(strength: int | str, user: int) -> int:
+    """A weapon's Strength in the hands of a model of Strength ``user``."""
+    if isinstance(strength, int):
+        return strength
+    return user + int(strength.removeprefix("user") or 0)
+
+
+def _save(value: Any) -> Any:
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("", "-", "none"):
+            return None
+        if match := re.fullmatch(r"([0-9]+)(?:\.0*)?\+?", text):  # "4+", "4", "4.0"
+            return int(match[1])
+        raise ValueError("must be the D6 roll needed, such as '5+', or none")
+    return _whole(value)
+
+
+class TroopType(Model):
+    """One rung entry of ``troop_types.yaml``."""
+
+    id: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+    name: Name
+    name_es: Text = ""
+    size: Annotated[int, BeforeValidator(_whole), ranged(1, TOP_SIZE)]
+    large_target: bool = False
+    mount: Literal["required", "allowed", "none"] = "none"
+
+
+@cache
+def troop_types() -> dict[str, TroopType]:
+    """The packaged troop-type ladder by id, smallest first (validated once)."""
+    path = resources.files("gmkit").joinpath("systems", "data", "wfb6", "troop_types.yaml")
+    entries = yaml.safe_load(path.read_text("utf-8"))
+    ladder = {entry["id"]: TroopType.model_validate(entry) for entry in entries}
+    sizes = [kind.size for kind in ladder.values()]
+    if sizes != sorted(sizes) or len(ladder) != len(entries):
+        raise ValueError("troop_types.yaml: ids must be unique and listed smallest first")
+    return ladder
+
+
+def size_rank(troop_type: str, large_target: bool | None = None) -> int:
+    """The ladder rung of a troop type; a large target is always on the top rung."""
+    kind = troop_types()[troop_type]
+    flagged = kind.large_target if large_target is None else large_target
+    return TOP_SIZE if flagged else kind.size
+
+
+def _known_troop_type(value: str) -> str:
+    if value not in troop_types():
+        raise ValueError("must be one of " + ", ".join(troop_types()))
+    return value
+
+
+class Weapon(Model):
+    """A weapon: missile weapons have a range in cm; close combat weapons have none."""
+
+    name: Name
+    range_cm: Annotated[int, BeforeValidator(_whole), ranged(1, 500)] | None = None
+    strength: Annotated[int | str, BeforeValidator(_strength)] = "user"
+    shots: Annotated[int, BeforeValidator(_whole), ranged(1, 10)] = 1
+    special: list[Name] = Field(default_factory=list)
+
+    @property
+    def is_missile(self) -> bool:
+        return self.range_cm is not None
+
+    def in_range(self, distance_cm: float) -> bool:
+        """Whether a target ``distance_cm`` away is within range (False for melee weapons)."""
+        if distance_cm < 0:
+            raise ValueError(f"distance must not be negative (got {distance_cm})")
+        return self.range_cm is not None and distance_cm <= self.range_cm
+
+
+class Armour(Model):
+    """Armour: ``save`` it gives on its own (light 6+), or ``improves`` a save (shield 1)."""
+
+    name: Name
+    save: Annotated[Annotated[int, ranged(2, 6)] | None, BeforeValidator(_save)] = None
+    improves: Annotated[int, BeforeValidator(_whole), ranged(0, 3)] = 0
+    special: list[Name] = Field(default_factory=list)
+
+
+def _unique(names: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            raise ValueError(f"{what} {name!r} appears twice")
+        seen.add(name.casefold())
+
+
+class WFB6Character(Sheet):
+    """A model of a Warhammer army; see the module docstring for the choices made."""
+
+    GAME_TITLE: ClassVar[str] = "Warhammer Fantasy Battle (6th edition)"
+    weapon_model: ClassVar[type] = Weapon
+    armour_model: ClassVar[type] = Armour
+
+    game: Literal["wfb6"] = "wfb6"
+    M: Annotated[int, BeforeValidator(_whole), ranged(0, 60)] = 10
+    WS: Stat = 3
+    BS: Stat = 3
+    S: Stat = 3
+    T: Stat = 3
+    W: Stat = 1
+    I: Stat = 3  # noqa: E741 - the rules' own name for Initiative
+    A: Stat = 1
+    Ld: Stat = 7
+    troop_type: Annotated[str, AfterValidator(_known_troop_type)] = "infantry"
+    large_target: bool | None = None
+    role: Role = "character"
+    unit: Text = Field("", validate_default=True)
+    mount: Text = Field("", validate_default=True)
+    weapons: list[Weapon] = Field(default_factory=list)
+    armour: list[Armour] = Field(default_factory=list)
+    special_rules: list[Name] = Field(default_factory=list)
+
+    @field_validator("unit")
+    @classmethod
+    def _unit_for_troops(cls, unit: str, info: ValidationInfo) -> str:
+        role = info.data.get("role")
+        if not unit and role in ("rank and file", "champion"):
+            raise ValueError(f"a {role} model must name the unit it belongs to")
+        return unit
+
+    @field_validator("mount")
+    @classmethod
+    def _mount_fits_troop_type(cls, mount: str, info: ValidationInfo) -> str:
+        troop_type = info.data.get("troop_type")
+        if troop_type is None:
+            return mount  # already refused on its own field
+        policy = troop_types()[troop_type].mount
+        if mount and policy == "none":
+            raise ValueError(
+                f"troop type {troop_type!r} rides no mount (a mounted model takes the type "
+                "of the whole, e.g. cavalry)"
+            )
+        if not mount and policy == "required":
+            raise ValueError(f"troop type {troop_type!r} must name its mount")
+        return mount
+
+    @field_validator("weapons")
+    @classmethod
+    def _weapon_names(cls, weapons: list[Weapon]) -> list[Weapon]:
+        _unique([weapon.name for weapon in weapons], "weapon")
+        return weapons
+
+    @field_validator("armour")
+    @classmethod
+    def _one_base_save(cls, armour: list[Armour]) -> list[Armour]:
+        _unique([piece.name for piece in armour], "armour")
+        if len([piece for piece in armour if piece.save is not None]) > 1:
+            raise ValueError("at most one piece may give a save; the others improve it")
+        return armour
+
+    @field_validator("special_rules")
+    @classmethod
+    def _rule_names(cls, rules: list[str]) -> list[str]:
+        _unique(rules, "special rule")
+        return rules
+
+    @property
+    def is_large_target(self) -> bool:
+        """The sheet's flag, or the troop type's default when the flag is unset."""
+        if self.large_target is not None:
+            return self.large_target
+        return troop_types()[self.troop_type].large_target
+
+    @property
+    def size_rank(self) -> int:
+        """The rung on the size ladder (1 swarm .. 6 monsters and large targets)."""
+        return size_rank(self.troop_type, self.is_large_target)
+
+    @property
+    def mounted(self) -> bool:
+        return bool(self.mount)
+
+    @property
+    def is_lone_character(self) -> bool:
+        """A character not with a unit: a unit of one model, free to move and shoot."""
+        return self.role == "character" and not self.unit
+
+    @property
+    def counts_as_infantry_character(self) -> bool:
+        """A man-sized character: infantry, on foot, not a large target."""
+        return (
+            self.role == "character"
+            and self.troop_type == "infantry"
+            and not self.mounted
+            and not self.is_large_target
+        )
+
+    @property
+    def shot_at_modifier(self) -> int:
+        """To-hit modifier for shooting at this model: +1 large target; -1 lone infantry
+        character (the text's case); 0 otherwise."""
+        if self.is_large_target:
+            return 1
+        return -1 if self.is_lone_character and self.counts_as_infantry_character else 0
+
+    @property
+    def look_out_sir_candidate(self) -> bool:
+        """A character or champion inside a unit: may take "Look out, Sir!" when the unit
+        has 5+ rank and file of its size or larger (the encounter counts them)."""
+        return self.role in ("character", "champion") and bool(self.unit)
+
+    @property
+    def weapon_strengths(self) -> dict[str, int]:
+        """Each weapon's Strength with "user" resolved against this model's S."""
+        return {weapon.name: resolve_strength(weapon.strength, self.S) for weapon in self.weapons}
+
+    @property
+    def armour_save(self) -> int | None:
+        """The D6 roll that saves before modifiers; None without armour."""
+        if not self.armour:
+            return None
+        base = min((piece.save for piece in self.armour if piece.save is not None), default=7)
+        return base - sum(piece.improves for piece in self.armour)
+
+    def same_size_or_larger(self, other_size_rank: int) -> bool:
+        """Whether a model of ``other_size_rank`` is this model's size or larger (it screens
+        this character for proximity and "Look out, Sir!")."""
+        return other_size_rank >= self.size_rank
+
+    def derived(self) -> dict[str, Any]:
+        return {
+            "is_large_target": self.is_large_target,
+            "size_rank": self.size_rank,
+            "mounted": self.mounted,
+            "is_lone_character": self.is_lone_character,
+            "counts_as_infantry_character": self.counts_as_infantry_character,
+            "shot_at_modifier": self.shot_at_modifier,
+            "look_out_sir_candidate": self.look_out_sir_candidate,
+            "weapon_strengths": self.weapon_strengths,
+            "armour_save": self.armour_save,
+        }
+
+    def bonuses(self) -> dict[str, int]:
+        """Names dice expressions may use: the model's Strength."""
+        return {"S": self.S}
+
+
+WFB6Model = WFB6Character
+"""The name the design brief used; the same class."""
