@@ -68,7 +68,7 @@ def test_files_round_trip(tmp_path, suffix):
 
 
 def test_a_bad_csv_cell_names_the_row_the_character_and_the_field():
-    frame = roster_to_frame(ALL)
+    frame = roster_to_frame(ALL).astype(object)  # as a spreadsheet would hold it
     column = next(c for c in frame.columns if c.endswith(".WS"))
     row = next(i for i, v in enumerate(frame[column]) if not pd.isna(v))
     frame.loc[row, column] = "lots"
@@ -81,7 +81,7 @@ def test_a_bad_csv_cell_names_the_row_the_character_and_the_field():
 
 
 def test_a_broken_json_list_cell_is_refused_by_name():
-    frame = roster_to_frame(ALL)
+    frame = roster_to_frame(ALL).astype(object)
     frame.loc[0, "weapons"] = "[{not json"
     with pytest.raises(SheetError, match=r"field 'weapons': is not valid JSON"):
         roster_from_frame(frame)

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 
 import icepool
 
@@ -49,14 +50,39 @@ class Distribution:
         return iter(sorted(self.probabilities().items()))
 
 
-def _dice_term(node: Dice) -> icepool.Die:
-    single = icepool.d(node.sides)
+# Work limits, so an odds panel answers in about a second or says why it cannot.
+MAX_PAIRS = 2_000_000  # outcome pairs combined by one + - * / of two random terms
+MAX_KEEP_WORK = 2_000_000  # sides x dice x kept outcomes, icepool's keep/drop evaluation
+MAX_KEEP_SIDES = 500  # icepool evaluates a pool recursively, one level per face
+
+
+def _sum_of_dice(count: int, sides: int) -> icepool.Die:
+    """``count``dX summed, counted exactly with running sums (icepool's ``@`` is far slower)."""
+    ways = [1]  # ways[i]: the number of ways the dice so far total (their count) + i
+    for _ in range(count):
+        running = [0, *accumulate(ways)]
+        ways = [
+            running[min(i + 1, len(ways))] - running[max(i - sides + 1, 0)]
+            for i in range(len(ways) + sides - 1)
+        ]
+    return icepool.Die({count + i: w for i, w in enumerate(ways)})
+
+
+def _too_large(expression: Expression, part: str) -> DiceValueError:
+    where = "" if part == str(expression) else f" (at {part})"
+    return DiceValueError(f"{expression}: too many outcomes for an exact distribution{where}")
+
+
+def _dice_term(node: Dice, expression: Expression) -> icepool.Die:
     if node.keep is None:
-        return node.count @ single
+        return _sum_of_dice(node.count, node.sides)
     kept = node.keep.kept_count(node.count)
     if kept == 0:
         return icepool.Die([0])
-    pool = single.pool(node.count)
+    work = node.sides * node.count * (kept * (node.sides - 1) + 1)
+    if node.sides > MAX_KEEP_SIDES or work > MAX_KEEP_WORK:
+        raise _too_large(expression, str(node))
+    pool = icepool.d(node.sides).pool(node.count)
     chosen = pool.highest(kept) if node.keep.keeps_highest() else pool.lowest(kept)
     return chosen.sum()
 
@@ -68,7 +94,7 @@ def _distribution(expression: Expression, names: tuple[tuple[str, int], ...]) ->
     def build(node: Node) -> icepool.Die:
         match node:
             case Dice():
-                return _dice_term(node)
+                return _dice_term(node, expression)
             case Literal(value=value):
                 return icepool.Die([value])
             case Named(name=name):
@@ -79,6 +105,8 @@ def _distribution(expression: Expression, names: tuple[tuple[str, int], ...]) ->
                 return build(inner)
             case Binary(operator=operator, left=left, right=right):
                 a, b = build(left), build(right)
+                if len(a) * len(b) > MAX_PAIRS:
+                    raise _too_large(expression, str(node))
                 if operator == "+":
                     return a + b
                 if operator == "-":
@@ -98,5 +126,10 @@ def distribution(
 ) -> Distribution:
     """The exact distribution of ``expression``'s total, named bonuses read from ``names``."""
     parsed = parse(expression) if isinstance(expression, str) else expression
-    relevant = tuple(sorted((k, int(v)) for k, v in (names or {}).items() if k in parsed.names))
+    bonuses = names or {}
+    relevant = tuple(
+        (name, resolve_name(name, bonuses, str(parsed)))
+        for name in sorted(parsed.names)
+        if name in bonuses  # a missing name is refused while building, naming the expression
+    )
     return _distribution(parsed, relevant)

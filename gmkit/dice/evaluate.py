@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from gmkit.dice.ast import Binary, Dice, Group, Literal, Named, Negative, Node
 from gmkit.dice.parser import Expression, parse
-from gmkit.dice.sources import DiceSource, DieRoll
+from gmkit.dice.sources import DiceSource, DieRoll, EnteredDice
 from gmkit.errors import DiceValueError
 
 
@@ -39,7 +39,9 @@ class ValueResult:
     total: int
 
     def __str__(self) -> str:
-        return f"{self.node.name}({self.total})" if isinstance(self.node, Named) else str(self.total)
+        return (
+            f"{self.node.name}({self.total})" if isinstance(self.node, Named) else str(self.total)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +80,7 @@ class Roll:
         return f"{self.purpose}: {self.expression} = {self.result} = {self.total}"
 
 
-def _apply(operator: str, left: int, right: int, purpose: str) -> int:
+def _apply(operator: str, left: int, right: int, where: str) -> int:
     if operator == "+":
         return left + right
     if operator == "-":
@@ -86,7 +88,7 @@ def _apply(operator: str, left: int, right: int, purpose: str) -> int:
     if operator == "*":
         return left * right
     if right == 0:
-        raise DiceValueError(f"{purpose}: division by zero")
+        raise DiceValueError(f"{where}: division by zero")
     return left // right  # the games round down
 
 
@@ -94,7 +96,14 @@ def resolve_name(name: str, names: Mapping[str, int], purpose: str) -> int:
     if name not in names:
         known = ", ".join(sorted(names)) or "none"
         raise DiceValueError(f"{purpose}: the bonus {name} is not on this profile (known: {known})")
-    return int(names[name])
+    value = names[name]
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        number = None
+    if number is None or (isinstance(value, float) and number != value):
+        raise DiceValueError(f"{purpose}: the bonus {name} must be a whole number, not {value!r}")
+    return number
 
 
 def roll(
@@ -112,13 +121,18 @@ def roll(
     bonuses = names or {}
     for name in sorted(parsed.names):  # refuse before any die is consumed
         resolve_name(name, bonuses, purpose)
-    total_dice = sum(term.count for term in parsed.dice)
+    sides = [term.sides for term in parsed.dice for _ in range(term.count)]
+    purposes = (
+        [purpose] if len(sides) == 1 else [f"{purpose} die {n}" for n in range(1, len(sides) + 1)]
+    )
+    if isinstance(source, EnteredDice):  # all the typed values or none of them
+        source.check(zip(sides, purposes, strict=True))
     counter = [0]
     rolled: list[DieRoll] = []
 
     def die_purpose() -> str:
         counter[0] += 1
-        return purpose if total_dice == 1 else f"{purpose} die {counter[0]}"
+        return purposes[counter[0] - 1]
 
     def evaluate(node: Node) -> Result:
         match node:
@@ -143,10 +157,10 @@ def roll(
             case Group(inner=inner_node):
                 inner = evaluate(inner_node)
                 return OperationResult(node, (inner,), inner.total)
-            case Binary(operator=operator, left=left_node, right=right_node):
+            case Binary(left=left_node, right=right_node):
                 left = evaluate(left_node)
                 right = evaluate(right_node)
-                value = _apply(operator, left.total, right.total, purpose)
+                value = _apply(node.operator, left.total, right.total, f"{purpose}: {node}")
                 return OperationResult(node, (left, right), value)
         raise TypeError(f"not a dice node: {node!r}")  # pragma: no cover
 

@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, UnexpectedInput
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, VisitError
 
 from gmkit.dice.ast import Binary, Dice, Group, Keep, Literal, Named, Negative, Node, walk
 from gmkit.errors import DiceSyntaxError
@@ -25,16 +25,20 @@ MAX_SIDES = 1000
 MAX_LITERAL = 1_000_000
 
 _DICE_PARTS = re.compile(r"([0-9]*)[dD]([0-9]+|%)(?:([kKdD][hHlL])([0-9]+))?")
+_ENDS_WITH_DIE = re.compile(r"[dD](?:[0-9]+|%)$")
+_KEEP_MODE = re.compile(r"[kKdD][hHlL]")
+_SIDES = re.compile(r"[0-9]|%")
 
+# What each terminal is called in an error message, in the order they are listed.
 _EXPECTED = {
-    "DICE": "a die such as d10 or 2D6",
+    "DICE": "a die (d10, 2D6, d%)",
     "INT": "a number",
-    "NAME": "a bonus name such as SB (capital first)",
+    "NAME": "a bonus name (SB, capital first)",
+    "LPAR": "'('",
     "PLUS": "'+'",
     "MINUS": "'-'",
     "TIMES": "'*'",
     "DIVIDE": "'/'",
-    "LPAR": "'('",
     "RPAR": "')'",
     "$END": "the end of the expression",
 }
@@ -71,10 +75,37 @@ def _parser() -> Lark:
 
 
 def _expected(names: set[str] | frozenset[str]) -> str:
-    wanted = sorted({_EXPECTED.get(name, repr(name)) for name in names if not name.startswith("_")})
+    order = list(_EXPECTED)
+    known = sorted((n for n in names if n in _EXPECTED), key=order.index)
+    wanted = [_EXPECTED[n] for n in known]
     if not wanted:
         return "a dice expression"
     return ", ".join(wanted[:-1]) + (" or " if len(wanted) > 1 else "") + wanted[-1]
+
+
+def _accepted_at(text: str, position: int) -> set[str]:
+    """The terminals the grammar accepts at ``position``, after the text before it.
+
+    Lark's own ``expected`` sets come from the LALR state where the error surfaced, after any
+    reductions the bad token triggered, so they can both miss ("(1d6": no '*') and over-offer
+    ("2x": ')'). Feeding the prefix alone and asking which terminal may come next is exact.
+    """
+    interactive = _parser().parse_interactive(text[:position])
+    interactive.exhaust_lexer()
+    return set(interactive.accepts())
+
+
+def _refusal(text: str, position: int) -> DiceSyntaxError:
+    """The error for ``text`` going wrong at ``position``, with a hint for common slips."""
+    if _KEEP_MODE.match(text, position) and _ENDS_WITH_DIE.search(text, 0, position):
+        # "4d6kh": the keep/drop amount is missing, not an operator.
+        return DiceSyntaxError(text, position + 2, "how many dice to keep or drop, as in 4d6kh3")
+    letter = text[position : position + 1]
+    after_count = position > 0 and text[position - 1].isdigit()
+    if (letter == "d" or (letter == "D" and after_count)) and not _SIDES.match(text, position + 1):
+        # "1d", "d", "2D": a die without its sides.
+        return DiceSyntaxError(text, position + 1, "the number of sides after 'd', as in d6 or d%")
+    return DiceSyntaxError(text, position, _expected(_accepted_at(text, position)))
 
 
 class _ToTree(Transformer[Token, Node]):
@@ -124,7 +155,6 @@ class _ToTree(Transformer[Token, Node]):
         return Binary(str(operator), left, right)  # type: ignore[arg-type]
 
 
-@lru_cache(maxsize=1024)
 def parse(text: str) -> Expression:
     """Parse ``text`` ("1d10+4", "2d10", "d%", "D6", "4d6kh3", "1d10+SB") into an Expression.
 
@@ -132,6 +162,11 @@ def parse(text: str) -> Expression:
     """
     if not isinstance(text, str):
         raise DiceSyntaxError(repr(text), 0, "a dice expression as text")
+    return _parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse(text: str) -> Expression:
     if len(text) > MAX_LENGTH:
         raise DiceSyntaxError(text, MAX_LENGTH, f"an expression of at most {MAX_LENGTH} characters")
     if not text.strip():
@@ -140,20 +175,17 @@ def parse(text: str) -> Expression:
         tree = _parser().parse(text)
         root = _ToTree(text).transform(tree)
     except UnexpectedCharacters as error:
-        raise DiceSyntaxError(text, error.pos_in_stream, _expected(error.allowed)) from None
+        raise _refusal(text, error.pos_in_stream) from None
     except UnexpectedToken as error:
-        position = error.token.start_pos if error.token.type != "$END" else len(text)
-        raise DiceSyntaxError(text, position or 0, _expected(error.expected)) from None
-    except UnexpectedEOF as error:
-        raise DiceSyntaxError(text, len(text), _expected(set(error.expected))) from None
+        at_end = error.token.type == "$END"
+        raise _refusal(text, len(text) if at_end else error.token.start_pos or 0) from None
+    except UnexpectedEOF:
+        raise _refusal(text, len(text)) from None
     except UnexpectedInput as error:  # any other shape Lark may report
-        raise DiceSyntaxError(text, getattr(error, "pos_in_stream", 0) or 0, "a dice expression")
-    except Exception as error:
-        # Lark wraps errors raised inside the transformer; unwrap ours.
-        inner = getattr(error, "orig_exc", None)
-        if isinstance(inner, DiceSyntaxError):
-            raise inner from None
+        position = getattr(error, "pos_in_stream", 0) or 0
+        raise DiceSyntaxError(text, position, "a dice expression") from None
+    except VisitError as error:  # Lark wraps errors raised inside the transformer; unwrap ours.
+        if isinstance(error.orig_exc, DiceSyntaxError):
+            raise error.orig_exc from None
         raise
-    if isinstance(root, Token):  # a lone token the grammar inlined
-        root = _ToTree(text).transform(tree)
     return Expression(root)

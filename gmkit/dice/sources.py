@@ -69,7 +69,8 @@ def read_die(sides: int, typed: int | str, purpose: str) -> int:
     Anything a die of ``sides`` sides cannot show is refused, naming the die and the purpose.
     """
     text = str(typed).strip()
-    if isinstance(typed, bool) or not text.isdigit():
+    # isascii: str.isdigit() also accepts "²" and other digits int() refuses or misreads.
+    if isinstance(typed, bool) or not (text.isascii() and text.isdigit()):
         raise DiceValueError(
             f"{purpose}: {typed!r} is not a number a d{sides} can show (type 1 to {sides})"
         )
@@ -103,6 +104,18 @@ class EnteredDice:
     @property
     def pending(self) -> tuple[int | str, ...]:
         return tuple(self._pending)
+
+    def check(self, dice: Iterable[tuple[int, str]]) -> None:
+        """Refuse now, consuming nothing, if the ``(sides, purpose)`` dice cannot all be rolled.
+
+        Raises the :class:`DiceValueError` the first failing ``roll_die`` would raise, so a roll
+        of several dice takes all its values or none of them.
+        """
+        pending = list(self._pending)
+        for index, (sides, purpose) in enumerate(dice):
+            if index >= len(pending):
+                raise DiceValueError(f"{purpose}: roll a d{sides} and enter its value")
+            read_die(sides, pending[index], purpose)
 
     def roll_die(self, sides: int, purpose: str) -> DieRoll:
         if not self._pending:

@@ -68,6 +68,10 @@ class Sheet(Model):
         """The values the rules derive from this sheet, by their name on the sheet."""
         return {}
 
+    def summary(self) -> dict[str, Any]:
+        """The roster line a GM scans: the profile as the game prints it, wounds, armour."""
+        return {}
+
     @classmethod
     def gm_only_fields(cls) -> frozenset[str]:
         """Top-level fields the player projection drops."""

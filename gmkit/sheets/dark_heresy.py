@@ -29,8 +29,11 @@ Choices where the rule texts are silent:
 - Seed 001's carrying house rules allow exceptions with the GM's leave, so breaking them is a
   warning in ``derived()["house_rule_warnings"]``, not an error: one main ranged weapon (basic
   or heavy), one pistol, two melee weapons; at most two armour layers at a location, power
-  armour alone, one synthskin. ``armour`` (the points the attack uses) is typed by the GM: the
-  house rule does not say how two layers add up.
+  armour alone, one synthskin.
+- ``armour`` lists the pieces worn (catalog entries); ``armour_points`` may type the points per
+  location (a stat block, natural armour, an override). Untyped, each location takes the best
+  piece there: the books do not add armour up, and the house rule's "two layers" does not say
+  how they would.
 - ``minion``: seed 001's house Righteous Fury kills an unimportant minion at 1 critical damage.
 """
 
@@ -184,8 +187,8 @@ class ImperialCharacter(Sheet):
     fatigue: Small = 0
     fate_total: Small = 0
     fate_current: Small = 0
-    armour: ArmourPoints = ArmourPoints()
-    armour_worn: list[ImperialArmour] = Field(default_factory=list)
+    armour: list[ImperialArmour] = Field(default_factory=list, description="pieces worn")
+    armour_points: ArmourPoints | None = Field(None, description="typed; absent: from armour")
     weapons: list[ImperialWeapon] = Field(default_factory=list)
     talents: d100.Tags = Field(default_factory=list)
     traits: d100.Tags = Field(default_factory=list)
@@ -219,7 +222,8 @@ class ImperialCharacter(Sheet):
 
     def bonus(self, key: str) -> int:
         """Characteristic ``key``'s bonus: tens digit times its unnatural multiplier."""
-        return d100.bonus_of(getattr(self.characteristics, key)) * getattr(self.unnatural, key)
+        value, multiplier = getattr(self.characteristics, key), getattr(self.unnatural, key)
+        return d100.bonus_of(int(value)) * int(multiplier)
 
     def bonuses(self) -> dict[str, int]:
         """The named bonuses dice expressions may use: WSB, BSB, SB, TB, AgB, IntB, ..."""
@@ -230,6 +234,17 @@ class ImperialCharacter(Sheet):
         """Metres per half move, full move, charge and run."""
         agility = self.bonus("Ag")
         return {"half": agility, "full": 2 * agility, "charge": 3 * agility, "run": 6 * agility}
+
+    @property
+    def effective_armour(self) -> ArmourPoints:
+        """``armour_points`` if typed, else the best points of the pieces at each location."""
+        if self.armour_points is not None:
+            return self.armour_points
+        return ArmourPoints.worn((piece.points for piece in self.armour), stack=False)
+
+    def armour_at(self, location: d100.Location) -> int:
+        """Armour points protecting ``location``."""
+        return self.effective_armour.at(location)
 
     @property
     def wounds_remaining(self) -> int:
@@ -308,9 +323,20 @@ class ImperialCharacter(Sheet):
     def untrained_penalty(self, weapon: ImperialWeapon) -> int:
         return 0 if self.trained(weapon) else -20
 
+    def summary(self) -> dict[str, Any]:
+        """The nine characteristics, wounds left of total, body armour, weapons."""
+        line: dict[str, Any] = {
+            key: getattr(self.characteristics, key) for key in d100.IMPERIAL_KEYS
+        }
+        line["W"] = f"{self.wounds_remaining}/{self.wounds}"
+        line["AP body"] = self.armour_at("body")
+        line["weapons"] = ", ".join(weapon.name for weapon in self.weapons) or "-"
+        return line
+
     def derived(self) -> dict[str, Any]:
         return {
             "bonuses": self.bonuses(),
+            "armour_points": self.effective_armour.model_dump(),
             "movement": self.movement,
             "initiative_bonus": self.bonus("Ag"),
             "wounds_remaining": self.wounds_remaining,
@@ -346,8 +372,8 @@ class DarkHeresyCharacter(ImperialCharacter):
     armour_model: ClassVar[type] = Armour
 
     game: Literal["dark_heresy"] = "dark_heresy"
-    armour_worn: list[Armour] = Field(default_factory=list)
-    weapons: list[Weapon] = Field(default_factory=list)
+    armour: list[Armour] = Field(default_factory=list)  # type: ignore[assignment]
+    weapons: list[Weapon] = Field(default_factory=list)  # type: ignore[assignment]
     minion: bool = Field(False, description="an unimportant minion: dies at 1 critical damage")
 
     @property
@@ -358,7 +384,7 @@ class DarkHeresyCharacter(ImperialCharacter):
     @property
     def house_rule_warnings(self) -> list[str]:
         """Seed 001's carrying limits this sheet breaks (allowed with the GM's leave)."""
-        warnings: list[str] = Field(default_factory=list)
+        warnings: list[str] = []
         counts = Counter(weapon.weapon_class for weapon in self.weapons)
         if counts["basic"] + counts["heavy"] > 1:
             warnings.append("more than one main ranged weapon (basic or heavy)")
@@ -366,13 +392,13 @@ class DarkHeresyCharacter(ImperialCharacter):
             warnings.append("more than one pistol")
         if counts["melee"] > 2:
             warnings.append("more than two melee weapons (a main and a secondary one)")
-        if sum(piece.kind == "synthskin" for piece in self.armour_worn) > 1:
+        if sum(piece.kind == "synthskin" for piece in self.armour) > 1:
             warnings.append("more than one synthskin")
         for location in d100.LOCATIONS:
             layers = [
                 piece.kind
-                for piece in self.armour_worn
-                if piece.kind != "synthskin" and piece.points.at(location)  # type: ignore[arg-type]
+                for piece in self.armour
+                if piece.kind != "synthskin" and piece.points.at(location)
             ]
             if "power" in layers and len(layers) > 1:
                 warnings.append(f"power armour worn with another layer at {location}")

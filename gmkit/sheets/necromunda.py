@@ -40,6 +40,8 @@ from gmkit.sheets.base import Model, Name, Sheet, Text
 FighterType = Literal["leader", "heavy", "ganger", "juve", "hired gun"]
 WeaponKind = Literal["pistol", "basic", "special", "heavy", "close combat", "grenade"]
 RangeBand = Literal["short", "long", "out of range"]
+PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
+"""The profile in the order the game prints it."""
 HIGH_IMPACT = 7
 """Weapons of this Strength or more take a fighter out of action on 5-6 (seed 000)."""
 
@@ -329,6 +331,14 @@ class NecromundaFighter(Sheet):
     def spotting_range(self, multiplier: int = 1) -> int:
         """Inches within which this fighter spots hidden enemies (I x the system's setting)."""
         return self.I * multiplier
+
+    def summary(self) -> dict[str, Any]:
+        """M WS BS S T W I A Ld (WS and BS after flesh wounds), save, weapons."""
+        line: dict[str, Any] = {key: getattr(self, key) for key in PROFILE}
+        line.update(WS=self.effective_ws, BS=self.effective_bs)
+        line["Sv"] = f"{self.armour_save}+" if self.armour_save else "-"
+        line["weapons"] = ", ".join(weapon.name for weapon in self.weapons) or "-"
+        return line
 
     def derived(self) -> dict[str, Any]:
         return {

@@ -43,8 +43,8 @@ from gmkit.dice import parse
 from gmkit.errors import DiceSyntaxError
 from gmkit.sheets.base import Model, Name
 
-LOCATIONS = ("head", "right_arm", "left_arm", "body", "right_leg", "left_leg")
 Location = Literal["head", "right_arm", "left_arm", "body", "right_leg", "left_leg"]
+LOCATIONS: tuple[Location, ...] = ("head", "right_arm", "left_arm", "body", "right_leg", "left_leg")
 _GROUPS = {"all": LOCATIONS, "arms": ("right_arm", "left_arm"), "legs": ("right_leg", "left_leg")}
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-"})
 
@@ -121,7 +121,17 @@ class ArmourPoints(Model):
     @property
     def covered(self) -> tuple[Location, ...]:
         """The locations with any armour, in table order."""
-        return tuple(loc for loc in LOCATIONS if self.at(loc) > 0)  # type: ignore[misc]
+        return tuple(location for location in LOCATIONS if self.at(location) > 0)
+
+    @classmethod
+    def worn(cls, pieces: Iterable[ArmourPoints], *, stack: bool) -> ArmourPoints:
+        """Pieces worn together: their points added up (``stack``) or the best at each place."""
+        listed = list(pieces)
+        values: dict[str, int] = {}
+        for location in LOCATIONS:
+            points = [piece.at(location) for piece in listed]
+            values[location] = min(sum(points), 50) if stack else max(points, default=0)
+        return cls(**values)
 
 
 # --- weapon text: damage, rate of fire, reload, qualities ---------------------------------

@@ -39,6 +39,8 @@ from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, fie
 from gmkit.sheets.base import Model, Name, Sheet, Text
 
 Role = Literal["rank and file", "champion", "character"]
+PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
+"""The profile in the order the game prints it."""
 TOP_SIZE = 6
 """The ladder's top rung: monsters and any model with the Large Target rule."""
 
@@ -302,6 +304,15 @@ class WFB6Character(Sheet):
         """Whether a model of ``other_size_rank`` is this model's size or larger (it screens
         this character for proximity and "Look out, Sir!")."""
         return other_size_rank >= self.size_rank
+
+    def summary(self) -> dict[str, Any]:
+        """M WS BS S T W I A Ld, save, role and unit, weapons."""
+        line: dict[str, Any] = {key: getattr(self, key) for key in PROFILE}
+        save = self.armour_save
+        line["Sv"] = f"{max(save, 2)}+" if save is not None else "-"
+        line["role"] = f"{self.role} ({self.unit})" if self.unit else self.role
+        line["weapons"] = ", ".join(weapon.name for weapon in self.weapons) or "-"
+        return line
 
     def derived(self) -> dict[str, Any]:
         return {

@@ -28,7 +28,7 @@ def _cell(value: Any) -> str:
 
 
 def _table(rows: Iterable[Mapping[str, Any]]) -> str:
-    frame = pd.DataFrame([{k: _cell(v) for k, v in row.items()} for row in rows])
+    frame = pd.DataFrame([{k: _cell(v) for k, v in row.items()} for row in rows]).fillna("-")
     return frame.to_html(index=False, escape=False, classes="gmkit-table", border=0)
 
 
@@ -60,6 +60,18 @@ def sheet_html(sheet: Sheet, *, show_gm: bool = True) -> str:
 
 
 def roster_summary_html(sheets: Iterable[Sheet]) -> str:
-    """One line per character: name, side and the derived values, as a table."""
-    rows = [{"name": s.name, "side": s.side, **s.derived()} for s in sheets]
+    """One line per character: name, side and the game's roster line (``summary()``)."""
+    rows = [{"name": s.name, "side": s.side, **s.summary()} for s in sheets]
     return _table(rows) if rows else "<p>(nobody)</p>"
+
+
+STYLE = """
+<style>
+.gmkit-table { border-collapse: collapse; font-size: 0.95em; }
+.gmkit-table th, .gmkit-table td { padding: 2px 8px; text-align: left; }
+.gmkit-fields th, .gmkit-derived th { text-align: left; padding-right: 1em; vertical-align: top; }
+.gmkit-gm-note { border-left: 3px solid #b58900; padding-left: 0.5em; }
+.lm-TabBar-tab { flex: 0 0 auto !important; max-width: none !important; }
+</style>
+"""
+"""CSS for gmkit's HTML; the dashboards display it once."""

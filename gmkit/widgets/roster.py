@@ -7,7 +7,7 @@ from traitlets import Unicode, observe
 
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.roster import Campaign, Roster
-from gmkit.widgets.render import roster_summary_html, sheet_html
+from gmkit.widgets.render import STYLE, roster_summary_html, sheet_html
 
 
 class SheetView(widgets.VBox):
@@ -19,7 +19,8 @@ class SheetView(widgets.VBox):
         self.roster = roster
         self._by_name: dict[str, Sheet] = {sheet.name: sheet for sheet in roster.sheets}
         self.summary = widgets.HTML(
-            f"<p>{roster.summary}</p>{roster_summary_html(roster.sheets)}"
+            f"{STYLE}<h3>{roster.game_title}</h3><p>{roster.summary}</p>"
+            f"{roster_summary_html(roster.sheets)}"
         )
         self.picker = widgets.Dropdown(
             options=list(self._by_name), description="Character", layout={"width": "28em"}
@@ -55,7 +56,7 @@ class RosterBrowser(widgets.Tab):
         self.views = [SheetView(roster) for roster in campaign.rosters]
         super().__init__(children=self.views, **kwargs)
         for index, roster in enumerate(campaign.rosters):
-            self.set_title(index, f"{roster.game_title}: {roster.title}")
+            self.set_title(index, roster.title)
 
     def show(self, title: str) -> SheetView:
         """Switch to the roster titled ``title`` and return its view."""
