@@ -115,7 +115,9 @@ def roll(
     """Roll ``expression`` with dice from ``source``; named bonuses come from ``names``.
 
     Each die's purpose is ``purpose`` when the expression has one die, else ``"<purpose> die N"``
-    (``"damage die 2"``), numbered across the whole expression.
+    (``"damage die 2"``), numbered across the whole expression. A missing bonus, or typed
+    values (:class:`EnteredDice`) too few or wrong for the dice, are refused before any die is
+    taken. A division by zero raises :class:`DiceValueError` (after the dice were rolled).
     """
     parsed = parse(expression) if isinstance(expression, str) else expression
     bonuses = names or {}
