@@ -1,0 +1,123 @@
+"""What every game's rules share: the attack request, its explained result, and the protocol.
+
+Rules are pure: a rule reads sheets and a request, takes every die from the dice source it is
+given, and returns values. Resolving an attack never changes a sheet; it returns the ordered
+``steps`` (what was rolled, against what, with which modifiers, why) and the ``effects`` the
+encounter applies (damage at a location, a condition, ammunition spent, a jam...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from gmkit.dice import DiceSource, DieRoll
+from gmkit.sheets.base import Sheet
+
+EffectKind = Literal[
+    "damage",  # wounds lost (amount) at a location, of a damage type
+    "critical",  # critical damage (amount) at a location, of a damage type
+    "fatigue",  # levels of fatigue gained
+    "condition",  # a named condition, for ``rounds`` (None: until removed)
+    "remove_condition",
+    "ammo",  # rounds of ammunition spent from ``weapon``
+    "jam",  # ``weapon`` jammed
+    "magnitude",  # a horde's magnitude lost
+    "cover",  # cover at ``location`` loses ``amount`` armour points
+    "injury",  # a D6 game's injury result: ``condition`` is flesh wound / down / out of action
+    "pinned",
+    "reaction",  # a reaction spent (``condition`` names it: dodge, parry)
+    "note",  # something the GM must adjudicate; nothing applied automatically
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A named modifier with its source: ``Modifier("Aim (full)", 20)``."""
+
+    source: str
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.value:+d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One explained step of a resolution."""
+
+    title: str  # "Ballistic Skill test", "Hit location", "Damage", "Soak"
+    outcome: str  # "hit with 3 degrees of success", "right arm", "9 damage"
+    detail: str = ""  # why: "64 vs 47: 1 degree of failure"
+    rolls: tuple[DieRoll, ...] = ()
+    target: int | None = None  # the number rolled against (after modifiers), where there is one
+    modifiers: tuple[Modifier, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.title}: {self.outcome}" + (f" ({self.detail})" if self.detail else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A change for the encounter to apply to ``target`` (a combatant's name)."""
+
+    kind: EffectKind
+    target: str
+    amount: int = 0
+    location: str | None = None
+    damage_type: str | None = None
+    condition: str | None = None
+    rounds: int | None = None
+    weapon: str | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class AttackRequest:
+    """Everything an attack needs: who, with what, how, at whom, and under which circumstances.
+
+    ``circumstances`` maps a circumstance id of the game's catalog to its value: ``True`` for a
+    flag (``"darkness": True``), a number where it has one (``"cover": 4`` armour points,
+    ``"outnumbering": 3`` attackers). ``options`` holds house rules and GM choices.
+    """
+
+    attacker: Sheet
+    weapon: str  # the name of a weapon on the attacker's sheet
+    target: Sheet
+    action: str = "standard_attack"
+    mode: str = "single"  # fire mode or attack form: single, semi, full, melee...
+    distance: float | None = None  # in the game's unit (metres, inches, centimetres)
+    called_location: str | None = None
+    circumstances: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AttackResult:
+    """The value an attack resolves to."""
+
+    request: AttackRequest
+    steps: tuple[Step, ...]
+    effects: tuple[Effect, ...]
+    hits: int = 0
+    summary: str = ""
+
+    @property
+    def hit(self) -> bool:
+        return self.hits > 0
+
+    @property
+    def rolls(self) -> tuple[DieRoll, ...]:
+        return tuple(roll for step in self.steps for roll in step.rolls)
+
+    def explain(self) -> str:
+        return "\n".join(str(step) for step in self.steps)
+
+
+class GameSystem(Protocol):
+    """The rules of one game, as the encounter and the panels use them."""
+
+    game: str
+
+    def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult: ...

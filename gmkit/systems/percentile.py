@@ -1,0 +1,185 @@
+"""Shared mechanics of the d100 games (Dark Heresy, Deathwatch, WFRP 2e).
+
+- A test succeeds when the d100 roll is at or under the characteristic plus its modifiers,
+  their total capped at +/-``cap`` (60 in Dark Heresy and Deathwatch; WFRP 2e has none).
+  Degrees of success are floor((target - roll) / 10), degrees of failure floor((roll -
+  target) / 10) (seed README).
+- Opposed tests: a success beats a failure; between two successes the more degrees of success
+  wins; between two failures neither wins. A tie goes to the higher characteristic, then to
+  neither (the GM may call a re-roll).
+- Hit location reverses the attack roll's digits (53 -> 35, 05 -> 50, 10 -> 01, 100 -> 100) and
+  reads the game's table (data: ``hit_locations.yaml``). Extra hits on one target follow the
+  Multiple Hits rows (data: ``percentile/multiple_hits.yaml``).
+- Initiative: a d10 plus a base (Agility Bonus in the 40k games, Agility in WFRP 2e); ties go
+  to the higher base, then to a roll-off (seed README); the roll-off dice come from the source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gmkit.dice import DiceSource, DieRoll
+from gmkit.systems.base import Modifier
+from gmkit.systems.tables import table
+
+LOCATIONS = ("head", "right_arm", "left_arm", "body", "right_leg", "left_leg")
+
+
+def capped(modifiers: Iterable[Modifier], cap: int | None) -> int:
+    """The total of ``modifiers``, held within +/-``cap`` (None: no cap)."""
+    total = sum(modifier.value for modifier in modifiers)
+    return total if cap is None else max(-cap, min(cap, total))
+
+
+@dataclass(frozen=True, slots=True)
+class PercentileTest:
+    """A percentile test: what was rolled against what, and by how many degrees."""
+
+    characteristic: str
+    base: int
+    modifiers: tuple[Modifier, ...]
+    modifier: int  # the applied total, after the cap
+    roll: DieRoll
+    success: bool
+    degrees: int  # of success when ``success``, else of failure
+
+    @property
+    def target(self) -> int:
+        return self.base + self.modifier
+
+    @property
+    def value(self) -> int:
+        return self.roll.value
+
+    @property
+    def degrees_of_success(self) -> int:
+        return self.degrees if self.success else 0
+
+    @property
+    def degrees_of_failure(self) -> int:
+        return 0 if self.success else self.degrees
+
+    def explain(self) -> str:
+        listed = ", ".join(str(m) for m in self.modifiers) or "no modifiers"
+        capped_note = "" if self.modifier == sum(m.value for m in self.modifiers) else " (capped)"
+        verdict = "success" if self.success else "failure"
+        kind = "success" if self.success else "failure"
+        plural = "s" if self.degrees != 1 else ""
+        return (
+            f"{self.characteristic} {self.base} {self.modifier:+d}{capped_note} = {self.target}"
+            f" [{listed}]; rolled {self.value}: {verdict}, {self.degrees} degree{plural} "
+            f"of {kind}"
+        )
+
+
+def degrees(target: int, roll: int) -> tuple[bool, int]:
+    """(success, degrees) of a d100 ``roll`` against ``target``."""
+    if roll <= target:
+        return True, (target - roll) // 10
+    return False, (roll - target) // 10
+
+
+def roll_test(
+    characteristic: str,
+    base: int,
+    modifiers: Sequence[Modifier],
+    source: DiceSource,
+    purpose: str,
+    *,
+    cap: int | None = 60,
+) -> PercentileTest:
+    """Roll a d100 test of ``characteristic`` (value ``base``) with ``modifiers``."""
+    modifier = capped(modifiers, cap)
+    roll = source.roll_die(100, purpose)
+    success, count = degrees(base + modifier, roll.value)
+    return PercentileTest(characteristic, base, tuple(modifiers), modifier, roll, success, count)
+
+
+def opposed_winner(first: PercentileTest, second: PercentileTest) -> int | None:
+    """0 if ``first`` wins the opposed test, 1 if ``second`` does, None if neither."""
+    if first.success != second.success:
+        return 0 if first.success else 1
+    if not first.success:
+        return None
+    if first.degrees != second.degrees:
+        return 0 if first.degrees > second.degrees else 1
+    if first.base != second.base:
+        return 0 if first.base > second.base else 1
+    return None
+
+
+def reverse_digits(roll: int) -> int:
+    """The attack roll read backwards: 53 -> 35, 5 -> 50, 10 -> 1, 100 -> 100."""
+    if roll == 100:
+        return 100
+    tens, units = divmod(roll, 10)
+    reversed_roll = units * 10 + tens
+    return reversed_roll or 100
+
+
+def hit_location(roll: int, game: str) -> str:
+    """The location an attack roll of ``roll`` strikes, by ``game``'s table."""
+    reversed_roll = reverse_digits(roll)
+    for row in table(game, "hit_locations"):
+        if reversed_roll <= int(row["upto"]):
+            return str(row["location"])
+    raise ValueError(f"{game} hit location table does not cover {reversed_roll}")
+
+
+def location_class(location: str) -> str:
+    """head, arm, body or leg."""
+    return location.split("_")[-1]
+
+
+def multiple_hit_locations(first: str, hits: int) -> list[str]:
+    """The locations of ``hits`` hits on one target, the first at ``first``."""
+    row: list[str] = list(table("percentile", "multiple_hits")[location_class(first)])
+    side = first.split("_")[0] if "_" in first else "right"
+    locations = [first]
+    for index in range(1, hits):
+        entry = row[min(index - 1, len(row) - 1)]
+        locations.append(f"{side}_{entry}" if entry in ("arm", "leg") else entry)
+    return locations
+
+
+@dataclass(frozen=True, slots=True)
+class Initiative:
+    """One combatant's initiative: the d10, the base added to it, and the score."""
+
+    name: str
+    base: int
+    roll: DieRoll | None  # None when the GM typed the score directly
+    score: int
+
+
+def roll_initiative(name: str, base: int, source: DiceSource) -> Initiative:
+    """A d10 plus ``base`` for ``name``."""
+    roll = source.roll_die(10, f"initiative: {name}")
+    return Initiative(name, base, roll, roll.value + base)
+
+
+def initiative_order(
+    initiatives: Sequence[Initiative], source: DiceSource
+) -> tuple[list[Initiative], list[DieRoll]]:
+    """Highest score first; ties to the higher base, then a d10 roll-off (higher first).
+
+    Returns the order and the roll-off dice rolled (each with its purpose).
+    """
+    roll_offs: dict[str, int] = {}
+    rolled: list[DieRoll] = []
+    keyed: dict[tuple[int, int], list[Initiative]] = {}
+    for entry in initiatives:
+        keyed.setdefault((entry.score, entry.base), []).append(entry)
+    for tied in keyed.values():
+        if len(tied) > 1:
+            for entry in tied:
+                roll = source.roll_die(10, f"initiative roll-off: {entry.name}")
+                rolled.append(roll)
+                roll_offs[entry.name] = roll.value
+    order = sorted(
+        initiatives,
+        key=lambda entry: (entry.score, entry.base, roll_offs.get(entry.name, 0)),
+        reverse=True,
+    )
+    return order, rolled

@@ -1,0 +1,80 @@
+"""Shared mechanics of the D6 games (Necromunda, Warhammer Fantasy Battle).
+
+- To hit: the score needed is ``7 - BS`` less the modifiers that favour the shooter; never
+  better than 2+; a natural 1 always misses. Above 6 the "7+" chart applies: a 6, then a second
+  D6 scoring the follow-up (7: 4+, 8: 5+, 9: 6+); 10 or more cannot hit (seed README).
+- To wound: the Strength-versus-Toughness chart (seed README): S - T of +2 or more 2+, +1 3+,
+  0 4+, -1 5+, -2 and -3 6+, -4 or less no wound possible.
+
+Both charts are data (``SEVEN_PLUS``, ``TO_WOUND``) a GM may replace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from gmkit.dice import DiceSource, DieRoll
+from gmkit.systems.base import Modifier
+
+BEST_TO_HIT = 2
+SEVEN_PLUS: dict[int, int] = {7: 4, 8: 5, 9: 6}
+"""Needed score above 6 -> what the second D6 must score after a 6."""
+
+TO_WOUND: dict[int, int | None] = {2: 2, 1: 3, 0: 4, -1: 5, -2: 6, -3: 6, -4: None}
+"""S - T (clamped to +2..-4) -> D6 score needed to wound (None: cannot wound)."""
+
+
+def to_hit_needed(skill: int, modifiers: Iterable[Modifier] = ()) -> int:
+    """The score needed to hit: ``7 - skill`` less the modifiers, never better than 2+."""
+    return max(BEST_TO_HIT, 7 - skill - sum(modifier.value for modifier in modifiers))
+
+
+def to_wound_needed(strength: int, toughness: int) -> int | None:
+    """The D6 score needed to wound, or None where no wound is possible."""
+    difference = max(-4, min(2, strength - toughness))
+    return TO_WOUND[difference]
+
+
+@dataclass(frozen=True, slots=True)
+class D6Test:
+    """A D6 roll against a needed score, with the 7+ chart: hit or not, and why."""
+
+    needed: int | None
+    success: bool
+    rolls: tuple[DieRoll, ...]
+    explanation: str
+
+
+def roll_needed(needed: int | None, source: DiceSource, purpose: str) -> D6Test:
+    """Roll for a needed score (2..9 by the charts), a natural 1 always failing.
+
+    ``needed`` None or 10+ cannot succeed and rolls nothing.
+    """
+    if needed is None or needed >= 10:
+        return D6Test(needed, False, (), "impossible: no roll can succeed")
+    first = source.roll_die(6, purpose)
+    if first.value == 1:
+        return D6Test(needed, False, (first,), "a 1 always fails")
+    if needed <= 6:
+        success = first.value >= needed
+        verdict = "success" if success else "failure"
+        return D6Test(needed, success, (first,), f"{first.value} against {needed}+: {verdict}")
+    if first.value != 6:
+        return D6Test(needed, False, (first,), f"{first.value}: {needed}+ needs a 6 first")
+    follow_up = SEVEN_PLUS[needed]
+    second = source.roll_die(6, f"{purpose} (after the 6)")
+    success = second.value >= follow_up
+    verdict = "success" if success else "failure"
+    explanation = f"6, then {second.value} against {follow_up}+ for {needed}+: {verdict}"
+    return D6Test(needed, success, (first, second), explanation)
+
+
+def chance(needed: int | None) -> Fraction:
+    """The exact chance of :func:`roll_needed` succeeding."""
+    if needed is None or needed >= 10:
+        return Fraction(0)
+    if needed <= 6:
+        return Fraction(7 - max(needed, 2), 6)
+    return Fraction(1, 6) * Fraction(7 - SEVEN_PLUS[needed], 6)

@@ -1,0 +1,34 @@
+"""Rule tables as data: ``systems/data/<game>/<name>.yaml``, replaceable by a GM.
+
+A file of the same name in ``<dir>/<game>/`` of any folder on ``GMKIT_DATA_PATH`` replaces the
+packaged table whole (tables are read once per process; call ``table.cache_clear()`` after
+changing the path in a running kernel).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gmkit.errors import GmkitError
+from gmkit.systems.catalogs import DATA_PATH_VARIABLE, data_file
+
+
+@cache
+def table(game: str, name: str) -> Any:
+    """The parsed YAML table ``name`` of ``game`` (``percentile`` holds the d100 family's)."""
+    path = data_file(game, f"{name}.yaml")
+    for folder in filter(None, os.environ.get(DATA_PATH_VARIABLE, "").split(os.pathsep)):
+        candidate = Path(folder) / game / f"{name}.yaml"
+        if candidate.exists():
+            path = candidate
+    if not path.exists():
+        raise GmkitError(f"no table {name!r} for {game!r} (looked for {path})")
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise GmkitError(f"table {path}: not valid YAML: {error}") from None
