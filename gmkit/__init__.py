@@ -7,7 +7,14 @@ Layers (arrows point downwards; see DESIGN.md):
     systems/  sheets/  dice/  pure rules
 """
 
-from gmkit.errors import DiceError, DiceSyntaxError, DiceValueError, GmkitError, SheetError
+from gmkit.errors import (
+    DiceError,
+    DiceSyntaxError,
+    DiceValueError,
+    GmkitError,
+    RulesError,
+    SheetError,
+)
 
 __version__ = "0.1.0"
 
@@ -16,6 +23,7 @@ __all__ = [
     "DiceSyntaxError",
     "DiceValueError",
     "GmkitError",
+    "RulesError",
     "SheetError",
     "__version__",
 ]

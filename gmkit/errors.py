@@ -49,3 +49,10 @@ class SheetError(GmkitError, ValueError):
         self.problems = problems
         listed = "; ".join(f"field {field!r}: {message}" for field, message in problems)
         super().__init__(f"character {character!r}: {listed}")
+
+
+class RulesError(GmkitError, ValueError):
+    """A request the rules refuse: an illegal action, weapon mode or circumstance.
+
+    The message names the field of the request and the problem.
+    """
