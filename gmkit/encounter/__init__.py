@@ -1,0 +1,51 @@
+"""The encounter: an append-only event log whose fold is the state of the fight.
+
+>>> from gmkit.encounter import Encounter
+>>> from gmkit.demo import demo_campaign
+>>> from gmkit.dice import EnteredDice
+>>> fight = Encounter("dark_heresy")
+>>> roster = demo_campaign().rosters[1]
+>>> ids = fight.add_many(roster.sheets[:2])
+>>> fight.roll_initiative(EnteredDice([7, 4]))
+{'sergeant-varro-tull': 10, 'ilse-marr': 8}
+>>> fight.start()
+>>> fight.state.current.name
+'Sergeant Varro Tull'
+>>> fight.undo().started
+False
+"""
+
+import pandas as pd
+
+from gmkit.encounter.combat import CombatCommands
+from gmkit.encounter.flow import TurnCommands
+from gmkit.encounter.state import Combatant, Condition, EncounterState, Trigger
+from gmkit.encounter.views import combat_log, combatant_summary, player_view, wound_band
+
+
+class Encounter(CombatCommands, TurnCommands):
+    """One fight: commands in, events out, state as their fold (see the package docstring)."""
+
+    def player_view(self) -> dict[str, object]:
+        """The encounter as the players may see it."""
+        return player_view(self.state)
+
+    def log_frame(self) -> pd.DataFrame:
+        """The combat log: one row per effective event."""
+        return combat_log(self.effective_events, self._log.states)
+
+    def summary_frame(self) -> pd.DataFrame:
+        return combatant_summary(self.effective_events, self.state)
+
+
+__all__ = [
+    "Combatant",
+    "Condition",
+    "Encounter",
+    "EncounterState",
+    "Trigger",
+    "combat_log",
+    "combatant_summary",
+    "player_view",
+    "wound_band",
+]

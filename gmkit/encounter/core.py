@@ -1,0 +1,219 @@
+"""The encounter: commands that validate, then append one event each.
+
+Each user action is a public method (``next_turn()``, ``attack()``) that a button calls and a
+test calls the same way. A refused command raises :class:`~gmkit.errors.RulesError` saying why
+and changes nothing. With a store, every command is one durable transaction; readers (player
+views) call :meth:`Encounter.refresh` to follow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Self
+
+from gmkit.dice import DiceSource, DieRoll
+from gmkit.encounter.log import MARKERS, EventLog
+from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.errors import RulesError
+from gmkit.sheets.base import Sheet
+from gmkit.store import CampaignStore
+from gmkit.systems.turns import turn_structure
+
+Listener = Callable[["EncounterCore"], None]
+
+
+def roll_record(roll: DieRoll) -> dict[str, Any]:
+    return {
+        "sides": roll.sides,
+        "value": roll.value,
+        "purpose": roll.purpose,
+        "physical": roll.physical,
+    }
+
+
+class EncounterCore:
+    """One fight. ``Encounter("deathwatch")`` lives in memory; ``Encounter.create(store, ...)``
+    writes every command to the campaign file."""
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        name: str = "encounter",
+        store: CampaignStore | None = None,
+        encounter_id: int | None = None,
+    ) -> None:
+        turn_structure(game)  # refuses an unknown game
+        self.game = game
+        self.name = name
+        self.store = store
+        self.encounter_id = encounter_id
+        self._log = EventLog(game)
+        self._listeners: list[Listener] = []
+
+    @classmethod
+    def create(cls, store: CampaignStore, name: str, game: str) -> Self:
+        return cls(game, name=name, store=store, encounter_id=store.create_encounter(name, game))
+
+    @classmethod
+    def open(cls, store: CampaignStore, name: str) -> Self:
+        """An encounter from the campaign file, its log replayed."""
+        ident = store.encounter_id(name)
+        info = next(e for e in store.encounters() if e.id == ident)
+        encounter = cls(info.game, name=name, store=store, encounter_id=ident)
+        encounter.refresh()
+        return encounter
+
+    # --- reading ---------------------------------------------------------------------
+
+    @property
+    def state(self) -> EncounterState:
+        return self._log.state
+
+    @property
+    def events(self) -> tuple[dict[str, Any], ...]:
+        """Every event as written, undo and redo markers included."""
+        return tuple(self._log.raw)
+
+    @property
+    def effective_events(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self._log.done)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(encounter)`` after every change; returns the unsubscribe function."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def refresh(self) -> int:
+        """Read events other processes wrote; returns how many were new."""
+        if self.store is None or self.encounter_id is None:
+            return 0
+        new = self.store.events(self.encounter_id, after=len(self._log.raw))
+        for stored in new:
+            self._log.replay(stored.payload)
+        if new:
+            self._notify()
+        return len(new)
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            listener(self)
+
+    # --- writing ---------------------------------------------------------------------
+
+    def _append(self, event: dict[str, Any]) -> EncounterState:
+        event.setdefault("visibility", "public")
+        next_state = self._log.check(event)  # the rules refuse before anything is written
+        if self.store is not None and self.encounter_id is not None:
+            self.store.append_event(self.encounter_id, event, seq=len(self._log.raw) + 1)
+        self._log.accept(event, next_state)
+        self._notify()
+        return next_state
+
+    def undo(self) -> EncounterState:
+        """Take back the last command; the state is exactly what it was before it."""
+        return self._append({"kind": "undo"})
+
+    def redo(self) -> EncounterState:
+        return self._append({"kind": "redo"})
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._log.done)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._log.undone)
+
+    # --- combatants ------------------------------------------------------------------
+
+    def add(
+        self,
+        sheet: Sheet,
+        *,
+        side: str | None = None,
+        hidden: bool = False,
+        group: str = "",
+        ident: str | None = None,
+        initiative: int | None = None,
+        source: DiceSource | None = None,
+    ) -> str:
+        """Add a combatant; returns its id. Mid-fight, a late joiner in an initiative game
+        takes ``initiative`` if given, else rolls with ``source``."""
+        ident = ident or self._new_id(sheet.name)
+        event: dict[str, Any] = {
+            "kind": "added",
+            "id": ident,
+            "sheet": sheet.model_dump(mode="json"),
+            "side": side or sheet.side,
+            "hidden": hidden,
+            "group": group,
+        }
+        structure = turn_structure(self.game)
+        if self.state.started and structure.kind == "initiative":
+            if initiative is None:
+                if source is None:
+                    raise RulesError("initiative: a late joiner needs a score or dice to roll")
+                base = structure.initiative_base(sheet) if structure.initiative_base else 0
+                roll = source.roll_die(10, f"initiative: {sheet.name}")
+                event["rolls"] = [roll_record(roll)]
+                initiative = roll.value + base
+            event["initiative"] = initiative
+        if hidden:
+            event["visibility"] = "gm"
+        self._append(event)
+        return ident
+
+    def add_many(self, sheets: Iterable[Sheet], **options: Any) -> list[str]:
+        return [self.add(sheet, **options) for sheet in sheets]
+
+    def _new_id(self, name: str) -> str:
+        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "combatant"
+        ident, number = base, 2
+        while ident in self.state.combatants:
+            ident, number = f"{base}-{number}", number + 1
+        return ident
+
+    def remove(self, ident: str) -> None:
+        self._append({"kind": "removed", "id": ident})
+
+    def revive(self, ident: str) -> None:
+        self._append({"kind": "revived", "id": ident})
+
+    def rename(self, ident: str, name: str) -> None:
+        self._append({"kind": "renamed", "id": ident, "name": name})
+
+    def reveal(self, ident: str) -> None:
+        self._append({"kind": "revealed", "id": ident})
+
+    def edit_sheet(self, ident: str, **changes: Any) -> None:
+        """Change a combatant's sheet mid-fight (validated: a bad value is refused by name)."""
+        self._append({"kind": "sheet_edited", "id": ident, "changes": changes, "visibility": "gm"})
+
+    def set(self, key: str, value: Any) -> None:
+        """A table setting, e.g. ``set("enemy_wounds", "band")`` (exact, band or hidden)."""
+        self._append({"kind": "setting", "key": key, "value": value, "visibility": "gm"})
+
+    def note(self, text: str, *, gm_only: bool = True) -> None:
+        self._append({"kind": "note", "text": text, "visibility": "gm" if gm_only else "public"})
+
+    def combatant(self, ident_or_name: str) -> Combatant:
+        state = self.state
+        if ident_or_name in state.combatants:
+            return state.combatants[ident_or_name]
+        for combatant in state.combatants.values():
+            if combatant.name == ident_or_name:
+                return combatant
+        raise RulesError(f"combatant: no one called {ident_or_name!r} in this encounter")
+
+    def __repr__(self) -> str:
+        state = self.state
+        return (
+            f"Encounter({self.game!r}, {self.name!r}, {len(state.present)} combatants, "
+            f"round {state.round})"
+        )
+
+
+def visible_to_players(event: Mapping[str, Any]) -> bool:
+    return event.get("visibility", "public") == "public" and event.get("kind") not in MARKERS

@@ -1,0 +1,61 @@
+"""The event log in memory: append, undo and redo as markers, states kept for each step.
+
+The log is append-only: undo and redo are events too (``{"kind": "undo"}``), so a reader that
+follows the file sees them and a replay of the stored log rebuilds exactly the live state. The
+effective events are the log with undone events taken out; ``states[k]`` is the state after the
+first ``k`` effective events, so an undo returns the state before the command exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gmkit.encounter.fold import fold
+from gmkit.encounter.state import EncounterState
+from gmkit.errors import RulesError
+
+MARKERS = ("undo", "redo")
+
+
+class EventLog:
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.raw: list[dict[str, Any]] = []  # every event as written, markers included
+        self.done: list[dict[str, Any]] = []  # the effective events
+        self.undone: list[dict[str, Any]] = []  # the redo stack
+        self.states: list[EncounterState] = [EncounterState(game)]
+
+    @property
+    def state(self) -> EncounterState:
+        return self.states[-1]
+
+    def check(self, event: Mapping[str, Any]) -> EncounterState:
+        """The state ``event`` would lead to; RulesError if the rules refuse it."""
+        if event.get("kind") == "undo":
+            if not self.done:
+                raise RulesError("undo: there is nothing to undo")
+            return self.states[-2]
+        if event.get("kind") == "redo":
+            if not self.undone:
+                raise RulesError("redo: there is nothing to redo")
+            return fold(self.state, self.undone[-1])
+        return fold(self.state, event)
+
+    def accept(self, event: dict[str, Any], next_state: EncounterState) -> None:
+        """Record ``event`` (already checked into ``next_state``)."""
+        self.raw.append(event)
+        kind = event.get("kind")
+        if kind == "undo":
+            self.undone.append(self.done.pop())
+            self.states.pop()
+        elif kind == "redo":
+            self.done.append(self.undone.pop())
+            self.states.append(next_state)
+        else:
+            self.undone.clear()
+            self.done.append(event)
+            self.states.append(next_state)
+
+    def replay(self, event: dict[str, Any]) -> None:
+        self.accept(event, self.check(event))

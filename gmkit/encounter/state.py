@@ -1,0 +1,107 @@
+"""The encounter's state: plain immutable values, the fold of the event log."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from gmkit.sheets.base import Sheet
+
+Tick = Literal["start_of_turn", "end_of_turn", "end_of_round", "never"]
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A condition on a combatant: ``rounds`` left (None: until removed), when it ticks."""
+
+    name: str
+    rounds: int | None = None
+    ticks: Tick = "end_of_turn"
+    reminder: str = ""  # shown when it ticks: "on fire: 1d10 damage, WP test to act"
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A declared trigger (overwatch, a readied action) waiting to fire or expire."""
+
+    owner: str
+    kind: str
+    detail: str = ""
+    expires_round: int | None = None
+
+
+@dataclass(frozen=True)
+class Combatant:
+    id: str
+    sheet: Sheet
+    side: str
+    hidden: bool = False
+    removed: bool = False
+    group: str = ""
+    initiative: int | None = None
+    initiative_base: int = 0
+    surprised: bool = False
+    delayed: bool = False
+    readied: str = ""
+    conditions: Mapping[str, Condition] = field(default_factory=dict)
+    counters: Mapping[str, int] = field(default_factory=dict)
+    spent: Mapping[str, int] = field(default_factory=dict)  # turn pools spent
+    reactions: Mapping[str, int] = field(default_factory=dict)  # round pools spent
+
+    @property
+    def name(self) -> str:
+        return self.sheet.name
+
+    def with_condition(self, condition: Condition) -> Combatant:
+        return replace(self, conditions={**self.conditions, condition.name: condition})
+
+    def without_condition(self, name: str) -> Combatant:
+        return replace(self, conditions={k: v for k, v in self.conditions.items() if k != name})
+
+    def counted(self, key: str, amount: int) -> Combatant:
+        return replace(self, counters={**self.counters, key: self.counters.get(key, 0) + amount})
+
+
+@dataclass(frozen=True)
+class EncounterState:
+    """Everything the table needs to know, computed from the events alone."""
+
+    game: str
+    combatants: Mapping[str, Combatant] = field(default_factory=dict)
+    order: tuple[str, ...] = ()  # initiative order (initiative games)
+    sides: tuple[str, ...] = ()  # side order (sides games)
+    round: int = 0  # 0: not started
+    turn: int = 0  # index into order (initiative) or sides (sides)
+    phase: int = 0  # index into the game's phases (sides games)
+    triggers: tuple[Trigger, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    reminders: tuple[str, ...] = ()  # what the last turn change asks the GM to do
+    events: int = 0  # effective events folded
+
+    @property
+    def started(self) -> bool:
+        return self.round > 0
+
+    @property
+    def present(self) -> list[Combatant]:
+        return [c for c in self.combatants.values() if not c.removed]
+
+    @property
+    def current(self) -> Combatant | None:
+        """Whose turn it is (initiative games), or None."""
+        if not self.started or not self.order:
+            return None
+        return self.combatants[self.order[self.turn]]
+
+    @property
+    def current_side(self) -> str | None:
+        if not self.started or not self.sides:
+            return None
+        return self.sides[self.turn]
+
+    def combatant(self, ident: str) -> Combatant:
+        return self.combatants[ident]
+
+    def with_combatant(self, combatant: Combatant) -> EncounterState:
+        return replace(self, combatants={**self.combatants, combatant.id: combatant})

@@ -1,0 +1,169 @@
+"""What is shown: the player projection (secrets removed below the widgets), the combat log
+as a DataFrame, and per-combatant summaries."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import pandas as pd
+
+from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.systems.health import health
+
+WoundsShown = Literal["exact", "band", "hidden"]
+
+
+def wound_band(current: int, maximum: int) -> str:
+    """unhurt / hurt / bloodied / down, from what is left of the total."""
+    if maximum <= 0 or current >= maximum:
+        return "unhurt"
+    if current <= 0:
+        return "down"
+    return "hurt" if current * 2 > maximum else "bloodied"
+
+
+def player_view(state: EncounterState, *, player_sides: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The encounter as players may see it: hidden combatants absent, GM-only sheet fields and
+    notes absent, enemy wounds as the GM's ``enemy_wounds`` setting says."""
+    shown: WoundsShown = state.settings.get("enemy_wounds", "band")
+    sides = tuple(state.settings.get("player_sides", player_sides))
+    visible = [c for c in state.present if not c.hidden]
+    order = [i for i in state.order if i in {c.id for c in visible}]
+    current = state.current
+    return {
+        "game": state.game,
+        "round": state.round,
+        "current": current.name if current and not current.hidden else None,
+        "current_side": state.current_side,
+        "order": [state.combatants[i].name for i in order],
+        "combatants": [_public(c, c.side in sides, shown) for c in visible],
+    }
+
+
+def _public(combatant: Combatant, friendly: bool, shown: WoundsShown) -> dict[str, Any]:
+    left, total = health(combatant.sheet, combatant.counters)
+    entry: dict[str, Any] = {
+        "name": combatant.name,
+        "side": combatant.side,
+        "conditions": sorted(combatant.conditions),
+        "sheet": combatant.sheet.public_view() if friendly else {"name": combatant.name},
+    }
+    if friendly or shown == "exact":
+        entry["wounds"] = f"{left}/{total}"
+    elif shown == "band":
+        entry["wounds"] = wound_band(left, total)
+    return entry
+
+
+def public_events(events: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+    """The effective events players may read (GM-only events and markers removed)."""
+    return [e for e in events if e.get("visibility", "public") == "public"]
+
+
+def combat_log(
+    state_events: tuple[dict[str, Any], ...], states: list[EncounterState]
+) -> pd.DataFrame:
+    """One row per effective event: round, whose turn, kind, actor, target, rolls, outcome."""
+    rows = []
+    for number, (event, before) in enumerate(zip(state_events, states, strict=False), start=1):
+        current = before.current
+        actor = event.get("attacker") or event.get("id")
+        rows.append(
+            {
+                "event": number,
+                "round": before.round,
+                "turn": current.name if current else (before.current_side or ""),
+                "kind": event.get("kind"),
+                "actor": _name(before, actor),
+                "target": _name(before, event.get("target")),
+                "rolls": " ".join(
+                    f"d{r['sides']}={r['value']}{'*' if r.get('physical') else ''}"
+                    for r in _rolls(event)
+                ),
+                "outcome": event.get("summary") or event.get("text") or "",
+                "visibility": event.get("visibility", "public"),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "event",
+            "round",
+            "turn",
+            "kind",
+            "actor",
+            "target",
+            "rolls",
+            "outcome",
+            "visibility",
+        ],
+    )
+
+
+def _rolls(event: dict[str, Any]) -> list[dict[str, Any]]:
+    rolls = list(event.get("rolls", []))
+    for entry in event.get("entries", []):
+        if entry.get("roll"):
+            rolls.append(entry["roll"])
+    return rolls
+
+
+def _name(state: EncounterState, ident: Any) -> str:
+    if ident in state.combatants:
+        return state.combatants[ident].name
+    return str(ident) if ident else ""
+
+
+def combatant_summary(events: tuple[dict[str, Any], ...], state: EncounterState) -> pd.DataFrame:
+    """Per combatant: attacks, hits, damage dealt and taken, and dice luck (the mean of each
+    die's place between its lowest and highest face: 0.5 is average luck)."""
+    table: dict[str, dict[str, float]] = {
+        ident: {
+            "attacks": 0,
+            "hits": 0,
+            "damage dealt": 0,
+            "damage taken": 0,
+            "_luck": 0.0,
+            "_dice": 0,
+        }
+        for ident in state.combatants
+    }
+    for event in events:
+        if event.get("kind") != "attack":
+            continue
+        attacker = table.setdefault(
+            event["attacker"],
+            {
+                "attacks": 0,
+                "hits": 0,
+                "damage dealt": 0,
+                "damage taken": 0,
+                "_luck": 0.0,
+                "_dice": 0,
+            },
+        )
+        attacker["attacks"] += 1
+        attacker["hits"] += int(event.get("hits", 0))
+        for roll in event.get("rolls", []):
+            attacker["_luck"] += (roll["value"] - 1) / max(roll["sides"] - 1, 1)
+            attacker["_dice"] += 1
+        for effect in event.get("effects", []):
+            if effect["kind"] == "damage" and event.get("applied"):
+                attacker["damage dealt"] += effect["amount"]
+                if effect["target"] in table:
+                    table[effect["target"]]["damage taken"] += effect["amount"]
+    rows = []
+    for ident, values in table.items():
+        name = state.combatants[ident].name if ident in state.combatants else ident
+        luck = values["_luck"] / values["_dice"] if values["_dice"] else None
+        rows.append(
+            {
+                "name": name,
+                "attacks": int(values["attacks"]),
+                "hits": int(values["hits"]),
+                "damage dealt": int(values["damage dealt"]),
+                "damage taken": int(values["damage taken"]),
+                "dice luck": luck,
+            }
+        )
+    return pd.DataFrame(rows)

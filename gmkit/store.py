@@ -1,0 +1,271 @@
+"""The campaign file: one SQLite database holding rosters, sheets and encounter event logs.
+
+- Embedded: nothing to install. WAL journal, ``synchronous=FULL``, one transaction per write,
+  so a committed event survives a crash and a reader never sees half a write.
+- One writer (the GM's dashboard) and any number of readers (player views) share a file;
+  readers never block the writer. Events are appended with the sequence number the writer
+  expects, so two writers can never interleave an encounter's log silently.
+- The file says what it is (``PRAGMA application_id``) and which schema it has
+  (``PRAGMA user_version``). A file from a newer gmkit, or one that is not a gmkit campaign or is
+  damaged, is refused with a clear error and never written to. Older schemas are migrated in one
+  transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gmkit.errors import GmkitError
+from gmkit.sheets.roster import Campaign, Roster
+
+APPLICATION_ID = 0x676D6B74  # "gmkt"
+SCHEMA_VERSION = 1
+
+_SCHEMA_V1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE rosters (
+    title TEXT PRIMARY KEY,
+    position INTEGER NOT NULL,
+    document TEXT NOT NULL
+);
+CREATE TABLE encounters (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE events (
+    encounter INTEGER NOT NULL REFERENCES encounters(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    payload TEXT NOT NULL,
+    written TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (encounter, seq)
+) WITHOUT ROWID;
+"""
+
+# version reached -> what takes a file from the version before to it
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: lambda connection: connection.executescript(_SCHEMA_V1),
+}
+
+
+class StoreError(GmkitError):
+    """The campaign file cannot be opened or written as asked; it is left untouched."""
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterInfo:
+    id: int
+    name: str
+    game: str
+    events: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    seq: int
+    payload: dict[str, Any]
+
+
+class CampaignStore:
+    """A campaign file. ``CampaignStore(path, create=True)`` makes a new one if needed."""
+
+    def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False) -> None:
+        self.path = Path(path)
+        self.readonly = readonly
+        if not self.path.exists() and (readonly or not create):
+            raise StoreError(f"{self.path}: no such campaign file")
+        self._connection = self._connect()
+        try:
+            self._check_and_migrate()
+        except BaseException:
+            self._connection.close()
+            raise
+
+    # --- opening -------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.readonly:
+            uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            connection = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+        else:
+            connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        connection.execute("PRAGMA busy_timeout = 30000")
+        return connection
+
+    def _check_and_migrate(self) -> None:
+        try:
+            application = self._pragma("application_id")
+            version = self._pragma("user_version")
+            tables = self._connection.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+            ).fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: not a gmkit campaign, or damaged ({error})") from None
+        if application not in (0, APPLICATION_ID) or (application == 0 and tables):
+            raise StoreError(f"{self.path}: this SQLite file is not a gmkit campaign")
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: made by a newer gmkit (campaign schema {version}; this gmkit "
+                f"reads up to {SCHEMA_VERSION}); the file is left untouched"
+            )
+        if self.readonly:
+            if version < SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: schema {version} needs migrating by the GM's gmkit")
+            return
+        self._connection.execute("PRAGMA journal_mode = WAL")
+        self._connection.execute("PRAGMA synchronous = FULL")
+        self._connection.execute("PRAGMA foreign_keys = ON")
+        if version < SCHEMA_VERSION:
+            with self.transaction() as connection:
+                for target in range(version + 1, SCHEMA_VERSION + 1):
+                    MIGRATIONS[target](connection)
+                connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        quick = self._connection.execute("PRAGMA quick_check").fetchone()[0]
+        if quick != "ok":
+            raise StoreError(f"{self.path}: damaged campaign file ({quick})")
+
+    def _pragma(self, name: str) -> int:
+        return int(self._connection.execute(f"PRAGMA {name}").fetchone()[0])
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def __enter__(self) -> CampaignStore:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all of it is committed, or none of it."""
+        if self.readonly:
+            raise StoreError(f"{self.path}: opened read-only")
+        self._connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._connection
+        except BaseException:
+            self._connection.execute("ROLLBACK")
+            raise
+        self._connection.execute("COMMIT")
+
+    # --- campaign and rosters --------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        row = self._connection.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()
+        return str(row[0]) if row else self.path.stem
+
+    def save_campaign(self, campaign: Campaign) -> None:
+        """Replace the campaign's name and rosters (encounters are kept)."""
+        with self.transaction() as connection:
+            connection.execute("INSERT OR REPLACE INTO meta VALUES ('name', ?)", (campaign.name,))
+            connection.execute("DELETE FROM rosters")
+            for position, roster in enumerate(campaign.rosters):
+                self._write_roster(connection, roster, position)
+
+    def save_roster(self, roster: Roster) -> None:
+        """Add a roster, or replace the one with the same title (keeping its place)."""
+        with self.transaction() as connection:
+            row = connection.execute(
+                "SELECT position FROM rosters WHERE title = ?", (roster.title,)
+            ).fetchone()
+            if row is None:
+                row = connection.execute("SELECT coalesce(max(position) + 1, 0) FROM rosters")
+                row = row.fetchone()
+            self._write_roster(connection, roster, int(row[0]))
+
+    @staticmethod
+    def _write_roster(connection: sqlite3.Connection, roster: Roster, position: int) -> None:
+        document = json.dumps(roster.to_dict(), ensure_ascii=False)
+        connection.execute(
+            "INSERT OR REPLACE INTO rosters (title, position, document) VALUES (?, ?, ?)",
+            (roster.title, position, document),
+        )
+
+    def rosters(self) -> list[Roster]:
+        rows = self._connection.execute("SELECT document FROM rosters ORDER BY position")
+        return [Roster.from_dict(json.loads(document)) for (document,) in rows]
+
+    def campaign(self) -> Campaign:
+        return Campaign(self.name, tuple(self.rosters()))
+
+    # --- encounters and their events -------------------------------------------------
+
+    def create_encounter(self, name: str, game: str) -> int:
+        with self.transaction() as connection:
+            try:
+                cursor = connection.execute(
+                    "INSERT INTO encounters (name, game) VALUES (?, ?)", (name, game)
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"an encounter named {name!r} exists already") from None
+            return int(cursor.lastrowid or 0)
+
+    def encounters(self) -> list[EncounterInfo]:
+        rows = self._connection.execute(
+            "SELECT e.id, e.name, e.game, count(v.seq) FROM encounters e "
+            "LEFT JOIN events v ON v.encounter = e.id GROUP BY e.id ORDER BY e.id"
+        )
+        return [EncounterInfo(int(i), str(n), str(g), int(c)) for i, n, g, c in rows]
+
+    def encounter_id(self, name: str) -> int:
+        row = self._connection.execute("SELECT id FROM encounters WHERE name = ?", (name,))
+        found = row.fetchone()
+        if found is None:
+            raise StoreError(f"no encounter named {name!r}")
+        return int(found[0])
+
+    def append_event(self, encounter: int, payload: dict[str, Any], *, seq: int) -> None:
+        """Append ``payload`` as event ``seq`` (the next one the writer expects), durably."""
+        text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
+        with self.transaction() as connection:
+            last = self._last_seq(connection, encounter)
+            if seq != last + 1:
+                raise StoreError(
+                    f"encounter {encounter}: expected event {last + 1}, not {seq} "
+                    "(another writer has changed this encounter)"
+                )
+            connection.execute(
+                "INSERT INTO events (encounter, seq, payload) VALUES (?, ?, ?)",
+                (encounter, seq, text),
+            )
+
+    def events(self, encounter: int, after: int = 0) -> list[StoredEvent]:
+        rows = self._connection.execute(
+            "SELECT seq, payload FROM events WHERE encounter = ? AND seq > ? ORDER BY seq",
+            (encounter, after),
+        )
+        return [StoredEvent(int(seq), json.loads(payload)) for seq, payload in rows]
+
+    def last_seq(self, encounter: int) -> int:
+        return self._last_seq(self._connection, encounter)
+
+    @staticmethod
+    def _last_seq(connection: sqlite3.Connection, encounter: int) -> int:
+        row = connection.execute(
+            "SELECT coalesce(max(seq), 0) FROM events WHERE encounter = ?", (encounter,)
+        ).fetchone()
+        return int(row[0])
+
+    # --- export ------------------------------------------------------------------------
+
+    def export_encounter(self, encounter: int) -> dict[str, Any]:
+        info = next((e for e in self.encounters() if e.id == encounter), None)
+        if info is None:
+            raise StoreError(f"no encounter {encounter}")
+        events = [event.payload for event in self.events(encounter)]
+        return {"name": info.name, "game": info.game, "events": events}
+
+    def export_campaign(self) -> dict[str, Any]:
+        document = self.campaign().to_dict()
+        document["encounters"] = [self.export_encounter(e.id) for e in self.encounters()]
+        return document
