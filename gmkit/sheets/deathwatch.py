@@ -1,7 +1,8 @@
 """Deathwatch sheets: battle-brothers, adversaries by tier, and hordes with a magnitude.
 
-A Deathwatch character is Dark Heresy's Imperial character (``gmkit.sheets.dark_heresy``) with
-Deathwatch's weapon qualities, enemy tiers and hordes (seed 004). Choices where 004 is silent:
+A Deathwatch character is the Imperial character Dark Heresy has too (``gmkit.sheets.imperial``)
+with Deathwatch's weapon qualities, enemy tiers and hordes (seed 004). Choices where 004 is
+silent:
 
 - Critical damage is what exceeds wounds (004, step five), so a sheet with critical damage must
   have taken damage equal to its wounds; Dark Heresy's house rule, which allows otherwise, does
@@ -28,17 +29,12 @@ from __future__ import annotations
 from math import ceil
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BeforeValidator, Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from gmkit.sheets.base import Model
-from gmkit.sheets.dark_heresy import ImperialCharacter, ImperialWeapon
-from gmkit.sheets.percentile import (
-    IMPERIAL_QUALITIES,
-    ImperialArmour,
-    between,
-    no_bool,
-    quality_table,
-)
+from gmkit.sheets.fields import Whole, at_most, fill_absent, ranged
+from gmkit.sheets.imperial import ImperialCharacter, ImperialWeapon
+from gmkit.sheets.percentile import IMPERIAL_QUALITIES, ImperialArmour, quality_table
 
 DEATHWATCH_QUALITIES = {
     **IMPERIAL_QUALITIES,
@@ -51,7 +47,7 @@ DEATHWATCH_QUALITIES = {
 """Deathwatch's weapon qualities: Dark Heresy's and the Astartes armoury's."""
 
 Tier = Literal["character", "troop", "elite", "master"]
-Magnitude = Annotated[int, BeforeValidator(no_bool), between(0, 1000)]
+Magnitude = Annotated[Whole, ranged(0, 1000)]
 
 
 class HordeRules(Model):
@@ -98,24 +94,14 @@ HORDE_RULES = HordeRules()
 class Horde(Model):
     """A horde's magnitude (its wounds, in effect) and its single armour value."""
 
-    magnitude_max: Annotated[int, BeforeValidator(no_bool), between(1, 1000)]
-    magnitude: Magnitude
-    armour: Annotated[int, BeforeValidator(no_bool), between(0, 50)] = 0
+    magnitude_max: Annotated[Whole, ranged(1, 1000)]
+    magnitude: Annotated[Magnitude, at_most("magnitude_max")]
+    armour: Annotated[Whole, ranged(0, 50)] = 0
 
     @model_validator(mode="before")
     @classmethod
     def _full_strength(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "magnitude" not in data:
-            return {**data, "magnitude": data.get("magnitude_max")}
-        return data
-
-    @field_validator("magnitude")
-    @classmethod
-    def _within_start(cls, value: int, info: ValidationInfo) -> int:
-        start = info.data.get("magnitude_max")
-        if start is not None and value > start:
-            raise ValueError(f"cannot exceed magnitude_max ({start})")
-        return value
+        return fill_absent(data, "magnitude", "magnitude_max")
 
     def _below(self, percent: int) -> bool:
         return self.magnitude * 100 < self.magnitude_max * percent

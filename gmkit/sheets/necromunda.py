@@ -36,6 +36,17 @@ from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, fie
 
 from gmkit.dice import parse
 from gmkit.sheets.base import Model, Name, Sheet, Text
+from gmkit.sheets.fields import (
+    D6Save,
+    D6Target,
+    Strength,
+    Whole,
+    d6_target,
+    ranged,
+    unique,
+    weapon_strengths,
+)
+from gmkit.sheets.fields import resolve_strength as resolve_strength  # re-exported
 
 FighterType = Literal["leader", "heavy", "ganger", "juve", "hired gun"]
 WeaponKind = Literal["pistol", "basic", "special", "heavy", "close combat", "grenade"]
@@ -45,80 +56,18 @@ PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 HIGH_IMPACT = 7
 """Weapons of this Strength or more take a fighter out of action on 5-6 (seed 000)."""
 
-
-def _whole(value: Any) -> Any:
-    if isinstance(value, bool):
-        raise ValueError("must be a whole number, not true/false")
-    return value
-
-
-def ranged(low: int, high: int) -> AfterValidator:
-    """A validator refusing integers outside ``low..high`` with a message naming the range."""
-
-    def check(value: int) -> int:
-        if not low <= value <= high:
-            raise ValueError(f"must be from {low} to {high}")
-        return value
-
-    return AfterValidator(check)
-
-
-Stat = Annotated[int, BeforeValidator(_whole), ranged(0, 10)]
+Stat = Annotated[Whole, ranged(0, 10)]
 """A profile value: 0..10."""
 
 
-def _d6_target(value: Any) -> Any:
-    """Read "4+" (or 4) as 4; "-", "none" and "" as None."""
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text in ("", "-", "none"):
-            return None
-        if match := re.fullmatch(r"([0-9]+)(?:\.0*)?\+?", text):  # "4+", "4", "4.0"
-            return int(match[1])
-        raise ValueError("must be the D6 roll needed, such as '4+', or none")
-    return _whole(value)
-
-
 def _ammo(value: Any) -> Any:
-    """An ammo roll: as ``_d6_target``, or "auto"."""
+    """An ammo roll: as ``d6_target``, or "auto"."""
     if isinstance(value, str) and value.strip().lower() == "auto":
         return "auto"
     try:
-        return _d6_target(value)
+        return d6_target(value)
     except ValueError:
         raise ValueError("must be the D6 roll needed, such as '4+', 'auto' or none") from None
-
-
-D6Target = Annotated[int, ranged(2, 6)]
-"""A D6 roll needed, 2..6 (a 1 always fails)."""
-
-_STRENGTH = re.compile(r"user(?:([+-])([0-9]))?")
-
-
-def _strength(value: Any) -> Any:
-    if isinstance(value, str):
-        text = value.replace(" ", "").lower()
-        if text.isdigit():
-            return int(text)
-        match = _STRENGTH.fullmatch(text)
-        if not match:
-            raise ValueError("must be a number from 1 to 10, 'user' or 'user+N'")
-        sign, amount = match.groups()
-        return "user" if not amount or amount == "0" else f"user{sign}{amount}"
-    value = _whole(value)
-    if isinstance(value, int) and not 1 <= value <= 10:
-        raise ValueError("must be from 1 to 10, 'user' or 'user+N'")
-    return value
-
-
-Strength = Annotated[int | str, BeforeValidator(_strength)]
-
-
-def resolve_strength(strength: int | str, user: int) -> int:
-    """A weapon's Strength in the hands of a fighter of Strength ``user``."""
-    if isinstance(strength, int):
-        return strength
-    return user + int(strength.removeprefix("user") or 0)
 
 
 def _dice(text: str) -> str:
@@ -187,7 +136,7 @@ class Armour(Model):
     """Armour worn by a fighter: the D6 roll that saves (``"4+"`` is stored as 4)."""
 
     name: Name
-    save: Annotated[D6Target | None, BeforeValidator(_d6_target)] = None
+    save: D6Save = None
     special: list[Name] = Field(default_factory=list)
 
 
@@ -195,14 +144,6 @@ def _identifier(value: str) -> str:
     if not re.fullmatch(r"[a-z][a-z0-9_]*", value):
         raise ValueError("must be lower-case letters, digits and '_' (e.g. 'pit_slaves')")
     return value
-
-
-def _unique(names: list[str], what: str) -> None:
-    seen: set[str] = set()
-    for name in names:
-        if name.casefold() in seen:
-            raise ValueError(f"{what} {name!r} appears twice")
-        seen.add(name.casefold())
 
 
 class StatLine(Model):
@@ -255,23 +196,13 @@ class NecromundaFighter(Sheet):
     I: Stat = 3  # noqa: E741 - the rules' own name for Initiative
     A: Stat = 1
     Ld: Stat = 7
-    weapons: list[Weapon] = Field(default_factory=list)
+    weapons: Annotated[list[Weapon], unique("weapon")] = Field(default_factory=list)
     armour: Armour | None = None
-    skills: list[Name] = Field(default_factory=list)
-    injuries: list[Name] = Field(default_factory=list, description="lasting injuries")
-    flesh_wounds: Annotated[int, BeforeValidator(_whole), ranged(0, 10)] = 0
-
-    @field_validator("weapons")
-    @classmethod
-    def _weapon_names(cls, weapons: list[Weapon]) -> list[Weapon]:
-        _unique([weapon.name for weapon in weapons], "weapon")
-        return weapons
-
-    @field_validator("skills", "injuries")
-    @classmethod
-    def _no_repeats(cls, names: list[str], info: ValidationInfo) -> list[str]:
-        _unique(names, "skill" if info.field_name == "skills" else "injury")
-        return names
+    skills: Annotated[list[Name], unique("skill")] = Field(default_factory=list)
+    injuries: Annotated[list[Name], unique("injury")] = Field(
+        default_factory=list, description="lasting injuries"
+    )
+    flesh_wounds: Stat = 0
 
     @field_validator("flesh_wounds")
     @classmethod
@@ -321,7 +252,7 @@ class NecromundaFighter(Sheet):
     @property
     def weapon_strengths(self) -> dict[str, int]:
         """Each weapon's Strength with "user" resolved against this fighter's S."""
-        return {weapon.name: resolve_strength(weapon.strength, self.S) for weapon in self.weapons}
+        return weapon_strengths(self.weapons, self.S)
 
     @property
     def high_impact_weapons(self) -> list[str]:

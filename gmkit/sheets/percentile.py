@@ -21,8 +21,9 @@ Choices where the rule texts are silent (every range is a typo guard, not a rule
   of "-", "Free", "Half", "Full" or "N Full" (books' "2Full" is read as "2 Full").
 
 The Imperial weapon and character (wounds, damage, fatigue, fate, movement, training) live in
-``gmkit.sheets.dark_heresy`` as ``ImperialWeapon`` and ``ImperialCharacter``; Deathwatch builds
-on them, as 004's rules build on Dark Heresy's.
+``gmkit.sheets.imperial`` as ``ImperialWeapon`` and ``ImperialCharacter``; Dark Heresy and
+Deathwatch build on them. Validators every game's sheet uses (whole numbers, ranges, unique
+names) are in ``gmkit.sheets.fields``.
 """
 
 from __future__ import annotations
@@ -31,17 +32,12 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    BeforeValidator,
-    Field,
-    field_validator,
-    model_validator,
-)
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from gmkit.dice import parse
 from gmkit.errors import DiceSyntaxError
 from gmkit.sheets.base import Model, Name
+from gmkit.sheets.fields import Whole, ranged, unique, whole
 
 Location = Literal["head", "right_arm", "left_arm", "body", "right_leg", "left_leg"]
 LOCATIONS: tuple[Location, ...] = ("head", "right_arm", "left_arm", "body", "right_leg", "left_leg")
@@ -49,28 +45,14 @@ _GROUPS = {"all": LOCATIONS, "arms": ("right_arm", "left_arm"), "legs": ("right_
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-"})
 
 
-def no_bool(value: Any) -> Any:
-    """Before-validator: refuse true/false where a number is wanted."""
-    if isinstance(value, bool):
-        raise ValueError("must be a whole number, not true/false")
-    return value
+# The names the d100 modules first gave to ``fields.whole`` and ``fields.ranged``.
+no_bool = whole
+between = ranged
 
-
-def between(low: int, high: int) -> AfterValidator:
-    """A validator refusing integers outside ``low..high`` with a message naming the range."""
-
-    def check(value: int) -> int:
-        if not low <= value <= high:
-            raise ValueError(f"must be from {low} to {high}")
-        return value
-
-    return AfterValidator(check)
-
-
-Characteristic = Annotated[int, BeforeValidator(no_bool), between(0, 100)]
-Multiplier = Annotated[int, BeforeValidator(no_bool), between(1, 10)]
-ArmourValue = Annotated[int, BeforeValidator(no_bool), between(0, 50)]
-Count = Annotated[int, BeforeValidator(no_bool), between(0, 1000)]
+Characteristic = Annotated[Whole, ranged(0, 100)]
+Multiplier = Annotated[Whole, ranged(1, 10)]
+ArmourValue = Annotated[Whole, ranged(0, 50)]
+Count = Annotated[Whole, ranged(0, 1000)]
 Group = Annotated[str, Field(max_length=40)]
 
 
@@ -79,16 +61,7 @@ def bonus_of(value: int) -> int:
     return value // 10
 
 
-def _unique(values: list[str]) -> list[str]:
-    seen: set[str] = set()
-    for value in values:
-        if value.casefold() in seen:
-            raise ValueError(f"{value!r} is listed twice")
-        seen.add(value.casefold())
-    return values
-
-
-Tags = Annotated[list[Name], AfterValidator(_unique)]
+Tags = Annotated[list[Name], unique()]
 """Talents, traits, skills: non-blank names, each at most once (case-insensitive)."""
 
 
@@ -132,6 +105,16 @@ class ArmourPoints(Model):
             points = [piece.at(location) for piece in listed]
             values[location] = min(sum(points), 50) if stack else max(points, default=0)
         return cls(**values)
+
+
+def _covers(value: ArmourPoints) -> ArmourPoints:
+    if not value.covered:
+        raise ValueError("armour must give points at one location at least")
+    return value
+
+
+CoveringPoints = Annotated[ArmourPoints, AfterValidator(_covers)]
+"""A piece of armour's points: at one location at least."""
 
 
 # --- weapon text: damage, rate of fire, reload, qualities ---------------------------------
@@ -347,14 +330,7 @@ class ImperialArmour(Model):
 
     name: Name
     kind: Annotated[ArmourKind, BeforeValidator(lower_text)] = "other"
-    points: ArmourPoints
-
-    @field_validator("points")
-    @classmethod
-    def _covers(cls, value: ArmourPoints) -> ArmourPoints:
-        if not value.covered:
-            raise ValueError("armour must give points at one location at least")
-        return value
+    points: CoveringPoints
 
     @property
     def primitive(self) -> bool:

@@ -28,15 +28,24 @@ Where the texts are silent:
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from importlib import resources
 from typing import Annotated, Any, ClassVar, Literal
 
 import yaml
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from gmkit.sheets.base import Model, Name, Sheet, Text
+from gmkit.sheets.fields import (
+    D6Save,
+    Strength,
+    Whole,
+    check_unique,
+    ranged,
+    unique,
+    weapon_strengths,
+)
+from gmkit.sheets.fields import resolve_strength as resolve_strength  # re-exported
 
 Role = Literal["rank and file", "champion", "character"]
 PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
@@ -44,59 +53,7 @@ PROFILE = ("M", "WS", "BS", "S", "T", "W", "I", "A", "Ld")
 TOP_SIZE = 6
 """The ladder's top rung: monsters and any model with the Large Target rule."""
 
-
-def _whole(value: Any) -> Any:
-    if isinstance(value, bool):
-        raise ValueError("must be a whole number, not true/false")
-    return value
-
-
-def ranged(low: int, high: int) -> AfterValidator:
-    """A validator refusing integers outside ``low..high`` with a message naming the range."""
-
-    def check(value: int) -> int:
-        if not low <= value <= high:
-            raise ValueError(f"must be from {low} to {high}")
-        return value
-
-    return AfterValidator(check)
-
-
-Stat = Annotated[int, BeforeValidator(_whole), ranged(0, 10)]
-
-
-def _strength(value: Any) -> Any:
-    if isinstance(value, str):
-        text = value.replace(" ", "").lower()
-        if text.isdigit():
-            return int(text)
-        match = re.fullmatch(r"user(?:([+-])([0-9]))?", text)
-        if not match:
-            raise ValueError("must be a number from 1 to 10, 'user' or 'user+N'")
-        sign, amount = match.groups()
-        return "user" if not amount or amount == "0" else f"user{sign}{amount}"
-    value = _whole(value)
-    if isinstance(value, int) and not 1 <= value <= 10:
-        raise ValueError("must be from 1 to 10, 'user' or 'user+N'")
-    return value
-
-
-def resolve_strength(strength: int | str, user: int) -> int:
-    """A weapon's Strength in the hands of a model of Strength ``user``."""
-    if isinstance(strength, int):
-        return strength
-    return user + int(strength.removeprefix("user") or 0)
-
-
-def _save(value: Any) -> Any:
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text in ("", "-", "none"):
-            return None
-        if match := re.fullmatch(r"([0-9]+)(?:\.0*)?\+?", text):  # "4+", "4", "4.0"
-            return int(match[1])
-        raise ValueError("must be the D6 roll needed, such as '5+', or none")
-    return _whole(value)
+Stat = Annotated[Whole, ranged(0, 10)]
 
 
 class TroopType(Model):
@@ -105,7 +62,7 @@ class TroopType(Model):
     id: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
     name: Name
     name_es: Text = ""
-    size: Annotated[int, BeforeValidator(_whole), ranged(1, TOP_SIZE)]
+    size: Annotated[Whole, ranged(1, TOP_SIZE)]
     large_target: bool = False
     mount: Literal["required", "allowed", "none"] = "none"
 
@@ -139,9 +96,9 @@ class Weapon(Model):
     """A weapon: missile weapons have a range in cm; close combat weapons have none."""
 
     name: Name
-    range_cm: Annotated[int, BeforeValidator(_whole), ranged(1, 500)] | None = None
-    strength: Annotated[int | str, BeforeValidator(_strength)] = "user"
-    shots: Annotated[int, BeforeValidator(_whole), ranged(1, 10)] = 1
+    range_cm: Annotated[Whole, ranged(1, 500)] | None = None
+    strength: Strength = "user"
+    shots: Annotated[Whole, ranged(1, 10)] = 1
     special: list[Name] = Field(default_factory=list)
 
     @property
@@ -159,17 +116,9 @@ class Armour(Model):
     """Armour: ``save`` it gives on its own (light 6+), or ``improves`` a save (shield 1)."""
 
     name: Name
-    save: Annotated[Annotated[int, ranged(2, 6)] | None, BeforeValidator(_save)] = None
-    improves: Annotated[int, BeforeValidator(_whole), ranged(0, 3)] = 0
+    save: D6Save = None
+    improves: Annotated[Whole, ranged(0, 3)] = 0
     special: list[Name] = Field(default_factory=list)
-
-
-def _unique(names: list[str], what: str) -> None:
-    seen: set[str] = set()
-    for name in names:
-        if name.casefold() in seen:
-            raise ValueError(f"{what} {name!r} appears twice")
-        seen.add(name.casefold())
 
 
 class WFB6Character(Sheet):
@@ -180,7 +129,7 @@ class WFB6Character(Sheet):
     armour_model: ClassVar[type] = Armour
 
     game: Literal["wfb6"] = "wfb6"
-    M: Annotated[int, BeforeValidator(_whole), ranged(0, 60)] = 10
+    M: Annotated[Whole, ranged(0, 60)] = 10
     WS: Stat = 3
     BS: Stat = 3
     S: Stat = 3
@@ -194,9 +143,9 @@ class WFB6Character(Sheet):
     role: Role = "character"
     unit: Text = Field("", validate_default=True)
     mount: Text = Field("", validate_default=True)
-    weapons: list[Weapon] = Field(default_factory=list)
+    weapons: Annotated[list[Weapon], unique("weapon")] = Field(default_factory=list)
     armour: list[Armour] = Field(default_factory=list)
-    special_rules: list[Name] = Field(default_factory=list)
+    special_rules: Annotated[list[Name], unique("special rule")] = Field(default_factory=list)
 
     @field_validator("unit")
     @classmethod
@@ -222,25 +171,13 @@ class WFB6Character(Sheet):
             raise ValueError(f"troop type {troop_type!r} must name its mount")
         return mount
 
-    @field_validator("weapons")
-    @classmethod
-    def _weapon_names(cls, weapons: list[Weapon]) -> list[Weapon]:
-        _unique([weapon.name for weapon in weapons], "weapon")
-        return weapons
-
     @field_validator("armour")
     @classmethod
     def _one_base_save(cls, armour: list[Armour]) -> list[Armour]:
-        _unique([piece.name for piece in armour], "armour")
+        check_unique(armour, "armour")
         if len([piece for piece in armour if piece.save is not None]) > 1:
             raise ValueError("at most one piece may give a save; the others improve it")
         return armour
-
-    @field_validator("special_rules")
-    @classmethod
-    def _rule_names(cls, rules: list[str]) -> list[str]:
-        _unique(rules, "special rule")
-        return rules
 
     @property
     def is_large_target(self) -> bool:
@@ -290,7 +227,7 @@ class WFB6Character(Sheet):
     @property
     def weapon_strengths(self) -> dict[str, int]:
         """Each weapon's Strength with "user" resolved against this model's S."""
-        return {weapon.name: resolve_strength(weapon.strength, self.S) for weapon in self.weapons}
+        return weapon_strengths(self.weapons, self.S)
 
     @property
     def armour_save(self) -> int | None:

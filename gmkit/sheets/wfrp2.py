@@ -42,18 +42,18 @@ from pydantic import (
 )
 
 from gmkit.sheets.base import Model, Name, Sheet
+from gmkit.sheets.fields import Whole, at_most, ranged
 from gmkit.sheets.percentile import (
     ArmourPoints,
     Characteristic,
+    CoveringPoints,
     Location,
     Reload,
     Tags,
-    between,
     bonus_of,
     check_damage,
     check_qualities,
     lower_text,
-    no_bool,
     quality_table,
     quality_value,
     talent_specialities,
@@ -88,8 +88,8 @@ SERIOUS_WOUNDS = 3
 
 WoundState = Literal["unhurt", "lightly wounded", "seriously wounded"]
 ArmourKind = Literal["leather", "mail", "plate", "other"]
-Metres = Annotated[int, BeforeValidator(no_bool), between(0, 1000)]
-Small = Annotated[int, BeforeValidator(no_bool), between(0, 10)]
+Metres = Annotated[Whole, ranged(0, 1000)]
+Small = Annotated[Whole, ranged(0, 10)]
 
 
 def _group(value: Any) -> Any:
@@ -118,10 +118,10 @@ class Secondary(Model):
     """The typed secondary profile: A W M Mag IP FP (SB and TB are derived)."""
 
     A: Small = 1
-    W: Annotated[int, BeforeValidator(no_bool), between(1, 200)]
+    W: Annotated[Whole, ranged(1, 200)]
     M: Small = 4
     Mag: Small = 0
-    IP: Annotated[int, BeforeValidator(no_bool), between(0, 100)] = 0
+    IP: Annotated[Whole, ranged(0, 100)] = 0
     FP: Small = 0
 
     @model_validator(mode="before")
@@ -196,14 +196,7 @@ class Armour(Model):
 
     name: Name
     kind: Annotated[ArmourKind, BeforeValidator(lower_text)] = "other"
-    points: ArmourPoints
-
-    @field_validator("points")
-    @classmethod
-    def _covers(cls, value: ArmourPoints) -> ArmourPoints:
-        if not value.covered:
-            raise ValueError("armour must give points at one location at least")
-        return value
+    points: CoveringPoints
 
 
 class WFRP2Character(Sheet):
@@ -216,8 +209,8 @@ class WFRP2Character(Sheet):
     game: Literal["wfrp2"] = "wfrp2"
     characteristics: Characteristics
     secondary: Secondary
-    wounds_current: Annotated[int, BeforeValidator(no_bool), between(0, 200)]
-    fortune: Small
+    wounds_current: Annotated[Whole, ranged(0, 200), at_most("secondary.W")]
+    fortune: Annotated[Small, at_most("secondary.FP")]
     armour: list[Armour] = Field(default_factory=list, description="pieces worn")
     armour_points: ArmourPoints | None = Field(None, description="typed; absent: from armour")
     weapons: list[Weapon] = Field(default_factory=list)
@@ -239,22 +232,6 @@ class WFRP2Character(Sheet):
         if "fortune" not in filled:
             filled["fortune"] = secondary.get("FP", 0)
         return filled
-
-    @field_validator("wounds_current")
-    @classmethod
-    def _wounds(cls, value: int, info: ValidationInfo) -> int:
-        secondary = info.data.get("secondary")
-        if secondary is not None and value > secondary.W:
-            raise ValueError(f"cannot exceed W ({secondary.W})")
-        return value
-
-    @field_validator("fortune")
-    @classmethod
-    def _fortune(cls, value: int, info: ValidationInfo) -> int:
-        secondary = info.data.get("secondary")
-        if secondary is not None and value > secondary.FP:
-            raise ValueError(f"cannot exceed FP ({secondary.FP})")
-        return value
 
     # --- derived values ------------------------------------------------------------------
 

@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from pydantic import ValidationError
 
 from gmkit.errors import SheetError
 from gmkit.sheets import load_sheet
 from gmkit.sheets.dark_heresy import Armour, DarkHeresyCharacter, Weapon
 from gmkit.sheets.io import load_sheets
-
-DATA = Path(__file__).resolve().parents[2] / "gmkit" / "systems" / "data" / "dark_heresy"
-
-
-def load(name: str) -> list[dict[str, Any]]:
-    entries = yaml.safe_load((DATA / name).read_text(encoding="utf-8"))
-    assert isinstance(entries, list)
-    assert entries
-    return entries
 
 
 @pytest.fixture
@@ -119,7 +108,7 @@ def test_ws_130_names_the_character_the_field_and_the_range(data):
         ({"fate_current": 4}, "fate_current", "cannot exceed fate_total (3)"),
         ({"armour_points": {"body": 60}}, "armour_points.body", "from 0 to 50"),
         ({"armour": [{"name": "Rags", "points": {}}]}, "armour[0].points", "one location"),
-        ({"talents": ["Ambidextrous", "ambidextrous"]}, "talents", "listed twice"),
+        ({"talents": ["Ambidextrous", "ambidextrous"]}, "talents", "appears twice"),
         ({"game": "deathwatch"}, "game", "dark_heresy"),
         ({"hit_points": 3}, "hit_points", "is not a field"),
         ({"minion": "maybe"}, "minion", "boolean"),
@@ -209,8 +198,8 @@ def test_bonuses_are_tens_digits(acolyte):
     }
 
 
-def test_every_catalog_damage_names_only_bonuses_the_sheet_gives(acolyte):
-    for entry in load("weapons.yaml"):
+def test_every_catalog_damage_names_only_bonuses_the_sheet_gives(acolyte, catalog_entries):
+    for entry in catalog_entries("dark_heresy", "weapons.yaml"):
         assert Weapon.model_validate(entry).damage  # parses
     assert {"SB", "TB", "AgB"} <= set(acolyte.bonuses())
 
@@ -391,21 +380,22 @@ def test_class_vars_name_the_models():
 # --- catalogs --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("entry", load("weapons.yaml"), ids=lambda entry: entry["name"])
+@pytest.mark.catalog("dark_heresy", "weapons.yaml")
 def test_every_catalog_weapon_validates_and_round_trips(entry):
     weapon = Weapon.model_validate(entry)
     assert Weapon.model_validate(weapon.model_dump(mode="json")) == weapon
     assert weapon.loaded == weapon.clip
 
 
-@pytest.mark.parametrize("entry", load("armour.yaml"), ids=lambda entry: entry["name"])
+@pytest.mark.catalog("dark_heresy", "armour.yaml")
 def test_every_catalog_armour_validates(entry):
     armour = Armour.model_validate(entry)
     assert armour.points.covered
 
 
-def test_the_catalog_has_the_common_weapons_with_their_numbers():
-    weapons = {entry["name"]: Weapon.model_validate(entry) for entry in load("weapons.yaml")}
+def test_the_catalog_has_the_common_weapons_with_their_numbers(catalog_entries):
+    entries = catalog_entries("dark_heresy", "weapons.yaml")
+    weapons = {entry["name"]: Weapon.model_validate(entry) for entry in entries}
     wanted = ["Lasgun", "Laspistol", "Autogun", "Bolt Pistol", "Chainsword", "Flamer"]
     wanted += ["Shotgun", "Stub Automatic"]
     assert set(wanted) <= set(weapons)
@@ -415,6 +405,7 @@ def test_the_catalog_has_the_common_weapons_with_their_numbers():
     assert weapons["Bolt Pistol"].quality("Tearing") is True
 
 
-def test_the_armour_catalog_has_seed_001s_carapace_greaves():
-    armour = {entry["name"]: Armour.model_validate(entry) for entry in load("armour.yaml")}
+def test_the_armour_catalog_has_seed_001s_carapace_greaves(catalog_entries):
+    entries = catalog_entries("dark_heresy", "armour.yaml")
+    armour = {entry["name"]: Armour.model_validate(entry) for entry in entries}
     assert armour["Carapace Greaves"].points.at("right_leg") == 5

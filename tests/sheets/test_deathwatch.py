@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -23,15 +21,6 @@ from gmkit.sheets.deathwatch import (
     HordeRules,
     Weapon,
 )
-
-DATA = Path(__file__).resolve().parents[2] / "gmkit" / "systems" / "data" / "deathwatch"
-
-
-def load(name: str) -> list[dict[str, Any]]:
-    entries = yaml.safe_load((DATA / name).read_text(encoding="utf-8"))
-    assert isinstance(entries, list)
-    assert entries
-    return entries
 
 
 @pytest.fixture
@@ -306,19 +295,20 @@ def test_class_vars_name_the_models():
 # --- catalogs --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("entry", load("weapons.yaml"), ids=lambda entry: entry["name"])
+@pytest.mark.catalog("deathwatch", "weapons.yaml")
 def test_every_catalog_weapon_validates_and_round_trips(entry):
     weapon = Weapon.model_validate(entry)
     assert Weapon.model_validate(weapon.model_dump(mode="json")) == weapon
 
 
-@pytest.mark.parametrize("entry", load("armour.yaml"), ids=lambda entry: entry["name"])
+@pytest.mark.catalog("deathwatch", "armour.yaml")
 def test_every_catalog_armour_validates(entry):
     assert Armour.model_validate(entry).points.covered
 
 
-def test_the_catalog_has_the_common_weapons_with_their_numbers():
-    weapons = {entry["name"]: Weapon.model_validate(entry) for entry in load("weapons.yaml")}
+def test_the_catalog_has_the_common_weapons_with_their_numbers(catalog_entries):
+    entries = catalog_entries("deathwatch", "weapons.yaml")
+    weapons = {entry["name"]: Weapon.model_validate(entry) for entry in entries}
     for wanted in ("Bolter", "Bolt Pistol", "Combat Knife", "Chainsword", "Heavy Bolter"):
         assert any(wanted in name for name in weapons), wanted
     for wanted in ("Flamer", "Plasma Gun", "Choppa", "Slugga", "Shoota"):
@@ -333,8 +323,9 @@ def test_the_catalog_has_the_common_weapons_with_their_numbers():
     assert heavy.full == 10
 
 
-def test_the_power_armour_is_heavier_on_the_body():
-    armour = {entry["name"]: Armour.model_validate(entry) for entry in load("armour.yaml")}
+def test_the_power_armour_is_heavier_on_the_body(catalog_entries):
+    entries = catalog_entries("deathwatch", "armour.yaml")
+    armour = {entry["name"]: Armour.model_validate(entry) for entry in entries}
     aquila = armour["Astartes Power Armour (Mark VII Aquila)"]
     assert (aquila.points.at("head"), aquila.points.at("body")) == (8, 10)
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-import yaml
 
 from gmkit.errors import SheetError
 from gmkit.sheets.necromunda import (
@@ -17,14 +16,8 @@ from gmkit.sheets.necromunda import (
     resolve_strength,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "gmkit" / "systems" / "data" / "necromunda"
-
-
-def load(name: str) -> list[dict[str, Any]]:
-    entries = yaml.safe_load((DATA / name).read_text(encoding="utf-8"))
-    assert isinstance(entries, list)
-    assert entries
-    return entries
+CatalogEntries = Callable[[str, str], list[dict[str, Any]]]
+"""The ``catalog_entries`` fixture (tests/sheets/conftest.py)."""
 
 
 @pytest.fixture
@@ -346,45 +339,47 @@ def test_class_vars() -> None:
 # --- catalogs -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("entry", load("weapons.yaml"), ids=lambda entry: entry["name"])
+@pytest.mark.catalog("necromunda", "weapons.yaml")
 def test_every_catalog_weapon_validates_and_round_trips(entry: dict[str, Any]) -> None:
     weapon = Weapon.model_validate(entry)
     assert Weapon.model_validate(weapon.model_dump(mode="json")) == weapon
     NecromundaFighter.build(name="Armed", weapons=[entry])
 
 
-def test_weapon_catalog_holds_the_briefs_weapons() -> None:
-    names = {entry["name"] for entry in load("weapons.yaml")}
+def test_weapon_catalog_holds_the_briefs_weapons(catalog_entries: CatalogEntries) -> None:
+    entries = catalog_entries("necromunda", "weapons.yaml")
+    names = {entry["name"] for entry in entries}
     wanted = {"laspistol", "lasgun", "autopistol", "stub gun", "bolt pistol", "boltgun"}
     wanted |= {"autogun", "heavy stubber", "flamer", "knife", "club", "chain sword", "sword"}
     assert wanted <= names
     assert any(name.startswith("shotgun") for name in names)
-    laspistol = next(entry for entry in load("weapons.yaml") if entry["name"] == "laspistol")
+    laspistol = next(entry for entry in entries if entry["name"] == "laspistol")
     assert Weapon.model_validate(laspistol).range_modifier(12) == -1
 
 
-@pytest.mark.parametrize("entry", load("armour.yaml"), ids=lambda entry: entry["name"])
+@pytest.mark.catalog("necromunda", "armour.yaml")
 def test_every_catalog_armour_validates(entry: dict[str, Any]) -> None:
     armour = Armour.model_validate(entry)
     assert NecromundaFighter.build(name="Armoured", armour=entry).armour_save == armour.save
 
 
-def test_armour_catalog_saves() -> None:
-    saves = {entry["name"]: Armour.model_validate(entry).save for entry in load("armour.yaml")}
+def test_armour_catalog_saves(catalog_entries: CatalogEntries) -> None:
+    entries = catalog_entries("necromunda", "armour.yaml")
+    saves = {entry["name"]: Armour.model_validate(entry).save for entry in entries}
     assert saves == {"flak armour": 6, "mesh armour": 5, "carapace armour": 4}
 
 
-def test_gangs_of_the_seed_are_listed_and_valid() -> None:
-    gangs = {entry["id"]: GangType.model_validate(entry) for entry in load("gangs.yaml")}
+def test_gangs_of_the_seed_are_listed_and_valid(catalog_entries: CatalogEntries) -> None:
+    entries = catalog_entries("necromunda", "gangs.yaml")
+    gangs = {entry["id"]: GangType.model_validate(entry) for entry in entries}
     assert {"scavvies", "pit_slaves", "redemptionists", "spyrers", "house_cawdor"} <= set(gangs)
     assert gangs["redemptionists"].leader == "Redemptionist Priest"
     assert all(gang.nature for gang in gangs.values())
 
 
-def test_only_the_seeds_numbers_are_unmarked_stat_lines() -> None:
-    lines = [
-        line for entry in load("gangs.yaml") for line in GangType.model_validate(entry).profiles
-    ]
+def test_only_the_seeds_numbers_are_unmarked_stat_lines(catalog_entries: CatalogEntries) -> None:
+    entries = catalog_entries("necromunda", "gangs.yaml")
+    lines = [line for entry in entries for line in GangType.model_validate(entry).profiles]
     unmarked = [line for line in lines if not line.example]
     # the only stat line the seed gives: its attribute averages, the ganger's profile
     assert [(line.fighter_type, line.M, line.WS, line.BS, line.Ld) for line in unmarked] == [

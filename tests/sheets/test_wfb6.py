@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-import yaml
 
 from gmkit.errors import SheetError
 from gmkit.sheets.wfb6 import (
@@ -19,14 +18,8 @@ from gmkit.sheets.wfb6 import (
     troop_types,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "gmkit" / "systems" / "data" / "wfb6"
-
-
-def load(name: str) -> list[dict[str, Any]]:
-    entries = yaml.safe_load((DATA / name).read_text(encoding="utf-8"))
-    assert isinstance(entries, list)
-    assert entries
-    return entries
+CatalogEntries = Callable[[str, str], list[dict[str, Any]]]
+"""The ``catalog_entries`` fixture (tests/sheets/conftest.py)."""
 
 
 @pytest.fixture
@@ -132,7 +125,7 @@ def test_a_large_target_is_on_the_top_rung() -> None:
     assert size_rank("war_machine", large_target=True) == 6
 
 
-@pytest.mark.parametrize("entry", load("troop_types.yaml"), ids=lambda entry: entry["id"])
+@pytest.mark.catalog("wfb6", "troop_types.yaml", id_key="id")
 def test_every_troop_type_entry_validates(entry: dict[str, Any]) -> None:
     assert TroopType.model_validate(entry).id == entry["id"]
 
@@ -336,7 +329,7 @@ def test_class_vars() -> None:
 # --- catalog -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("entry", load("weapons.yaml"), ids=lambda entry: entry["name"])
+@pytest.mark.catalog("wfb6", "weapons.yaml")
 def test_every_catalog_weapon_validates(entry: dict[str, Any]) -> None:
     weapon = Weapon.model_validate(entry)
     assert weapon.is_missile
@@ -344,6 +337,6 @@ def test_every_catalog_weapon_validates(entry: dict[str, Any]) -> None:
     WFB6Character.build(name="Archer", weapons=[entry])
 
 
-def test_weapon_catalog_holds_the_briefs_weapons() -> None:
-    names = {entry["name"] for entry in load("weapons.yaml")}
+def test_weapon_catalog_holds_the_briefs_weapons(catalog_entries: CatalogEntries) -> None:
+    names = {entry["name"] for entry in catalog_entries("wfb6", "weapons.yaml")}
     assert {"bow", "crossbow", "handgun", "long bow", "short bow", "throwing weapons"} <= names

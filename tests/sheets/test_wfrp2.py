@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from gmkit.errors import SheetError
 from gmkit.sheets import load_sheet
 from gmkit.sheets.io import load_sheets
 from gmkit.sheets.wfrp2 import UNARMED_DAMAGE, Armour, Secondary, Weapon, WFRP2Character
-
-DATA = Path(__file__).resolve().parents[2] / "gmkit" / "systems" / "data" / "wfrp2"
-
-
-def load(name: str) -> list[dict[str, Any]]:
-    entries = yaml.safe_load((DATA / name).read_text(encoding="utf-8"))
-    assert isinstance(entries, list)
-    assert entries
-    return entries
 
 
 @pytest.fixture
@@ -90,7 +79,7 @@ def test_ws_130_names_the_character_the_field_and_the_range(data):
         ({"secondary": {"W": 12, "A": 11}}, "secondary.A", "from 0 to 10"),
         ({"secondary": {"W": 12, "SB": 3}}, "secondary", "SB is derived from S and T"),
         ({"secondary": {"W": 12, "SB": 3, "TB": 4}}, "secondary", "SB and TB are derived"),
-        ({"skills": ["Dodge Blow", "dodge blow"]}, "skills", "listed twice"),
+        ({"skills": ["Dodge Blow", "dodge blow"]}, "skills", "appears twice"),
         ({"armour_points": {"head": -1}}, "armour_points.head", "from 0 to 50"),
         (
             {"armour": [{"name": "Hat", "kind": "felt", "points": {"head": 1}}]},
@@ -245,19 +234,20 @@ def test_class_vars_name_the_models():
 # --- catalogs --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("entry", load("weapons.yaml"), ids=lambda entry: entry["name"])
+@pytest.mark.catalog("wfrp2", "weapons.yaml")
 def test_every_catalog_weapon_validates_and_round_trips(entry):
     weapon = Weapon.model_validate(entry)
     assert Weapon.model_validate(weapon.model_dump(mode="json")) == weapon
 
 
-@pytest.mark.parametrize("entry", load("armour.yaml"), ids=lambda entry: entry["name"])
+@pytest.mark.catalog("wfrp2", "armour.yaml")
 def test_every_catalog_armour_validates(entry):
     assert Armour.model_validate(entry).points.covered
 
 
-def test_the_catalog_has_the_common_weapons():
-    weapons = {entry["name"]: Weapon.model_validate(entry) for entry in load("weapons.yaml")}
+def test_the_catalog_has_the_common_weapons(catalog_entries):
+    entries = catalog_entries("wfrp2", "weapons.yaml")
+    weapons = {entry["name"]: Weapon.model_validate(entry) for entry in entries}
     wanted = {"Hand Weapon", "Great Weapon", "Dagger", "Spear", "Bow", "Crossbow", "Pistol"}
     assert wanted | {"Shield"} <= set(weapons)
     assert weapons["Dagger"].damage == "SB-3"
@@ -266,8 +256,9 @@ def test_the_catalog_has_the_common_weapons():
     assert weapons["Crossbow"].specialist
 
 
-def test_the_armour_catalog_has_full_plate_at_5():
-    armour = {entry["name"]: Armour.model_validate(entry) for entry in load("armour.yaml")}
+def test_the_armour_catalog_has_full_plate_at_5(catalog_entries):
+    entries = catalog_entries("wfrp2", "armour.yaml")
+    armour = {entry["name"]: Armour.model_validate(entry) for entry in entries}
     assert armour["Full Plate Armour"].points.covered == (
         "head",
         "right_arm",

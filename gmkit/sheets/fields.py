@@ -1,0 +1,155 @@
+"""Field validators and annotated types the game sheets share.
+
+- Whole numbers: ``Whole`` refuses true/false (pydantic would read them as 1 and 0);
+  ``ranged(low, high)`` refuses what is outside ``low..high`` with "must be from low to high".
+  Together: ``Annotated[Whole, ranged(0, 10)]``.
+- ``at_most("other")``: a value may not exceed a field validated before it (``"secondary.W"``
+  reaches into a nested model); ``fill_absent`` lets an absent field default to another's value.
+- D6 rolls: ``D6Save`` reads "4+", 4 and "4.0" (a CSV cell) as 4 and "-", "none" or "" as None.
+- Strength: a number 1..10, ``"user"`` or ``"user+N"`` / ``"user-N"``; ``resolve_strength``
+  gives its value in the hands of a model of a given Strength.
+- Names: ``unique("weapon")`` refuses a list that holds a name twice (case-insensitive), naming
+  the repeat: "weapon 'Laspistol' appears twice".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator, ValidationInfo
+
+
+def whole(value: Any) -> Any:
+    """Before-validator: refuse true/false where a whole number is wanted."""
+    if isinstance(value, bool):
+        raise ValueError("must be a whole number, not true/false")
+    return value
+
+
+def ranged(low: int, high: int) -> AfterValidator:
+    """A validator refusing integers outside ``low..high`` with a message naming the range."""
+
+    def check(value: int) -> int:
+        if not low <= value <= high:
+            raise ValueError(f"must be from {low} to {high}")
+        return value
+
+    return AfterValidator(check)
+
+
+Whole = Annotated[int, BeforeValidator(whole)]
+"""An integer that refuses true/false; annotate it with ``ranged(low, high)`` for its range."""
+
+
+def at_most(limit: str, message: str = "cannot exceed {name} ({limit})") -> AfterValidator:
+    """A validator refusing a value above the field ``limit`` (validated before this one).
+
+    ``limit`` may be dotted (``"secondary.W"``: the nested model's W); ``message`` may use
+    ``{name}`` (the last part of ``limit``) and ``{limit}`` (its value). Without the limit (it
+    was refused on its own field) the value passes: the refusal is already reported.
+    """
+    first, *rest = limit.split(".")
+
+    def check(value: int, info: ValidationInfo) -> int:
+        bound = info.data.get(first)
+        for part in rest:
+            bound = getattr(bound, part, None)
+        if bound is not None and value > bound:
+            raise ValueError(message.format(name=limit.rpartition(".")[2], limit=bound))
+        return value
+
+    return AfterValidator(check)
+
+
+def fill_absent(data: Any, field: str, source: str, default: Any = None) -> Any:
+    """For a before-validator: ``data`` with an absent ``field`` taking ``source``'s value.
+
+    ``loaded`` absent means a full clip: ``fill_absent(data, "loaded", "clip", 0)``. The value
+    is copied as given, so ``field`` then validates (and is refused) on its own.
+    """
+    if isinstance(data, dict) and field not in data:
+        return {**data, field: data.get(source, default)}
+    return data
+
+
+# --- D6 rolls and Strength ------------------------------------------------------------------
+
+_D6 = re.compile(r"([0-9]+)(?:\.0*)?\+?")  # "4+", "4", "4.0"
+
+
+def d6_target(value: Any) -> Any:
+    """Before-validator: "4+" (or 4, or "4.0") as 4; "-", "none" and "" as None."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("", "-", "none"):
+            return None
+        if match := _D6.fullmatch(text):
+            return int(match[1])
+        raise ValueError("must be the D6 roll needed, such as '4+', or none")
+    return whole(value)
+
+
+D6Target = Annotated[int, ranged(2, 6)]
+"""A D6 roll needed, 2..6 (a 1 always fails)."""
+D6Save = Annotated[D6Target | None, BeforeValidator(d6_target)]
+"""An armour save: the D6 roll needed as the rules print it ("4+"), or None."""
+
+_STRENGTH = re.compile(r"user(?:([+-])([0-9]))?")
+
+
+def read_strength(value: Any) -> Any:
+    """Before-validator: a Strength as a number 1..10 or "user", "user+N", "user-N"."""
+    if isinstance(value, str):
+        text = value.replace(" ", "").lower()
+        if text.isdigit():
+            return int(text)
+        match = _STRENGTH.fullmatch(text)
+        if not match:
+            raise ValueError("must be a number from 1 to 10, 'user' or 'user+N'")
+        sign, amount = match.groups()
+        return "user" if not amount or amount == "0" else f"user{sign}{amount}"
+    value = whole(value)
+    if isinstance(value, int) and not 1 <= value <= 10:
+        raise ValueError("must be from 1 to 10, 'user' or 'user+N'")
+    return value
+
+
+Strength = Annotated[int | str, BeforeValidator(read_strength)]
+"""A weapon's Strength: a number, ``"user"`` or ``"user+N"`` (``"user-N"``)."""
+
+
+def resolve_strength(strength: int | str, user: int) -> int:
+    """A weapon's Strength in the hands of a model of Strength ``user``."""
+    if isinstance(strength, int):
+        return strength
+    return user + int(strength.removeprefix("user") or 0)
+
+
+def weapon_strengths(weapons: Iterable[Any], user: int) -> dict[str, int]:
+    """Each weapon's name -> its Strength with "user" resolved against ``user``."""
+    return {weapon.name: resolve_strength(weapon.strength, user) for weapon in weapons}
+
+
+# --- names ------------------------------------------------------------------------------------
+
+
+def check_unique(items: Iterable[Any], what: str = "") -> None:
+    """Refuse a name (a string, or an item's ``name``) listed twice, case-insensitively."""
+    seen: set[str] = set()
+    for item in items:
+        name = item if isinstance(item, str) else item.name
+        if name.casefold() in seen:
+            raise ValueError(f"{what} {name!r} appears twice".lstrip())
+        seen.add(name.casefold())
+
+
+def unique(what: str = "") -> AfterValidator:
+    """A validator refusing a list that names something twice; ``what`` starts the message."""
+
+    def check(items: list[Any]) -> list[Any]:
+        check_unique(items, what)
+        return items
+
+    return AfterValidator(check)
