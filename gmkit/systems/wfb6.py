@@ -1,0 +1,341 @@
+"""Warhammer Fantasy Battle (6th edition): characters shooting and being shot (seed 003).
+
+``SYSTEM`` is the game's :class:`~gmkit.systems.base.GameSystem`. Its rules are pure and take
+every die from the source passed in; each answer is a value with explained steps:
+
+- :func:`resolve_attack`: one model's shooting at a target model: may it be designated
+  (:func:`may_target`), to hit with BS (:func:`shot_modifiers`, the 7+ chart of
+  :mod:`~gmkit.systems.sixes`), who takes the hits (:func:`allocate_hits`, or
+  :func:`look_out_sir` for templates), to wound with S against T, armour saves modified by
+  Strength; the effects are the unsaved wounds per model.
+- Targeting: :func:`may_target`, :func:`may_shoot_at` (characters shooting, split fire),
+  :func:`screening_units` (:mod:`gmkit.systems.wfb6_targeting`).
+- Hits inside units: :func:`allocate_hits`, :func:`look_out_sir`
+  (:mod:`gmkit.systems.wfb6_hits`).
+- The table around a shot, which no sheet holds: :class:`UnitOnTable` and :class:`Situation`
+  (:mod:`gmkit.systems.wfb6_battlefield`), passed as ``request.options["situation"]``.
+- Data a GM can override: ``targeting.yaml`` and ``shooting.yaml``
+  (:mod:`gmkit.systems.wfb6_data`).
+
+>>> from gmkit.dice import EnteredDice
+>>> from gmkit.sheets.wfb6 import WFB6Character
+>>> from gmkit.systems.base import AttackRequest
+>>> goblin = WFB6Character.build(name="Goblin", side="Goblins", role="rank and file",
+...     unit="Skulkers", weapons=[{"name": "short bow", "range_cm": 40, "strength": 3}])
+>>> priest = WFB6Character.build(name="Anselm", side="Empire", T=4,
+...     armour=[{"name": "heavy armour", "save": 5}])
+>>> swordsmen = UnitOnTable("Swordsmen", "Empire", rank_and_file=15, distance_cm=10,
+...     shooter_distance_cm=30)
+>>> ruling = SYSTEM.may_target(priest, Situation((swordsmen,), distance_cm=35))
+>>> ruling.allowed, ruling.reason
+(False, 'screened by Swordsmen, not the closest legal target: Anselm at 35 cm, Swordsmen at 30 cm')
+>>> request = AttackRequest(goblin, "short bow", priest,
+...     options={"situation": Situation((swordsmen,), distance_cm=28)})
+>>> result = SYSTEM.resolve_attack(request, EnteredDice([6, 6, 1]))
+>>> for step in result.steps:
+...     print(f"{step.title}: {step.outcome}", [roll.value for roll in step.rolls], step.target)
+Target Anselm: may be targeted [] None
+To hit: 1 hit of 1 shot [6] 6
+To wound Anselm: 1 wound of 1 hit [6] 5
+Armour save Anselm: 0 of 1 saved [1] 5
+>>> [str(modifier) for modifier in result.steps[1].modifiers]
+['Lone infantry character -1', 'Long range -1']
+>>> [(effect.kind, effect.target, effect.amount) for effect in result.effects]
+[('damage', 'Anselm', 1)]
+
+What is included, and the choices where the texts are silent:
+
+- To hit: ``7 - BS`` less the modifiers, 7+ by the chart (seed README). Modifiers come from
+  ``shooting.yaml``: long range (beyond half range, automatic), moving, stand and shoot, soft
+  and hard cover, multiple shots (automatic when a weapon fires more than one), the target's
+  -1 lone infantry character and +1 large target, and a GM's number (``"gm": -1``).
+  A target beyond the weapon's range is missed without a roll; a "move or fire" weapon fires
+  nothing after moving.
+- Magic missiles and other spells hit automatically with the weapon's ``shots``; templates
+  (catapults, cannon, breath, template spells) hit the target model once: their placement,
+  scatter and other models under them are the GM's.
+- To wound: the S against T chart; armour saves modified by Strength (-1 at S4, one more per
+  point) and by "armour piercing"; a save needing more than 6 is not rolled; a 1 always fails.
+- Order of dice: the shots, then the random hits of a shared allocation or "Look out, Sir!",
+  then, member by member, every roll to wound and then every save.
+- Effects: one ``damage`` effect per model that lost wounds; a unit's rank and file and
+  champions are named by the unit (the ``note`` says which model), characters by name.
+- ``request.mode`` may name a kind of attack (``missile``, ``magic_missile``, ``spell``,
+  ``template``, ``cannon``, ``breath``, ``template_spell``); otherwise the weapon's special
+  rules decide, else ``missile``. ``options``: ``situation`` (a :class:`Situation`;
+  ``request.distance`` fills its distance), ``look_out_sir`` (True: a spell that allows it),
+  ``excess_distinct`` (False: left-over hits may fall twice on one model).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from gmkit.dice import DiceSource
+from gmkit.errors import GmkitError
+from gmkit.sheets.wfb6 import Weapon, WFB6Character, resolve_strength
+from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
+from gmkit.systems.sixes import roll_needed, to_hit_needed, to_wound_needed
+from gmkit.systems.wfb6_battlefield import Situation, UnitOnTable
+from gmkit.systems.wfb6_data import AttackKind, shooting_rules, targeting_rules
+from gmkit.systems.wfb6_hits import (
+    Allocation,
+    LookOutSir,
+    MemberKind,
+    Share,
+    allocate_hits,
+    look_out_sir,
+)
+from gmkit.systems.wfb6_targeting import (
+    Ruling,
+    may_shoot_at,
+    may_target,
+    screening_units,
+    target_modifiers,
+)
+
+__all__ = [
+    "SYSTEM",
+    "Allocation",
+    "LookOutSir",
+    "Ruling",
+    "Situation",
+    "UnitOnTable",
+    "WFB6System",
+    "allocate_hits",
+    "look_out_sir",
+    "may_shoot_at",
+    "may_target",
+    "resolve_attack",
+    "screening_units",
+    "shot_modifiers",
+    "target_modifiers",
+]
+
+
+def shot_modifiers(
+    weapon: Weapon,
+    distance_cm: float | None = None,
+    circumstances: Mapping[str, Any] | None = None,
+) -> tuple[Modifier, ...]:
+    """The to-hit modifiers of the shot itself (the target's come from :func:`may_target`).
+
+    ``circumstances`` maps ids of ``shooting.yaml``'s ``to_hit`` to True (the catalog value),
+    False (not applied) or a number (applied instead of the catalog value); ``long_range``
+    may be forced either way, otherwise it applies beyond half the weapon's range.
+    """
+    rules = shooting_rules()
+    given = dict(circumstances or {})
+    found: list[Modifier] = []
+    long_range = given.pop("long_range", None)
+    if long_range is None and distance_cm is not None and weapon.range_cm is not None:
+        long_range = distance_cm > weapon.range_cm / 2
+    if long_range:
+        found.append(rules.entry("long_range").modifier())
+    if weapon.shots > 1:
+        found.append(rules.entry("multiple_shots").modifier())
+    known = [entry.id for entry in rules.to_hit if not entry.automatic]
+    for key, value in given.items():
+        if key not in known:
+            raise GmkitError(f"unknown circumstance {key!r}; known: long_range, {', '.join(known)}")
+        if isinstance(value, bool):
+            found += [rules.entry(key).modifier()] if value else []
+        elif isinstance(value, int):
+            found.append(rules.entry(key).modifier(value))
+        else:
+            raise GmkitError(f"circumstance {key!r} takes true/false or a number (got {value!r})")
+    return tuple(found)
+
+
+def _sheet(sheet: object, role: str) -> WFB6Character:
+    if not isinstance(sheet, WFB6Character):
+        raise GmkitError(f"the {role} must be a Warhammer Fantasy Battle 6e sheet")
+    return sheet
+
+
+def _weapon(model: WFB6Character, name: str) -> Weapon:
+    for weapon in model.weapons:
+        if weapon.name.casefold() == name.casefold():
+            return weapon
+    known = ", ".join(weapon.name for weapon in model.weapons) or "none"
+    raise GmkitError(f"{model.name} has no weapon {name!r}; known: {known}")
+
+
+def _situation(request: AttackRequest, attacker: WFB6Character) -> Situation:
+    situation = request.options.get("situation") or Situation()
+    if not isinstance(situation, Situation):
+        raise GmkitError("options['situation'] must be a gmkit.systems.wfb6.Situation")
+    if situation.distance_cm is None and request.distance is not None:
+        situation = dataclasses.replace(situation, distance_cm=request.distance)
+    into_combat = {rule.casefold() for rule in targeting_rules().shoots_into_combat}
+    if any(rule.casefold() in into_combat for rule in attacker.special_rules):
+        situation = dataclasses.replace(situation, shoots_into_combat=True)
+    return situation
+
+
+def _to_hit(
+    request: AttackRequest,
+    kind: AttackKind,
+    weapon: Weapon,
+    situation: Situation,
+    ruling: Ruling,
+    source: DiceSource,
+) -> tuple[int, Step]:
+    attacker = _sheet(request.attacker, "attacker")
+    if kind.to_hit == "template":
+        detail = "placement, scatter and other models under it are the GM's"
+        return 1, Step("Template", f"{request.target.name} is under the template", detail)
+    if kind.to_hit == "automatic":
+        return weapon.shots, Step("To hit", f"{weapon.shots} automatic hits", f"a {kind.id}")
+    if weapon.range_cm is None:
+        raise GmkitError(f"the {weapon.name} is not a missile weapon")
+    if request.circumstances.get("moved") and shooting_rules().moves_or_fires(weapon):
+        return 0, Step("To hit", "no shot", f"the {weapon.name} cannot fire after moving")
+    distance = situation.distance_cm
+    if distance is not None and not weapon.in_range(distance):
+        detail = f"{distance:g} cm is beyond the {weapon.name}'s {weapon.range_cm} cm"
+        return 0, Step("To hit", "out of range: every shot misses", detail)
+    modifiers = ruling.modifiers + shot_modifiers(weapon, distance, request.circumstances)
+    needed = to_hit_needed(attacker.BS, modifiers)
+    tests = [roll_needed(needed, source, f"to hit, shot {n}") for n in range(1, weapon.shots + 1)]
+    hits = sum(test.success for test in tests)
+    listed = ", ".join(str(modifier) for modifier in modifiers) or "no modifier"
+    detail = f"BS {attacker.BS} needs {needed}+ [{listed}]: " + "; ".join(
+        test.explanation for test in tests
+    )
+    outcome = f"{hits} hit{'s' * (hits != 1)} of {weapon.shots} shot{'s' * (weapon.shots != 1)}"
+    rolls = tuple(roll for test in tests for roll in test.rolls)
+    return hits, Step("To hit", outcome, detail, rolls=rolls, target=needed, modifiers=modifiers)
+
+
+def _allocate(
+    request: AttackRequest,
+    kind: AttackKind,
+    unit: UnitOnTable | None,
+    hits: int,
+    source: DiceSource,
+) -> tuple[tuple[Share, ...], tuple[Step, ...]]:
+    target = _sheet(request.target, "target")
+    if unit is None:
+        if target.role == "character" and target.unit:
+            raise GmkitError(f"{target.name} is in {target.unit!r}: list the unit in the situation")
+        kind_of: MemberKind = "character" if target.role == "character" else "troops"
+        return (Share(target.name, kind_of, hits, target.unit or target.name, target),), ()
+    if kind.to_hit != "template":
+        distinct = bool(request.options.get("excess_distinct", True))
+        allocation = allocate_hits(unit, hits, source, target=target, distinct=distinct)
+        return allocation.shares, allocation.steps
+    if target.role == "rank and file":
+        troops = Share(f"{unit.name} (rank and file)", "troops", hits, unit.name, unit.trooper)
+        return (troops,), ()
+    spell = bool(request.options.get("look_out_sir", False))
+    check = look_out_sir(target, unit, source, kind.id, spell_allows=spell)
+    if check.dodged:
+        share = Share(f"{unit.name} (rank and file)", "troops", hits, unit.name, unit.trooper)
+    elif target.role == "character":
+        share = Share(target.name, "character", hits, target.name, target)
+    else:
+        share = Share(f"{unit.name} ({target.name}, champion)", "champion", hits, unit.name, target)
+    return (share,), check.steps
+
+
+def _wound(
+    share: Share,
+    profile: WFB6Character,
+    strength: int,
+    weapon: Weapon,
+    source: DiceSource,
+) -> tuple[int, list[Step]]:
+    needed = to_wound_needed(strength, profile.T)
+    tests = [
+        roll_needed(needed, source, f"to wound {share.member}, hit {n}")
+        for n in range(1, share.hits + 1)
+    ]
+    wounds = sum(test.success for test in tests)
+    chart = f"S {strength} against T {profile.T} needs " + (f"{needed}+" if needed else "-")
+    detail = f"{chart}: " + "; ".join(test.explanation for test in tests)
+    outcome = f"{wounds} wound{'s' * (wounds != 1)} of {share.hits} hit{'s' * (share.hits != 1)}"
+    rolls = tuple(roll for test in tests for roll in test.rolls)
+    steps = [Step(f"To wound {share.member}", outcome, detail, rolls=rolls, target=needed)]
+    if not wounds or profile.armour_save is None:
+        return wounds, steps
+    modifiers = shooting_rules().save_modifiers(strength, weapon)
+    needed_save = profile.armour_save - sum(modifier.value for modifier in modifiers)
+    listed = ", ".join(str(modifier) for modifier in modifiers) or "no modifier"
+    title = f"Armour save {share.member}"
+    if needed_save > 6:
+        detail = f"{profile.armour_save}+ [{listed}] needs {needed_save}+"
+        steps.append(Step(title, "no save possible", detail, modifiers=modifiers))
+        return wounds, steps
+    needed_save = max(needed_save, 2)
+    saves = [
+        roll_needed(needed_save, source, f"armour save {share.member}, wound {n}")
+        for n in range(1, wounds + 1)
+    ]
+    saved = sum(test.success for test in saves)
+    detail = f"{needed_save}+ [{listed}]: " + "; ".join(test.explanation for test in saves)
+    rolls = tuple(roll for test in saves for roll in test.rolls)
+    outcome = f"{saved} of {wounds} saved"
+    steps.append(Step(title, outcome, detail, rolls=rolls, target=needed_save, modifiers=modifiers))
+    return wounds - saved, steps
+
+
+def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:
+    """One model's shooting at ``request.target`` (see the module docstring)."""
+    attacker = _sheet(request.attacker, "attacker")
+    target = _sheet(request.target, "target")
+    weapon = _weapon(attacker, request.weapon)
+    kind = targeting_rules().kind_of(weapon, request.mode)
+    situation = _situation(request, attacker)
+    ruling = may_target(target, situation, kind.id)
+    steps = list(ruling.steps)
+    if not ruling:
+        note = Effect("note", target.name, note=ruling.reason)
+        summary = f"{target.name} may not be targeted: {ruling.reason}"
+        return AttackResult(request, tuple(steps), (note,), 0, summary)
+    hits, step = _to_hit(request, kind, weapon, situation, ruling, source)
+    steps.append(step)
+    if not hits:
+        return AttackResult(request, tuple(steps), (), 0, f"{weapon.name}: no hit")
+    unit = situation.unit_of(target)
+    shares, allocation_steps = _allocate(request, kind, unit, hits, source)
+    steps += allocation_steps
+    strength = resolve_strength(weapon.strength, attacker.S)
+    effects: list[Effect] = []
+    for share in shares:
+        if not share.hits:
+            continue
+        profile = share.profile or (target if target.role != "character" else None)
+        if profile is None:
+            raise GmkitError(f"{share.target}: give the unit a trooper sheet (its T and save)")
+        unsaved, wound_steps = _wound(share, profile, strength, weapon, source)
+        steps += wound_steps
+        if unsaved:
+            note = "" if share.member == share.target else share.member
+            effects.append(Effect("damage", share.target, amount=unsaved, note=note))
+    taken = ", ".join(f"{effect.note or effect.target} {effect.amount}" for effect in effects)
+    summary = f"{hits} hit{'s' * (hits != 1)}; unsaved wounds: {taken or 'none'}"
+    return AttackResult(request, tuple(steps), tuple(effects), hits, summary)
+
+
+class WFB6System:
+    """Warhammer Fantasy Battle 6e behind the :class:`~gmkit.systems.base.GameSystem`
+    protocol, with the targeting questions as methods (the module's functions)."""
+
+    game = "wfb6"
+    may_target = staticmethod(may_target)
+    may_shoot_at = staticmethod(may_shoot_at)
+    screening_units = staticmethod(screening_units)
+    allocate_hits = staticmethod(allocate_hits)
+    look_out_sir = staticmethod(look_out_sir)
+    shot_modifiers = staticmethod(shot_modifiers)
+    target_modifiers = staticmethod(target_modifiers)
+
+    def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
+        return resolve_attack(request, source)
+
+
+SYSTEM = WFB6System()
+"""The rules of Warhammer Fantasy Battle 6e (``gmkit.systems.system("wfb6")``)."""
