@@ -1,0 +1,175 @@
+"""Necromunda (1st edition) rules: the turn, movement, hiding, shooting, wounds and injuries.
+
+Pure and data-driven: every die comes from the dice source passed in, every resolution is a
+value (ordered, explained steps and the effects for the encounter to apply) and no sheet is
+ever changed. Tables are data under ``systems/data/necromunda/`` (``injuries``, ``recovery``,
+``to_hit_modifiers``, ``turn``, ``movement``, ``settings``) that a GM can replace through
+``GMKIT_DATA_PATH``. Sources: seed 000 and the seed README's rulings.
+
+Resolve a shot (the seed's example: a juve, BS 2, with a laspistol at 12" against a target in
+partial cover needs 7 - 2 + 1 + 1 = 7: a 6, then 4+)::
+
+    from gmkit.dice import EnteredDice
+    from gmkit.sheets.necromunda import NecromundaFighter
+    from gmkit.systems.base import AttackRequest
+    from gmkit.systems.catalogs import catalog
+    from gmkit.systems.necromunda import SYSTEM
+
+    laspistol = catalog("necromunda", "weapons")["laspistol"]
+    juve = NecromundaFighter.build(name="Jeb", fighter_type="juve", BS=2, weapons=[laspistol])
+    ganger = NecromundaFighter.build(name="Tom")
+    request = AttackRequest(juve, "laspistol", ganger, distance=12,
+                            circumstances={"partial_cover": True})
+    result = SYSTEM.resolve_attack(request, EnteredDice([6, 4, 5, 3]))
+    # 6 then 4: hit; 6 on the to-hit die: ammo roll 5 (2+) passes; 3 against T 3 (4+): no wound
+    print(result.explain())   # result.effects: the target is pinned
+
+The parts, each its own module (all re-exported here):
+
+- :mod:`~gmkit.systems.necromunda_state`: :class:`FighterState` (wounds left, flesh wounds,
+  pinned, down, hidden, engaged, how the fighter moved: the encounter's, passed in
+  ``request.options["target_state"]`` / ``["attacker_state"]``), :class:`Settings`, checks.
+- :mod:`~gmkit.systems.necromunda_turn`: phases, the order of moves, :class:`TurnPosition`.
+- :mod:`~gmkit.systems.necromunda_movement`: moves, runs, charges, crawling, terrain,
+  obstacles.
+- :mod:`~gmkit.systems.necromunda_hiding`: who may hide, losing it, detection.
+- :mod:`~gmkit.systems.necromunda_shooting`: who may shoot, target choice, range, modifiers.
+- :mod:`~gmkit.systems.necromunda_resolve`: the dice of a shot.
+- :mod:`~gmkit.systems.necromunda_injuries`: wounds, injury rolls, recovery rolls.
+
+Request conventions for :meth:`NecromundaRules.resolve_attack`: ``distance`` in inches;
+``circumstances`` ids of ``to_hit_modifiers.yaml`` (``partial_cover``, ``cover``,
+``appearing`` / ``charging`` / ``disappearing``, ``fast_moving`` (true, or the inches the
+target moved), ``small``, ``large``); ``options``: ``attacker_state``, ``target_state``,
+``wounds_left`` (shorthand for the target's), ``in_arc`` and ``in_sight`` (the GM's reading of
+the table, true when absent), ``target_is_nearest_or_easier`` (the GM settles the target
+choice) or ``other_targets`` (``[{"name", "distance", "circumstances"}]``: the rules check it),
+``gm_allows_shot`` (go ahead despite a refusal), ``ammo_auto`` and ``armour_saves`` (settings
+for this shot).
+
+Left out, because seed 000 does not hold them: close combat, the effects of being pinned and
+escaping them (only a pinned fighter's not moving or shooting is applied), broken fighters and
+rallying, overwatch, template placement, weapons' special rules (sustained fire...), armour
+saves (available as an opt-in setting).
+"""
+
+from __future__ import annotations
+
+from gmkit.dice import DiceSource
+from gmkit.systems.base import AttackRequest, AttackResult
+from gmkit.systems.necromunda_hiding import (
+    detects,
+    hide,
+    hide_checks,
+    hiding_lost,
+    spotting_range,
+)
+from gmkit.systems.necromunda_injuries import (
+    WoundOutcome,
+    injury_rolls,
+    injury_table,
+    is_high_impact,
+    recovery_phase,
+    recovery_roll,
+    recovery_table,
+    resolve_wounds,
+)
+from gmkit.systems.necromunda_movement import (
+    ChargeOutcome,
+    Leg,
+    MovePlan,
+    Obstacle,
+    allowance,
+    charge,
+    obstacle_crossing,
+    plan_move,
+    run_must_stop,
+    terrain_cost,
+)
+from gmkit.systems.necromunda_resolve import resolve_shot
+from gmkit.systems.necromunda_shooting import (
+    Candidate,
+    ShotSetup,
+    shooting_weapons,
+    shot_setup,
+    target_choice_check,
+    to_hit_modifiers,
+)
+from gmkit.systems.necromunda_state import Check, FighterState, Settings
+from gmkit.systems.necromunda_turn import (
+    Phase,
+    TurnPosition,
+    advance,
+    move_order_check,
+    order_moves,
+    phases,
+    sequence,
+    start,
+)
+
+__all__ = [
+    "SYSTEM",
+    "Candidate",
+    "ChargeOutcome",
+    "Check",
+    "FighterState",
+    "Leg",
+    "MovePlan",
+    "NecromundaRules",
+    "Obstacle",
+    "Phase",
+    "Settings",
+    "ShotSetup",
+    "TurnPosition",
+    "WoundOutcome",
+    "advance",
+    "allowance",
+    "charge",
+    "detects",
+    "hide",
+    "hide_checks",
+    "hiding_lost",
+    "injury_rolls",
+    "injury_table",
+    "is_high_impact",
+    "move_order_check",
+    "obstacle_crossing",
+    "order_moves",
+    "phases",
+    "plan_move",
+    "recovery_phase",
+    "recovery_roll",
+    "recovery_table",
+    "resolve_shot",
+    "resolve_wounds",
+    "run_must_stop",
+    "sequence",
+    "shooting_weapons",
+    "shot_setup",
+    "spotting_range",
+    "start",
+    "target_choice_check",
+    "terrain_cost",
+    "to_hit_modifiers",
+]
+
+
+class NecromundaRules:
+    """Necromunda behind the :class:`~gmkit.systems.base.GameSystem` protocol.
+
+    ``settings`` defaults to ``settings.yaml`` (read when the system is made); pass
+    ``NecromundaRules(Settings(spotting_multiplier=3))`` for the text's "triple" reading.
+    """
+
+    game: str = "necromunda"
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings.packaged()
+
+    def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
+        """Resolve a shot (see :func:`~gmkit.systems.necromunda_resolve.resolve_shot`)."""
+        return resolve_shot(request, source, self.settings)
+
+
+SYSTEM = NecromundaRules()
+"""The rules the registry serves: ``gmkit.systems.system("necromunda")``."""

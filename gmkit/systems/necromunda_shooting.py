@@ -1,0 +1,273 @@
+"""Necromunda shooting before the dice: who may shoot, at whom, the range and the score needed.
+
+Data: ``to_hit_modifiers.yaml`` (the circumstance catalog); the range bands and their
+modifiers are the weapon's (``weapons.yaml``, on the sheet).
+
+- Who may shoot: a fighter on the table, not down, not engaged in close combat, that did not
+  run or charge this turn, with a shooting weapon and a target inside its 90-degree front arc
+  that it can see. Arc and sight are what the table shows: the GM confirms them
+  (``options["in_arc"]``, ``options["in_sight"]``, both assumed true when not given).
+- A hidden target cannot be shot unless the shooter is within its spotting range.
+- Target: the nearest enemy, or a farther one that is easier to hit
+  (:func:`target_choice_check`), a check the GM can settle with
+  ``options["target_is_nearest_or_easier"]``.
+- Range: the weapon's bands; out of range the shot misses, but the to-hit die is still rolled
+  (a 6 calls for an ammo roll).
+- To hit: 7 - BS (after flesh wounds) less the modifiers; never better than 2+; see
+  :mod:`gmkit.systems.sixes` for the 7+ chart.
+
+Choices where the texts are silent:
+
+- A farther target is allowed when every enemy nearer than it is harder to hit (needs a higher
+  score); so in the seed's diagram B (the nearest of the easy ones) may be shot, C and D, behind
+  B and no easier, may not. Enemies at the same distance are equally near.
+- Exclusive modifiers (partial cover with cover, small with large) are refused, not summed.
+- A pinned fighter does not shoot (the seed's pinning section is lost; published rule).
+- ``options["gm_allows_shot"]`` lets a refused shot go ahead (the refusals stay in the
+  steps), except a shooter or target out of action: they are off the table.
+- Close combat weapons are refused: the seed holds no close combat rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gmkit.errors import RulesError
+from gmkit.sheets.necromunda import NecromundaFighter, RangeBand, Weapon, resolve_strength
+from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.necromunda_hiding import detects
+from gmkit.systems.necromunda_injuries import is_high_impact
+from gmkit.systems.necromunda_state import (
+    Check,
+    FighterState,
+    Settings,
+    effective_bs,
+    fighter_of,
+)
+from gmkit.systems.sixes import to_hit_needed, to_wound_needed
+from gmkit.systems.tables import table
+
+GAME = "necromunda"
+IMPOSSIBLE = 10
+"""A needed score that cannot be rolled (the 7+ chart stops at 9)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Circumstance:
+    """A to-hit modifier of the catalog."""
+
+    id: str
+    name: str
+    value: int
+    aliases: tuple[str, ...] = ()
+    threshold: float | None = None
+    excludes: tuple[str, ...] = ()
+    when: str = ""
+
+
+def catalog() -> dict[str, Circumstance]:
+    """Id -> to-hit circumstance (data: ``to_hit_modifiers.yaml``)."""
+    return {
+        str(item["id"]): Circumstance(
+            str(item["id"]),
+            str(item["name"]),
+            int(item["value"]),
+            tuple(item.get("aliases", ())),
+            item.get("threshold"),
+            tuple(item.get("excludes", ())),
+            str(item.get("when", "")),
+        )
+        for item in table(GAME, "to_hit_modifiers")
+    }
+
+
+def to_hit_modifiers(circumstances: Mapping[str, Any]) -> tuple[Modifier, ...]:
+    """The modifiers a request's circumstances bring, in catalog order.
+
+    A key is an id or an alias; its value ``True`` applies it, false-y values do not, and a
+    number applies an entry with a threshold when it reaches the threshold (``"fast_moving":
+    12`` inches moved).
+    """
+    entries = catalog()
+    names = {alias: entry.id for entry in entries.values() for alias in entry.aliases}
+    names.update({entry.id: entry.id for entry in entries.values()})
+    applied: set[str] = set()
+    for key, value in circumstances.items():
+        if key not in names:
+            raise RulesError(f"circumstances: {key!r} is not known; known: {', '.join(names)}")
+        entry = entries[names[key]]
+        if isinstance(value, bool) or value is None:
+            on = bool(value)
+        elif isinstance(value, int | float) and entry.threshold is not None:
+            on = value >= entry.threshold
+        else:
+            raise RulesError(f"circumstances: {key!r} takes true or false (got {value!r})")
+        if on:
+            applied.add(entry.id)
+    for entry_id in applied:
+        clash = sorted(set(entries[entry_id].excludes) & applied)
+        if clash:
+            raise RulesError(f"circumstances: {entry_id} and {clash[0]} cannot both apply")
+    return tuple(Modifier(e.name, e.value) for e in entries.values() if e.id in applied)
+
+
+def weapon_of(fighter: NecromundaFighter, name: str) -> Weapon:
+    """The weapon ``name`` on the fighter's sheet, or a RulesError listing what it carries."""
+    for weapon in fighter.weapons:
+        if weapon.name == name:
+            return weapon
+    carried = ", ".join(w.name for w in fighter.weapons) or "nothing"
+    raise RulesError(f"weapon: {fighter.name} carries no {name!r} (carries {carried})")
+
+
+def shooting_weapons(fighter: NecromundaFighter) -> tuple[Weapon, ...]:
+    """The weapons a fighter may shoot with (every one but its close combat weapons)."""
+    return tuple(weapon for weapon in fighter.weapons if weapon.kind != "close combat")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """An enemy the shooter might target: its distance and the score needed to hit it."""
+
+    name: str
+    distance: float
+    needed: int | None  # None: cannot be hit (out of range, 10+)
+
+
+def _difficulty(needed: int | None) -> int:
+    return IMPOSSIBLE if needed is None else min(needed, IMPOSSIBLE)
+
+
+def target_choice_check(target: Candidate, others: Sequence[Candidate]) -> Check:
+    """The nearest-target rule: nearest, or every nearer enemy harder to hit."""
+    nearer = [o for o in others if o.distance < target.distance]
+    blocking = [o for o in nearer if _difficulty(o.needed) <= _difficulty(target.needed)]
+    if not nearer:
+        return Check("target choice", True, f"{target.name} is the nearest enemy")
+    if blocking:
+        names = ", ".join(o.name for o in blocking)
+        return Check("target choice", False, f"{names}: nearer and no harder to hit")
+    return Check("target choice", True, "every nearer enemy is harder to hit")
+
+
+@dataclass(frozen=True, slots=True)
+class ShotSetup:
+    """A shot as the rules see it before any die: every number the dice are rolled against."""
+
+    weapon: Weapon
+    bs: int
+    band: RangeBand | None  # None: a template weapon
+    modifiers: tuple[Modifier, ...]
+    needed: int | None  # None: no to-hit roll (template); >= 10: cannot hit
+    strength: int
+    to_wound: int | None
+    high_impact: bool
+    checks: tuple[Check, ...]
+    attacker_state: FighterState
+    target_state: FighterState
+
+    @property
+    def in_range(self) -> bool:
+        return self.band != "out of range"
+
+    @property
+    def refused(self) -> tuple[Check, ...]:
+        return tuple(check for check in self.checks if not check.passed)
+
+
+def needed_for(
+    bs: int, weapon: Weapon, distance: float | None, circumstances: Mapping[str, Any]
+) -> tuple[RangeBand | None, tuple[Modifier, ...], int | None]:
+    """Range band, modifiers (range last) and the score needed: 7 - BS less the modifiers."""
+    if weapon.template:
+        return None, (), None
+    if distance is None:
+        raise RulesError("distance: a shot needs the distance to the target in inches")
+    band = weapon.range_band(distance)
+    modifiers = to_hit_modifiers(circumstances)
+    range_modifier = weapon.range_modifier(distance)
+    if range_modifier:
+        modifiers += (Modifier(f"{band} range ({weapon.name})", range_modifier),)
+    needed = to_hit_needed(bs, modifiers) if band != "out of range" else None
+    return band, modifiers, needed
+
+
+def shooter_checks(
+    request: AttackRequest, attacker: FighterState, target: FighterState, settings: Settings
+) -> tuple[Check, ...]:
+    """Who may shoot, at whom: the checks of seed 000 with the GM's confirmations."""
+    shooter = fighter_of(request.attacker, "attacker")
+    aimed_at = fighter_of(request.target, "target")
+    options = request.options
+    multiplier = settings.spotting_multiplier
+    spotted = request.distance is not None and detects(shooter, request.distance, multiplier)
+    checks = [
+        Check("on the table", not attacker.out_of_action, "out of action fighters are gone"),
+        Check("down", not attacker.down, "a down fighter may only crawl"),
+        Check("pinned", not attacker.pinned, "a pinned fighter does not shoot"),
+        Check("engaged", not attacker.engaged, "a fighter in close combat does not shoot"),
+        Check(
+            "moved",
+            attacker.moved not in ("run", "charge", "failed_charge"),
+            "no shooting in a turn the fighter ran or charged",
+        ),
+        Check("target on the table", not target.out_of_action, f"{aimed_at.name} is gone"),
+        Check("in arc", bool(options.get("in_arc", True)), "the target must be in the 90° arc"),
+        Check("in sight", bool(options.get("in_sight", True)), "the shooter must see the target"),
+        Check(
+            "hidden target",
+            not target.hidden or spotted,
+            f"hidden, and beyond {shooter.name}'s spotting range of {shooter.I * multiplier}\"",
+        ),
+    ]
+    choice = options.get("target_is_nearest_or_easier")
+    if choice is not None:
+        reason = "the GM confirms" if choice else "the GM rules a nearer, easier enemy"
+        checks.append(Check("target choice", bool(choice), reason))
+    elif "other_targets" in options:
+        weapon = weapon_of(shooter, request.weapon)
+        bs = effective_bs(shooter, attacker)
+        *_, needed = needed_for(bs, weapon, request.distance, request.circumstances)
+        others = [
+            Candidate(
+                str(o["name"]),
+                float(o["distance"]),
+                needed_for(bs, weapon, float(o["distance"]), o.get("circumstances", {}))[2],
+            )
+            for o in options["other_targets"]
+        ]
+        distance = request.distance if request.distance is not None else 0.0
+        checks.append(target_choice_check(Candidate(aimed_at.name, distance, needed), others))
+    return tuple(checks)
+
+
+def shot_setup(request: AttackRequest, settings: Settings | None = None) -> ShotSetup:
+    """Everything about a shot that no die decides."""
+    settings = settings or Settings.packaged()
+    shooter = fighter_of(request.attacker, "attacker")
+    aimed_at = fighter_of(request.target, "target")
+    weapon = weapon_of(shooter, request.weapon)
+    if weapon.kind == "close combat":
+        raise RulesError(f"weapon: {weapon.name} is a close combat weapon; seed 000 has no rules")
+    attacker = FighterState.read(request.options.get("attacker_state"))
+    target = FighterState.read(request.options.get("target_state"))
+    if "wounds_left" in request.options:
+        target = target.with_changes(wounds_left=int(request.options["wounds_left"]))
+    bs = effective_bs(shooter, attacker)
+    band, modifiers, needed = needed_for(bs, weapon, request.distance, request.circumstances)
+    strength = resolve_strength(weapon.strength, shooter.S)
+    return ShotSetup(
+        weapon=weapon,
+        bs=bs,
+        band=band,
+        modifiers=modifiers,
+        needed=needed,
+        strength=strength,
+        to_wound=to_wound_needed(strength, aimed_at.T),
+        high_impact=is_high_impact(strength),
+        checks=shooter_checks(request, attacker, target, settings),
+        attacker_state=attacker,
+        target_state=target,
+    )
