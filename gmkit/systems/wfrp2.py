@@ -1,0 +1,166 @@
+"""Warhammer Fantasy Roleplay (2nd edition) combat rules, from seed 002 (``SYSTEM``).
+
+Pure and data-driven: every die comes from the dice source passed in; every resolution is a
+value with ordered, explained steps and the effects to apply; no sheet is ever changed (apply
+the effects with :func:`apply_effects`, which returns a new sheet).
+
+>>> from gmkit.dice import EnteredDice
+>>> from gmkit.sheets.wfrp2 import WFRP2Character
+>>> from gmkit.systems.base import AttackRequest
+>>> from gmkit.systems.wfrp2 import SYSTEM, apply_effects
+>>> profile = {"WS": 35, "BS": 55, "S": 31, "T": 30, "Ag": 34, "Int": 30, "WP": 30, "Fel": 30}
+>>> bow = {"name": "Bow", "damage": "3", "range_short": 24, "range_long": 48, "reload": "Half"}
+>>> archer = WFRP2Character.build(
+...     name="Archer", characteristics=profile, secondary={"W": 11}, weapons=[bow]
+... )
+>>> thug = WFRP2Character.build(name="Thug", characteristics=profile, secondary={"W": 10})
+>>> result = SYSTEM.resolve_attack(
+...     AttackRequest(attacker=archer, weapon="Bow", target=thug), EnteredDice([53, 4])
+... )
+>>> print(result.explain())  # doctest: +NORMALIZE_WHITESPACE
+Action: Standard Attack (half action), ranged, Bow (1 attack)
+Reactions: parry not available (ranged attacks can be neither parried nor dodged);
+  dodge not available (ranged attacks can be neither parried nor dodged)
+BS test: hit (BS 55 +0 = 55 [no modifiers]; rolled 53: success, 0 degrees of success)
+Hit location: right arm (53 reversed: 35)
+Damage: 7 (1d10 (4) + Bow 3)
+Soak: 3 (TB 3 + armour 0 at the right arm)
+Wounds: 4 lost: 10 -> 6 (lightly wounded)
+>>> apply_effects(thug, result.effects).sheet.wounds_current
+6
+
+The parts, each its own module:
+
+- :mod:`~gmkit.systems.wfrp2_catalogs`: actions (``actions.yaml``: type full/half/free/varies,
+  modifiers, conditions granted), circumstances (``circumstances.yaml``: modifiers, reactions
+  they allow or rule out, automatic hits, extra damage) and weapon qualities
+  (``qualities.yaml``); :func:`turn_problems` checks a turn's actions.
+- :mod:`~gmkit.systems.wfrp2_setup`: :func:`attack_setup` (the attack before the dice) and
+  :func:`reactions_available` (what the defender may do: offer it before resolving).
+- :mod:`~gmkit.systems.wfrp2_resolve`: :func:`resolve_attack`.
+- :mod:`~gmkit.systems.wfrp2_damage`: damage, Ulric's Fury, soak, :func:`roll_critical`
+  (``criticals.yaml``: a format with placeholder rows for the GM to fill from the book).
+- :mod:`~gmkit.systems.wfrp2_effects`: :func:`apply_effects`.
+- :mod:`~gmkit.systems.wfrp2_round`: :func:`initiative` (Ag + 1d10, surprise) and
+  :func:`perform_action` (movement, stances, feint, manoeuvre...).
+
+Where seed 002 is silent, each module's docstring records the choice made. In short: no
+modifier cap and no automatic success or failure on the d100 (002 gives neither); Ulric's Fury
+and the weapon qualities follow the book, not 002 (and can be switched off: the option
+``ulrics_fury`` and ``covered: false`` in ``qualities.yaml``); circumstances 002 does not price
+(outnumbering, higher ground, darkness, range, cover, prone) are left to ``gm_modifier``; the
+critical table is the GM's to fill; conditions are returned for the encounter to keep, since the
+sheet has no field for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from gmkit.dice import DiceSource
+from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.systems.base import AttackRequest, AttackResult, Effect
+from gmkit.systems.wfrp2_catalogs import (
+    Action,
+    Circumstance,
+    Quality,
+    actions,
+    circumstances,
+    qualities,
+    turn_problems,
+)
+from gmkit.systems.wfrp2_damage import Critical, Damage, roll_critical, roll_damage, soak
+from gmkit.systems.wfrp2_effects import Applied, apply_effects
+from gmkit.systems.wfrp2_resolve import resolve_attack
+from gmkit.systems.wfrp2_round import ActionResult, InitiativeResult, initiative, perform_action
+from gmkit.systems.wfrp2_setup import (
+    AttackSetup,
+    ReactionOption,
+    attack_setup,
+    reactions_available,
+)
+
+__all__ = [
+    "SYSTEM",
+    "Action",
+    "ActionResult",
+    "Applied",
+    "AttackSetup",
+    "Circumstance",
+    "Critical",
+    "Damage",
+    "InitiativeResult",
+    "Quality",
+    "ReactionOption",
+    "WFRP2System",
+    "actions",
+    "apply_effects",
+    "attack_setup",
+    "circumstances",
+    "initiative",
+    "perform_action",
+    "qualities",
+    "reactions_available",
+    "resolve_attack",
+    "roll_critical",
+    "roll_damage",
+    "soak",
+    "turn_problems",
+]
+
+
+class WFRP2System:
+    """The WFRP 2e rules behind :class:`~gmkit.systems.base.GameSystem`."""
+
+    game = "wfrp2"
+
+    def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
+        """Resolve an attack (:func:`~gmkit.systems.wfrp2_resolve.resolve_attack`).
+
+        ``request.action`` is an id of :func:`actions`, ``request.circumstances`` keys of
+        :func:`circumstances`, ``request.mode`` "melee" or "ranged" (else: the weapon's own),
+        ``request.options["reaction"]`` the defender's choice ("parry", "dodge", None, or one per
+        attack).
+        """
+        return resolve_attack(request, source)
+
+    def reactions_available(self, request: AttackRequest) -> dict[str, ReactionOption]:
+        """What the defender may do against ``request`` (before any die)."""
+        return reactions_available(request)
+
+    def initiative(
+        self,
+        combatants: Sequence[WFRP2Character],
+        source: DiceSource,
+        *,
+        surprised: Iterable[str] = (),
+    ) -> InitiativeResult:
+        """Ag + 1d10 each, the order, and the surprised losing their first round."""
+        return initiative(combatants, source, surprised=surprised)
+
+    def perform_action(
+        self,
+        action_id: str,
+        actor: WFRP2Character,
+        source: DiceSource,
+        *,
+        target: WFRP2Character | None = None,
+    ) -> ActionResult:
+        """Take an action that is not an attack (move, run, stances, feint, manoeuvre...)."""
+        return perform_action(action_id, actor, source, target=target)
+
+    def apply_effects(self, sheet: WFRP2Character, effects: Iterable[Effect]) -> Applied:
+        """A new sheet with ``effects`` applied, and what is left for the encounter."""
+        return apply_effects(sheet, effects)
+
+    def actions(self) -> dict[str, Action]:
+        """The action catalog."""
+        return actions()
+
+    def circumstances(self) -> dict[str, Circumstance]:
+        """The circumstance catalog."""
+        return circumstances()
+
+
+SYSTEM = WFRP2System()
+"""The WFRP 2e rules, as :func:`gmkit.systems.system` returns them."""

@@ -1,0 +1,82 @@
+"""Applying a WFRP 2e attack's effects to a sheet (pure: a new sheet comes back).
+
+:func:`apply_effects` takes the effects meant for one character (``effect.target`` is its
+name) and returns an :class:`Applied`: the new sheet (``sheet.edit``), and the effects the sheet
+cannot hold, for the encounter to keep (conditions, criticals, reactions spent, notes).
+
+- Damage lowers ``wounds_current``, never below 0 (002: a survivor of a critical counts as having
+  zero wounds). The wounds it would take below zero are a critical: the critical effect that
+  :func:`~gmkit.systems.wfrp2_resolve.resolve_attack` lists right after the damage is passed
+  on; damage that comes without one (typed by the GM) gets a new critical effect whose amount is
+  the critical value (how far below zero), for :func:`~gmkit.systems.wfrp2_damage.roll_critical`.
+
+Choices where seed 002 is silent:
+
+- The sheet has no conditions: stunned, helpless, dead... are returned in ``outstanding``.
+- A damage effect of negative amount is refused (healing is not an effect of an attack).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gmkit.errors import GmkitError
+from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.systems.base import Effect, Step
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The sheet after the effects, what changed it, and what is left for the encounter."""
+
+    sheet: WFRP2Character
+    applied: tuple[Effect, ...]  # effects the sheet now shows (damage)
+    outstanding: tuple[Effect, ...]  # conditions, criticals, reactions, notes: the encounter's
+    steps: tuple[Step, ...]
+
+    def explain(self) -> str:
+        """The steps, one a line."""
+        return "\n".join(str(step) for step in self.steps)
+
+
+def apply_effects(sheet: WFRP2Character, effects: Iterable[Effect]) -> Applied:
+    """A new ``sheet`` with the ``effects`` aimed at it applied (others are ignored)."""
+    listed = [effect for effect in effects if effect.target == sheet.name]
+    wounds = sheet.wounds_current
+    applied: list[Effect] = []
+    outstanding: list[Effect] = []
+    steps: list[Step] = []
+    for index, effect in enumerate(listed):
+        if effect.kind != "damage":
+            outstanding.append(effect)
+            continue
+        if effect.amount < 0:
+            raise GmkitError(f"{sheet.name}: damage of {effect.amount} (a negative amount)")
+        left = wounds - effect.amount
+        where = (effect.location or "no location").replace("_", " ")
+        applied.append(effect)
+        if left < 0:
+            following = listed[index + 1] if index + 1 < len(listed) else None
+            covered = (
+                following is not None
+                and following.kind == "critical"
+                and following.location == effect.location
+            )
+            if not covered:
+                note = f"critical value +{-left}: roll it on the critical table"
+                critical = Effect(
+                    "critical", sheet.name, -left, effect.location, weapon=effect.weapon, note=note
+                )
+                outstanding.append(critical)
+            outcome = f"{wounds} -> 0 wounds, {-left} below zero: a critical hit"
+        else:
+            outcome = f"{wounds} -> {left} wounds"
+        steps.append(Step("Damage", outcome, f"{effect.amount} at the {where}"))
+        wounds = max(0, left)
+    new = sheet if wounds == sheet.wounds_current else sheet.edit(wounds_current=wounds)
+    if applied:
+        steps.append(
+            Step("Wound state", new.wound_state, f"{new.wounds_current}/{new.secondary.W}")
+        )
+    return Applied(new, tuple(applied), tuple(outstanding), tuple(steps))

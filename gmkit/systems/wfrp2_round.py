@@ -1,0 +1,161 @@
+"""The WFRP 2e combat round outside the attack: initiative, surprise and the other actions.
+
+- Initiative is Agility + 1d10, rolled once at the start of the combat and kept for every
+  round (002); the order runs from the highest score down; ties go to the higher Agility, then
+  to a d10 roll-off (seed README), through :func:`gmkit.systems.percentile.initiative_order`.
+- Surprise: the combatants the GM names as surprised lose their first round (002). 002 gives no
+  test for it, so who is surprised is the GM's call; each gets a "surprised" condition for one
+  round (circumstance ``target_surprised`` while it lasts: no parry or dodge).
+- :func:`perform_action` takes an action that is not an attack: it reports how far the actor
+  may move (the sheet's movement: move 2 x M, charge 4 x M, run 6 x M metres), the conditions
+  the action grants until the actor's next turn (running, defensive stance, parry stance...)
+  and, for feint and manoeuvre, rolls the opposed WS test (002) with
+  :func:`gmkit.systems.percentile.opposed_winner`: a tie wins nothing.
+
+Choices where seed 002 is silent: the roll-off is a d10 (higher first); the opposed tests take
+no modifiers (002 lists none); disengaging moves the actor's ordinary move (2 x M).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gmkit.dice import DiceSource
+from gmkit.errors import GmkitError
+from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.systems.base import Effect, Step
+from gmkit.systems.percentile import (
+    Initiative,
+    initiative_order,
+    opposed_winner,
+    roll_initiative,
+    roll_test,
+)
+from gmkit.systems.wfrp2_catalogs import Action, action
+
+
+@dataclass(frozen=True)
+class InitiativeResult:
+    """The acting order (first to act first), how it was rolled, and the surprise effects."""
+
+    order: tuple[Initiative, ...]
+    steps: tuple[Step, ...]
+    effects: tuple[Effect, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The combatants' names in acting order."""
+        return tuple(entry.name for entry in self.order)
+
+
+def initiative(
+    combatants: Sequence[WFRP2Character],
+    source: DiceSource,
+    *,
+    surprised: Iterable[str] = (),
+) -> InitiativeResult:
+    """Roll Ag + 1d10 for each combatant and order them; ``surprised`` names lose round one."""
+    names = [sheet.name for sheet in combatants]
+    twice = sorted(name for name, count in Counter(names).items() if count > 1)
+    if twice:
+        raise GmkitError(f"two combatants share a name: {', '.join(twice)}")
+    lost = list(surprised)
+    unknown = sorted(set(lost) - set(names))
+    if unknown:
+        raise GmkitError(f"surprised but not in the combat: {', '.join(unknown)}")
+    rolled = [roll_initiative(sheet.name, sheet.initiative_base, source) for sheet in combatants]
+    steps = [
+        Step(
+            f"Initiative: {entry.name}",
+            f"{entry.score}",
+            f"Ag {entry.base} + d10 {entry.roll.value if entry.roll else '-'}",
+            (entry.roll,) if entry.roll else (),
+        )
+        for entry in rolled
+    ]
+    order, roll_offs = initiative_order(rolled, source)
+    if roll_offs:
+        shown = ", ".join(f"{roll.purpose.split(': ')[-1]} {roll.value}" for roll in roll_offs)
+        steps.append(
+            Step("Roll-off", shown, "tied score and Agility: d10, higher first", tuple(roll_offs))
+        )
+    steps.append(Step("Order", ", ".join(entry.name for entry in order)))
+    effects = tuple(Effect("condition", name, condition="surprised", rounds=1) for name in lost)
+    if lost:
+        steps.append(Step("Surprise", ", ".join(lost), "the surprised lose their first round"))
+    return InitiativeResult(tuple(order), tuple(steps), effects)
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    """A non-attack action taken: what it allowed and the effects it leaves."""
+
+    action: Action
+    steps: tuple[Step, ...]
+    effects: tuple[Effect, ...] = ()
+    won: bool | None = None  # the opposed test's outcome (feint, manoeuvre); None without one
+
+    def explain(self) -> str:
+        """The steps, one a line."""
+        return "\n".join(str(step) for step in self.steps)
+
+
+def perform_action(
+    action_id: str,
+    actor: WFRP2Character,
+    source: DiceSource,
+    *,
+    target: WFRP2Character | None = None,
+) -> ActionResult:
+    """Take the non-attack action ``action_id`` (attacks go through ``resolve_attack``)."""
+    chosen = action(action_id)
+    if chosen.is_attack:
+        raise GmkitError(f"{chosen.name} is an attack: resolve it with resolve_attack")
+    steps = [Step("Action", f"{chosen.name} ({chosen.type} action)", chosen.note)]
+    if chosen.distance is not None:
+        metres = actor.movement[chosen.distance]
+        steps.append(
+            Step("Movement", f"up to {metres} m", f"{chosen.distance}, M {actor.secondary.M}")
+        )
+    effects = [
+        Effect("condition", actor.name, condition=grant.condition, rounds=grant.rounds)
+        for grant in chosen.grants
+    ]
+    won: bool | None = None
+    if chosen.opposed is not None:
+        if target is None:
+            raise GmkitError(f"{chosen.name} is an opposed test: name its target")
+        key = chosen.opposed
+        tests = [
+            roll_test(
+                key,
+                int(getattr(sheet.characteristics, key)),
+                (),
+                source,
+                f"{chosen.name}: {sheet.name}",
+                cap=None,
+            )
+            for sheet in (actor, target)
+        ]
+        for sheet, test in zip((actor, target), tests, strict=True):
+            steps.append(
+                Step(
+                    f"{chosen.name}: {sheet.name}",
+                    "success" if test.success else "failure",
+                    test.explain(),
+                    (test.roll,),
+                    test.target,
+                )
+            )
+        won = opposed_winner(tests[0], tests[1]) == 0
+        steps.append(Step(chosen.name, f"{actor.name} {'wins' if won else 'does not win'}"))
+        if won and isinstance(chosen.on_win, str):
+            effects.append(Effect("note", target.name, note=chosen.on_win))
+        elif won and chosen.on_win is not None:
+            grant = chosen.on_win
+            effects.append(
+                Effect("condition", actor.name, condition=grant.condition, rounds=grant.rounds)
+            )
+    return ActionResult(chosen, tuple(steps), tuple(effects), won)
