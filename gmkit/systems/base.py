@@ -121,3 +121,30 @@ class GameSystem(Protocol):
     game: str
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One thing a GM can pick for an attack: an action, a fire mode, a circumstance.
+
+    ``kind`` says how a panel asks for it: a ``flag`` (checkbox), a ``number`` (cover's armour
+    points, attackers ganging up) or a ``choice`` among ``options``.
+    """
+
+    id: str
+    label: str
+    kind: Literal["flag", "number", "choice"] = "flag"
+    options: tuple[str, ...] = ()
+    help: str = ""
+    label_es: str = ""
+
+
+@dataclass(frozen=True)
+class AttackChoices:
+    """What an attacker with a weapon may do in this game, for a panel to offer."""
+
+    actions: tuple[Choice, ...]
+    modes: tuple[Choice, ...]
+    circumstances: tuple[Choice, ...]
+    reactions: tuple[Choice, ...] = ()
+    distance_unit: str = ""  # "m", "in", "cm"; empty when the attack needs no distance
