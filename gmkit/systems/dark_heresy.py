@@ -1,0 +1,155 @@
+"""Dark Heresy (1st edition, with seed 001's house rules) combat rules (``SYSTEM``).
+
+>>> from gmkit.dice import EnteredDice
+>>> from gmkit.sheets.dark_heresy import DarkHeresyCharacter
+>>> from gmkit.systems.base import AttackRequest
+>>> from gmkit.systems.dark_heresy import SYSTEM
+>>> from gmkit.systems.imperial.setup import AttackSetup
+>>> profile = dict(WS=35, BS=40, S=30, T=35, Ag=30, Int=30, Per=30, WP=30, Fel=30)
+>>> pistol = dict(name="Laspistol", weapon_class="pistol", range=30, rof="S/2/-",
+...               damage="1d10+2", damage_type="E", clip=30, reload="Half")
+>>> shooter = DarkHeresyCharacter.build(name="Acolyte", characteristics=profile,
+...                                     wounds=10, weapons=[pistol])
+>>> heretic = DarkHeresyCharacter.build(name="Heretic", characteristics=profile, wounds=10,
+...                                     armour_points={"legs": 5})
+>>> request = AttackRequest(shooter, "Laspistol", heretic)
+>>> result = SYSTEM.resolve_attack(request, EnteredDice([18, 8]), AttackSetup("BS", (), "single"))
+>>> result.summary  # 18 reversed is 81: right leg; 8 + 2 = 10 damage - AP 5 - TB 3 = 2
+'Acolyte hits Heretic once with Laspistol: 2 damage'
+
+``SYSTEM.resolve_attack(request, source)`` builds the attack's setup from the action and the
+circumstances (``gmkit.systems.imperial.modifiers``); pass ``setup`` to skip that. The rules
+live in :mod:`gmkit.systems.imperial` (shared with Deathwatch): ``resolve`` (the attack),
+``resolve_fire`` (pinning, overwatch, clearing jams), ``effects`` (applying effects, healing),
+``hordes`` (Deathwatch only).
+
+Dark Heresy's own choices (001): Righteous Fury adds the weapon's damage again, each time
+confirmed, or (``options["righteous_fury_house_rule"]``) deals 1d5 critical damage at once;
+degrees of success do not raise damage; clearing a jam costs a las, plasma or melta weapon its
+clip and solid ammunition one round. Initiative is 1d10 + Agility Bonus, ties to the higher
+bonus, then a roll-off; 001 lets the GM roll it by groups (``group_initiative``): one d10 per
+group plus the best Agility Bonus in it (001 does not say whose bonus; the best is a choice),
+every member acting on the group's score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from gmkit.dice import DiceSource, DieRoll
+from gmkit.errors import GmkitError
+from gmkit.sheets.dark_heresy import ImperialCharacter
+from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
+from gmkit.systems.imperial import effects as imperial_effects
+from gmkit.systems.imperial.resolve import resolve_attack
+from gmkit.systems.imperial.resolve_fire import JamClearing, clear_jam
+from gmkit.systems.imperial.setup import AttackSetup
+from gmkit.systems.percentile import Initiative, initiative_order, roll_initiative
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeResult:
+    """The order of play, explained, and the roll-off dice if any tie needed them."""
+
+    order: tuple[Initiative, ...]
+    steps: tuple[Step, ...]
+    roll_offs: tuple[DieRoll, ...] = ()
+
+    @property
+    def names(self) -> list[str]:
+        return [entry.name for entry in self.order]
+
+
+def initiative(combatants: Sequence[ImperialCharacter], source: DiceSource) -> InitiativeResult:
+    """1d10 + Agility Bonus each (unnatural Agility included); ties by bonus, then a roll-off."""
+    names = [sheet.name for sheet in combatants]
+    if len(set(names)) != len(names):
+        raise GmkitError("two combatants share a name; rename one before rolling initiative")
+    rolled = [roll_initiative(sheet.name, sheet.bonus("Ag"), source) for sheet in combatants]
+    return _ordered(rolled, source, "AgB")
+
+
+def _ordered(rolled: list[Initiative], source: DiceSource, base: str) -> InitiativeResult:
+    steps = [
+        Step(
+            f"Initiative: {entry.name}",
+            str(entry.score),
+            f"d10 {entry.roll.value if entry.roll else '-'} + {base} {entry.base}",
+            (entry.roll,) if entry.roll else (),
+        )
+        for entry in rolled
+    ]
+    order, roll_offs = initiative_order(rolled, source)
+    if roll_offs:
+        shown = ", ".join(f"{roll.purpose.split(': ')[-1]} {roll.value}" for roll in roll_offs)
+        steps.append(
+            Step("Roll-off", shown, f"tied score and {base}: higher first", tuple(roll_offs))
+        )
+    steps.append(Step("Order", ", ".join(entry.name for entry in order)))
+    return InitiativeResult(tuple(order), tuple(steps), tuple(roll_offs))
+
+
+def group_initiative(
+    groups: Mapping[str, Sequence[ImperialCharacter]], source: DiceSource
+) -> tuple[InitiativeResult, dict[str, tuple[str, ...]]]:
+    """001's option: one d10 per group, plus the best AgB in it; members act together.
+
+    Returns the groups' order and each group's members (in the order given).
+    """
+    rolled = []
+    for group, members in groups.items():
+        if not members:
+            raise GmkitError(f"group {group!r} has nobody in it")
+        rolled.append(roll_initiative(group, max(sheet.bonus("Ag") for sheet in members), source))
+    result = _ordered(rolled, source, "best AgB")
+    return result, {group: tuple(sheet.name for sheet in groups[group]) for group in groups}
+
+
+class ImperialSystem:
+    """The rules Dark Heresy and Deathwatch share, behind ``GameSystem``."""
+
+    game = ""
+
+    def resolve_attack(
+        self, request: AttackRequest, source: DiceSource, setup: AttackSetup | None = None
+    ) -> AttackResult:
+        """Resolve ``request`` (:func:`gmkit.systems.imperial.resolve.resolve_attack`)."""
+        for side, sheet in (("attacker", request.attacker), ("target", request.target)):
+            if sheet.game != self.game:
+                raise GmkitError(
+                    f"the {side} {sheet.name} is a {sheet.game} sheet, not {self.game}"
+                )
+        return resolve_attack(request, source, setup)
+
+    def initiative(
+        self, combatants: Sequence[ImperialCharacter], source: DiceSource
+    ) -> InitiativeResult:
+        return initiative(combatants, source)
+
+    def clear_jam(
+        self, character: ImperialCharacter, weapon: str, source: DiceSource
+    ) -> JamClearing:
+        """A full action and a Ballistic Skill test to clear ``weapon``'s jam."""
+        return clear_jam(character, weapon, source)
+
+    def apply_effects(
+        self, sheet: ImperialCharacter, effects: Iterable[Effect]
+    ) -> imperial_effects.Applied[ImperialCharacter]:
+        """A new sheet with ``effects`` applied, and what is left for the encounter."""
+        return imperial_effects.apply_effects(sheet, effects)
+
+
+class DarkHeresySystem(ImperialSystem):
+    """Dark Heresy's rules."""
+
+    game = "dark_heresy"
+
+    def group_initiative(
+        self, groups: Mapping[str, Sequence[ImperialCharacter]], source: DiceSource
+    ) -> tuple[InitiativeResult, dict[str, tuple[str, ...]]]:
+        return group_initiative(groups, source)
+
+
+SYSTEM = DarkHeresySystem()
+"""Dark Heresy's rules, as :func:`gmkit.systems.system` returns them."""

@@ -1,0 +1,336 @@
+"""The combat actions of Dark Heresy and Deathwatch as a catalog: data with behaviour.
+
+``actions.yaml`` of each game lists every action of seed 004 with its type and subtypes, what
+it does to an attack made with it (``attack``), to the actor's next attack (``next_attack``:
+Aim, Feint, Brace, a half Move before a Knock-Down) and its other effects as machine-readable
+keys (``no_reactions_until_next_turn``, ``{opponents_ws_penalty: -20}``...); the file's header
+documents the fields. ``modifiers.attack_setup`` reads them.
+
+This module also holds what every catalog of the family shares: the ``extends`` mechanism (a
+game's file built on another's: Dark Heresy's on Deathwatch's), modifier specs with their
+``when``/``unless`` flags, and ``refuse`` for :class:`~gmkit.errors.RulesError`.
+
+Choices where the texts are silent:
+
+- Dark Heresy uses Deathwatch's actions: 001's action table was lost (only its heading is
+  left) and 004's actions are the same rules reprinted; 001's differences (bracing and
+  unbracing take a Half Action, braced arcs) are listed in Dark Heresy's file, and its house
+  rules are options (``house_rules.yaml``).
+- Jams: 96+ for a single shot, 94+ for semi-auto, full-auto and suppressing fire (004 and the
+  seed README). Reliable weapons jam only on 100, Unreliable ones on 91+ whatever the mode
+  (the books; the seeds are silent), and Flame weapons, which roll no attack, never jam.
+- Feint, Manoeuvre, Knock-Down and the grapple options are opposed tests: the target answers
+  with its own test, not with a Dodge or a Parry.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from gmkit.errors import GmkitError, RulesError
+from gmkit.systems.base import Modifier
+from gmkit.systems.tables import table
+
+GAMES = ("deathwatch", "dark_heresy")
+_SPEC_KEYS = frozenset({"value", "test", "when", "unless", "source"})
+
+
+def refuse(field_name: str, problem: str) -> RulesError:
+    """A RulesError naming the request's field and the problem (``.field``, ``.problem``)."""
+    error = RulesError(f"field {field_name!r}: {problem}")
+    error.field = field_name  # type: ignore[attr-defined]
+    error.problem = problem  # type: ignore[attr-defined]
+    return error
+
+
+def check_game(game: str) -> str:
+    if game not in GAMES:
+        raise refuse("game", f"{game!r} is not a 40k d100 game (known: {', '.join(GAMES)})")
+    return game
+
+
+@cache
+def game_data(game: str, name: str) -> dict[str, Any]:
+    """Table ``name`` of ``game`` with its ``extends`` chain merged (never mutate the result).
+
+    An extending file replaces top-level values, merges top-level mappings key by key, drops
+    the ids in ``remove: {list: [ids]}`` and merges ``changes: {list: [entries]}`` by id (an
+    entry's fields replace the base entry's; a new id is appended).
+    """
+    data = table(game, name)
+    if not isinstance(data, dict):
+        raise GmkitError(f"{game}/{name}.yaml: expected a mapping at the top")
+    if "extends" not in data:
+        return data
+    merged = copy.deepcopy(game_data(str(data["extends"]), name))
+    for key, value in data.items():
+        if key in ("extends", "changes", "remove"):
+            continue
+        base = merged.get(key)
+        merged[key] = (
+            {**base, **value} if isinstance(base, dict) and isinstance(value, dict) else value
+        )
+    for key, ids in (data.get("remove") or {}).items():
+        merged[key] = [entry for entry in merged.get(key, []) if entry.get("id") not in set(ids)]
+    for key, entries in (data.get("changes") or {}).items():
+        listed = list(merged.get(key, []))
+        for entry in entries:
+            where = next((i for i, old in enumerate(listed) if old.get("id") == entry["id"]), None)
+            if where is None:
+                listed.append(entry)
+            else:
+                listed[where] = {**listed[where], **entry}
+        merged[key] = listed
+    return merged
+
+
+def clear_caches() -> None:
+    """Forget every table and catalog read (after changing GMKIT_DATA_PATH in a kernel)."""
+    table.cache_clear()
+    game_data.cache_clear()
+    actions.cache_clear()
+
+
+def names(entry: Mapping[str, Any]) -> tuple[str, str]:
+    """(English, Spanish) names of a catalog entry (``name: {en, es}`` or a plain string)."""
+    raw = entry.get("name", entry.get("id", ""))
+    if isinstance(raw, Mapping):
+        return str(raw.get("en", entry.get("id"))), str(raw.get("es", raw.get("en", "")))
+    return str(raw), str(raw)
+
+
+def _listed(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    return tuple(str(item) for item in (value if isinstance(value, list) else [value]))
+
+
+@dataclass(frozen=True, slots=True)
+class ModifierSpec:
+    """A modifier as data: its value, the tests it touches and the flags it needs or shuns."""
+
+    value: int
+    source: str
+    tests: frozenset[str] = frozenset({"attack"})
+    when: frozenset[str] = frozenset()
+    unless: frozenset[str] = frozenset()
+
+    def applies(self, test: str, flags: AbstractSet[str], *, attack: bool = True) -> bool:
+        """Whether it touches ``test`` (an attack's test when ``attack``) under ``flags``."""
+        hit = "all" in self.tests or test in self.tests or (attack and "attack" in self.tests)
+        return hit and self.when <= flags and not self.unless & flags
+
+    def modifier(self, value: int | None = None) -> Modifier:
+        return Modifier(self.source, self.value if value is None else value)
+
+
+def specs(raw: Any, source: str, where: str) -> tuple[ModifierSpec, ...]:
+    """Modifier specs from a YAML list; ``source`` is the default source name."""
+    found: list[ModifierSpec] = []
+    for item in raw or []:
+        if not isinstance(item, Mapping) or "value" not in item or set(item) - _SPEC_KEYS:
+            raise GmkitError(f"{where}: a modifier is {{value, test, when, unless, source}}")
+        found.append(
+            ModifierSpec(
+                int(item["value"]),
+                str(item.get("source", source)),
+                frozenset(_listed(item.get("test", "attack"))),
+                frozenset(_listed(item.get("when"))),
+                frozenset(_listed(item.get("unless"))),
+            )
+        )
+    return tuple(found)
+
+
+Effects = tuple[tuple[str, Any], ...]
+
+
+def effects_of(raw: Any) -> Effects:
+    """``[key, {key: value}]`` -> ((key, True), (key, value))."""
+    found: list[tuple[str, Any]] = []
+    for item in raw or []:
+        pairs = item.items() if isinstance(item, Mapping) else [(str(item), True)]
+        found.extend((str(key), value) for key, value in pairs)
+    return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackSpec:
+    """How an action attacks (actions.yaml ``attack``)."""
+
+    test: str = "weapon"
+    mode: str = "weapon"
+    modes: tuple[str, ...] = ()
+    requires: frozenset[str] = frozenset()
+    modifiers: tuple[ModifierSpec, ...] = ()
+    jam: str | None = None
+    opposed: str | None = None
+    can_dodge: bool = True
+    can_parry: bool = True
+    called_location: str | None = None
+    armour_doubled: bool = False
+    min_distance: float | None = None
+    max_distance: str | None = None
+    grapple: bool = False
+    talent_attacks: Mapping[str, int] = field(default_factory=dict)
+
+
+def _attack(raw: Any, source: str, where: str) -> AttackSpec | None:
+    if raw is None:
+        return None
+    return AttackSpec(
+        test=str(raw.get("test", "weapon")),
+        mode=str(raw.get("mode", "weapon")),
+        modes=_listed(raw.get("modes")),
+        requires=frozenset(_listed(raw.get("requires"))),
+        modifiers=specs(raw.get("modifiers"), source, where),
+        jam=raw.get("jam"),
+        opposed=raw.get("opposed"),
+        can_dodge=bool(raw.get("can_dodge", True)),
+        can_parry=bool(raw.get("can_parry", True)),
+        called_location=raw.get("called_location"),
+        armour_doubled=bool(raw.get("armour_doubled", False)),
+        min_distance=raw.get("min_distance"),
+        max_distance=raw.get("max_distance"),
+        grapple=bool(raw.get("grapple", False)),
+        talent_attacks={str(k): int(v) for k, v in (raw.get("talent_attacks") or {}).items()},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Preparation:
+    """What an action does to the actor's next attack (actions.yaml ``next_attack``)."""
+
+    modifiers: tuple[ModifierSpec, ...] = ()
+    can_dodge: bool = True
+    can_parry: bool = True
+    braced: bool = False
+    only_actions: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOption:
+    """A choice within an action: the grapple options of the controller and the grappled."""
+
+    id: str
+    name: str
+    name_es: str
+    role: str
+    type: str
+    attack: AttackSpec | None
+    effects: Effects
+
+
+@dataclass(frozen=True)
+class Action:
+    """One combat action: its type(s), subtypes, attack, preparation and effects."""
+
+    id: str
+    name: str
+    name_es: str
+    types: tuple[str, ...]
+    subtypes: tuple[str, ...]
+    test: str | None = None
+    attack: AttackSpec | None = None
+    next_attack: Mapping[str, Preparation] = field(default_factory=dict)
+    options: Mapping[str, ActionOption] = field(default_factory=dict)
+    effects: Effects = ()
+    requires_condition: str | None = None
+
+    @property
+    def is_attack(self) -> bool:
+        return "attack" in self.subtypes
+
+    def effect(self, key: str) -> Any:
+        """The value of effect ``key`` (True for a bare key), None if the action lacks it."""
+        return next((value for name, value in self.effects if name == key), None)
+
+    def preparation(self, kind: Any) -> Preparation | None:
+        """What the action does to the next attack when taken as ``kind`` (half, full, True)."""
+        return self.next_attack.get(str(kind)) or self.next_attack.get("any")
+
+
+def _action(raw: Mapping[str, Any], game: str) -> Action:
+    action_id = str(raw["id"])
+    name, name_es = names(raw)
+    where = f"{game}/actions.yaml {action_id}"
+    next_attack = {
+        str(kind): Preparation(
+            modifiers=specs(spec.get("modifiers"), name, where),
+            can_dodge=bool(spec.get("can_dodge", True)),
+            can_parry=bool(spec.get("can_parry", True)),
+            braced=bool(spec.get("braced", False)),
+            only_actions=frozenset(_listed(spec.get("only_actions"))),
+        )
+        for kind, spec in (raw.get("next_attack") or {}).items()
+    }
+    options = {}
+    for item in raw.get("options") or []:
+        option_name, option_es = names(item)
+        options[str(item["id"])] = ActionOption(
+            str(item["id"]),
+            option_name,
+            option_es,
+            str(item.get("role", "")),
+            str(item.get("type", "")),
+            _attack(item.get("attack"), f"{name} ({option_name})", where),
+            effects_of(item.get("effects")),
+        )
+    return Action(
+        id=action_id,
+        name=name,
+        name_es=name_es,
+        types=_listed(raw.get("type")),
+        subtypes=_listed(raw.get("subtypes")),
+        test=raw.get("test"),
+        attack=_attack(raw.get("attack"), name, where),
+        next_attack=next_attack,
+        options=options,
+        effects=effects_of(raw.get("effects")),
+        requires_condition=raw.get("requires_condition"),
+    )
+
+
+@cache
+def actions(game: str) -> Mapping[str, Action]:
+    """Every action of ``game`` by id, in the file's order."""
+    data = game_data(check_game(game), "actions")
+    return {str(raw["id"]): _action(raw, game) for raw in data.get("actions", [])}
+
+
+def action(game: str, action_id: str) -> Action:
+    """Action ``action_id`` of ``game``, or a RulesError naming the field ``action``."""
+    found = actions(game).get(action_id)
+    if found is None:
+        known = ", ".join(actions(game))
+        raise refuse("action", f"unknown action {action_id!r} (known: {known})")
+    return found
+
+
+def effect_notes(game: str, effects: Iterable[tuple[str, Any]]) -> tuple[str, ...]:
+    """Each effect as ``"key: text"`` (``"key (value): text"`` when it carries a value)."""
+    texts = game_data(game, "actions").get("effect_texts", {})
+    notes = []
+    for key, value in effects:
+        label = key if value is True else f"{key} ({value})"
+        notes.append(f"{label}: {texts.get(key, key.replace('_', ' '))}")
+    return tuple(notes)
+
+
+def jam_from(game: str, kind: str | None, qualities: Iterable[str]) -> int | None:
+    """The natural roll from which an attack jams: ``kind`` single or burst, None for none."""
+    if kind is None or kind == "none":
+        return None
+    jams = game_data(game, "actions")["jams"]
+    held = {quality.partition("(")[0] for quality in qualities}
+    if held & set(jams.get("no_jam_qualities", [])):
+        return None
+    for quality, threshold in jams.get("qualities", {}).items():
+        if quality in held:
+            return int(threshold)
+    return int(jams[kind])

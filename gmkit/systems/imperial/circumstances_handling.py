@@ -1,0 +1,159 @@
+"""How the attacker handles the weapon: Deathwatch's rules, and Dark Heresy's house rules.
+
+Deathwatch (004) always applies its ``handling`` entries (circumstances.yaml): untrained -20,
+the off hand -20 unless ambidextrous, a heavy weapon unbraced -30. Dark Heresy replaces them
+with seed 001's house rules (house_rules.yaml), each on unless the GM switches it off
+(``options["house_rules"] = {"<id>": False}``): untrained -20, a basic weapon in one hand -20,
+a heavy weapon unbraced -30 and single shots only, the off hand -20, two-weapon fighting, the
+carrying limits (the sheet's ``house_rule_warnings``), a basic weapon fired in melee (with a
+free unparriable attack for each opponent), and a called shot into melee at a further -10 that
+cannot hit an ally (not with Scatter weapons).
+
+Choices where the texts are silent: breaking a house-rule limit (single shots only, a heavy
+weapon in one hand) is refused unless the GM overrides; the carrying limits and 001's "two
+weapons of different kinds without the talent: only one of them a round" are warnings, since
+001 allows exceptions with the GM's leave and a setup sees one attack, not the whole round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from typing import Any
+
+from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.imperial.actions import (
+    ModifierSpec,
+    check_game,
+    game_data,
+    names,
+    refuse,
+    specs,
+)
+from gmkit.systems.imperial.actions_request import Attack
+from gmkit.systems.imperial.circumstances import Circumstance, weapon_of
+
+_BURSTS = ("semi", "full", "suppressing")
+
+
+@dataclass(frozen=True)
+class HandlingRule:
+    """A weapon-handling rule (Deathwatch) or a house rule (Dark Heresy) and its keys."""
+
+    id: str
+    name: str
+    modifiers: tuple[ModifierSpec, ...]
+    entry: Mapping[str, Any]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.entry.get(key, default)
+
+
+def handling_rules(game: str, switches: Mapping[str, Any]) -> list[HandlingRule]:
+    """The rules in force: every ``handling`` entry, and each house rule switched on.
+
+    ``switches`` maps a house-rule id to True or False; absent ones take their default.
+    """
+    check_game(game)
+    entries = list(game_data(game, "circumstances").get("handling") or [])
+    house: list[Mapping[str, Any]] = []
+    if game == "dark_heresy":
+        house = list(game_data(game, "house_rules").get("house_rules") or [])
+    known = {str(entry["id"]) for entry in house}
+    for key, value in switches.items():
+        if key not in known or not isinstance(value, bool):
+            raise refuse(
+                f"options['house_rules'][{key!r}]",
+                f"a house rule id ({', '.join(sorted(known)) or 'none in this game'}) "
+                "switched true or false",
+            )
+    entries += [e for e in house if switches.get(str(e["id"]), e.get("default", True))]
+    rules = []
+    for entry in entries:
+        name = names(entry)[0]
+        where = f"{game} handling rule {entry['id']}"
+        rules.append(
+            HandlingRule(str(entry["id"]), name, specs(entry.get("modifiers"), name, where), entry)
+        )
+    return rules
+
+
+@dataclass
+class Handling:
+    """What the handling rules make of one attack: modifiers, notes, warnings and limits.
+
+    ``limits`` are (field, problem) pairs the GM may override; the caller refuses them.
+    """
+
+    modifiers: list[Modifier] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    limits: list[tuple[str, str]] = field(default_factory=list)
+
+
+def handling(
+    request: AttackRequest,
+    game: str,
+    attack: Attack,
+    flags: AbstractSet[str],
+    on: Mapping[str, tuple[Circumstance, Any]],
+) -> Handling:
+    """Apply the handling rules in force to ``attack`` (``flags`` and ``on`` as attack_setup's)."""
+    found = Handling()
+    weapon, sheet = attack.weapon, request.attacker
+    qualities = {flag[8:] for flag in flags if flag.startswith("quality:")}
+    shooters: set[str] = set()
+    for rule in handling_rules(game, request.options.get("house_rules", {})):
+        found.modifiers += [s.modifier() for s in rule.modifiers if s.applies(attack.test, flags)]
+        if set(rule.get("single_shot_only_when") or ()) & flags and attack.mode in _BURSTS:
+            found.limits.append(("mode", f"{rule.name}: single shots only, not {attack.mode}"))
+        hands = rule.get("one_hand_classes") or ()
+        one_hand = "one_handed" in flags and weapon is not None
+        if hands and one_hand and weapon.weapon_class not in hands:
+            problem = f"a {weapon.weapon_class} weapon needs both hands"
+            found.limits.append(("options['one_handed']", problem))
+        if rule.get("sheet_warnings"):
+            listed = getattr(sheet, "house_rule_warnings", [])
+            found.warnings += [f"{rule.name}: {warning}" for warning in listed]
+        if rule.get("mixed_weapons_warning") and _mixed(request, weapon):
+            found.warnings.append(
+                f"{rule.name}: a melee and a ranged weapon without Two-Weapon Wielder: only "
+                "one of them may be used this round"
+            )
+        shooters |= set(rule.get("engaged_classes") or ())
+        if (
+            "engaged" in flags
+            and weapon is not None
+            and weapon.weapon_class in (rule.get("engaged_classes") or ())
+        ):
+            found.notes.append(str(rule.get("note", rule.name)))
+        shot = rule.get("called_shot_into_melee")
+        if shot and {"called_shot", "into_melee"} <= flags:
+            barred = sorted(qualities & set(shot.get("not_qualities", ())))
+            if barred:
+                found.notes.append(f"{rule.name}: not with {', '.join(barred)} weapons")
+            else:
+                found.modifiers.append(Modifier(rule.name, int(shot["value"])))
+                found.notes.append(f"{rule.name}: a miss cannot hit an ally")
+    for item, _value in on.values():
+        allowed = set(item.listed("ranged_classes")) | shooters
+        shoots = item.listed("ranged_classes") and attack.ranged and weapon is not None
+        if shoots and weapon.weapon_class not in allowed:
+            raise refuse(
+                "weapon",
+                f"{item.name}: only {', '.join(sorted(allowed))} weapons may shoot, not "
+                f"{weapon.name} ({weapon.weapon_class})",
+            )
+    return found
+
+
+def _mixed(request: AttackRequest, weapon: Any | None) -> bool:
+    """A melee and a ranged weapon in the two hands, without Two-Weapon Wielder."""
+    other = request.options.get("second_weapon")
+    if not other or weapon is None or getattr(request.attacker, "two_weapon_wielder", ()):
+        return False
+    second = weapon_of(AttackRequest(request.attacker, str(other), request.target))
+    if second is None:
+        raise refuse("options['second_weapon']", f"{other!r} is not on the attacker's sheet")
+    return (second.weapon_class == "melee") != (weapon.weapon_class == "melee")

@@ -1,0 +1,237 @@
+"""Conditions of Dark Heresy and Deathwatch: their modifiers, limits and durations, as data.
+
+``conditions.yaml`` of each game lists them (its header documents the fields): 004's
+conditions (stunned, pinned, prone, on fire, blood loss, unconscious, grappled, fatigued,
+helpless, surprised, unaware, blinded, deafened, the lost limbs, a useless limb, dead) and the
+states actions leave on their actor until the start of their next turn (All Out Attack,
+Defensive Stance, Guarded Attack, Running...; ``gains`` in actions.yaml).
+
+A request carries the combatants' conditions as lists of ids in
+``options["attacker_conditions"]`` and ``options["target_conditions"]``; ``attack_setup`` adds
+those its circumstances name (``target_prone``...) and, for an attacker whose sheet has any
+fatigue, ``fatigued``. Each condition counts once however it is named.
+
+The encounter keeps active conditions as ``{id: rounds or None}`` and calls ``tick`` at the
+start and end of each turn and at the end of each round; ``reminders`` lists what the GM must
+roll or decide then (on-fire damage, the blood-loss death chance, the pinned Willpower test).
+
+Choices where the texts are silent:
+
+- Stunned counts down at the end of the bearer's turn, so "stunned for 1 round" always costs
+  the bearer one turn, whoever acts first. Surprise lasts the first round (ends with it).
+- On fire: the damage and the fatigue come at the end of each round; the Willpower test to act
+  normally at the start of the bearer's turn (004 says "each round" and "each turn").
+- Blood loss: the 10 % death chance is rolled at the end of each round.
+- Pinned: the recovery test is at the end of the turn in Deathwatch (004), at the start in
+  Dark Heresy (001). Prone follows each text (see the data files).
+- Unconscious and surprised combatants are unaware (+30 to attacks against them); unconscious
+  and dead ones are helpless as well.
+- A lost eye lowers BS by 10 *on the sheet* (a reminder, not a modifier, so it is never
+  counted twice); the other lost limbs are reminders the GM applies (-20 to tests needing both
+  hands, halved movement) except a lost leg's "cannot Dodge", which is applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.imperial.actions import ModifierSpec, check_game, game_data, names, refuse, specs
+from gmkit.systems.imperial.circumstances import condition_ids
+
+WHEN = ("start_of_turn", "end_of_turn", "end_of_round", "on_gain")
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """Something the GM rolls or decides for a condition at a moment of the round."""
+
+    condition: str
+    when: str
+    text: str
+    roll: str | None = None  # a dice expression: "1d10"
+    chance: int | None = None  # a percentage: 10
+    test: str | None = None  # "WP +0"
+
+    def __str__(self) -> str:
+        return f"{self.condition}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition: duration, ticking, modifiers to and against its bearer, limits."""
+
+    id: str
+    name: str
+    name_es: str
+    duration: str
+    ticks: str | None
+    bearer: tuple[ModifierSpec, ...]
+    against: tuple[ModifierSpec, ...]
+    flags: frozenset[str]
+    only_actions: frozenset[str]
+    auto_fail: frozenset[str]
+    reminders: tuple[Reminder, ...]
+
+
+def _condition(raw: Mapping[str, Any], game: str) -> Condition:
+    condition_id = str(raw["id"])
+    name, name_es = names(raw)
+    where = f"{game}/conditions.yaml {condition_id}"
+    reminders = []
+    for item in raw.get("reminders") or []:
+        if item.get("when") not in WHEN:
+            raise refuse("conditions", f"{where}: a reminder's when is one of {', '.join(WHEN)}")
+        reminders.append(
+            Reminder(
+                condition_id,
+                str(item["when"]),
+                str(item.get("text", "")),
+                item.get("roll"),
+                item.get("chance"),
+                item.get("test"),
+            )
+        )
+    return Condition(
+        id=condition_id,
+        name=name,
+        name_es=name_es,
+        duration=str(raw.get("duration", "until_removed")),
+        ticks=raw.get("ticks"),
+        bearer=specs(raw.get("bearer"), name, where),
+        against=specs(raw.get("against"), f"Target {name.lower()}", where),
+        flags=frozenset(raw.get("flags") or ()),
+        only_actions=frozenset(raw.get("only_actions") or ()),
+        auto_fail=frozenset(raw.get("auto_fail") or ()),
+        reminders=tuple(reminders),
+    )
+
+
+@cache
+def conditions(game: str = "deathwatch") -> Mapping[str, Condition]:
+    """Every condition of ``game`` by id."""
+    data = game_data(check_game(game), "conditions")
+    return {str(raw["id"]): _condition(raw, game) for raw in data.get("conditions", [])}
+
+
+def condition(game: str, condition_id: str, field_name: str = "conditions") -> Condition:
+    """Condition ``condition_id`` of ``game``, or a RulesError naming ``field_name``."""
+    found = conditions(game).get(condition_id)
+    if found is None:
+        known = ", ".join(conditions(game))
+        raise refuse(field_name, f"unknown condition {condition_id!r} (known: {known})")
+    return found
+
+
+def checked(
+    game: str, ids: Iterable[str] | None, field_name: str = "conditions"
+) -> tuple[Condition, ...]:
+    """The conditions ``ids`` name, each once, in order; RulesError for an unknown id."""
+    if isinstance(ids, str):
+        raise refuse(field_name, f"a list of condition ids, not the string {ids!r}")
+    unique = dict.fromkeys(str(item) for item in ids or ())
+    return tuple(condition(game, item, field_name) for item in unique)
+
+
+def flags_of(game: str, ids: Iterable[str] | None) -> frozenset[str]:
+    """Every flag the conditions ``ids`` carry (no_actions, no_reactions, helpless...)."""
+    found: set[str] = set()
+    for item in checked(game, ids):
+        found |= item.flags
+    return frozenset(found)
+
+
+def condition_modifiers(
+    conditions_of_attacker: Iterable[str] | None,
+    conditions_of_target: Iterable[str] | None,
+    *,
+    test: str = "WS",
+    game: str = "deathwatch",
+    flags: AbstractSet[str] = frozenset(),
+) -> list[Modifier]:
+    """Modifiers the combatants' conditions give an attack tested on ``test`` (WS, BS, S...).
+
+    The attacker's own conditions weigh on their test ("Fatigued -10", "Prone -10"); the
+    target's on attacks against it ("Target stunned +20"). ``flags`` are the attack's
+    (``point_blank`` spares a prone target's -10 to BS in Deathwatch).
+    """
+    found = [
+        spec.modifier()
+        for item in checked(game, conditions_of_attacker, "options['attacker_conditions']")
+        for spec in item.bearer
+        if spec.applies(test, flags)
+    ]
+    found += [
+        spec.modifier()
+        for item in checked(game, conditions_of_target, "options['target_conditions']")
+        for spec in item.against
+        if spec.applies(test, flags)
+    ]
+    return found
+
+
+def bearer_modifiers(
+    ids: Iterable[str] | None, test: str, *, game: str = "deathwatch", attack: bool = False
+) -> list[Modifier]:
+    """Modifiers the bearer's conditions give its own ``test`` (a Dodge, a Parry, a WP...)."""
+    return [
+        spec.modifier()
+        for item in checked(game, ids)
+        for spec in item.bearer
+        if spec.applies(test, frozenset(), attack=attack)
+    ]
+
+
+def tick(
+    active: Mapping[str, int | None], when: str, *, game: str = "deathwatch"
+) -> dict[str, int | None]:
+    """The bearer's conditions after moment ``when`` (start_of_turn, end_of_turn, end_of_round).
+
+    Counts of rounds ticking then go down by one and end at 0; states lasting until the
+    bearer's next turn end at ``start_of_turn``; the others stay.
+    """
+    if when not in WHEN[:3]:
+        raise refuse("when", f"one of {', '.join(WHEN[:3])}, not {when!r}")
+    after: dict[str, int | None] = {}
+    for item in checked(game, active):
+        rounds = active[item.id]
+        if item.duration == "until_next_turn" and when == "start_of_turn":
+            continue
+        if item.duration == "rounds" and item.ticks == when and rounds is not None:
+            rounds -= 1
+            if rounds <= 0:
+                continue
+        after[item.id] = rounds
+    return after
+
+
+def reminders(active: Iterable[str], when: str, *, game: str = "deathwatch") -> list[Reminder]:
+    """What the GM must roll or decide at ``when`` for the conditions ``active``."""
+    return [r for item in checked(game, active) for r in item.reminders if r.when == when]
+
+
+def request_conditions(request: AttackRequest, game: str) -> tuple[list[str], list[str]]:
+    """Condition ids on (the attacker, the target).
+
+    From the options' lists, the circumstances that name a condition, and the attacker's
+    sheet (any fatigue: ``fatigued``), each once.
+    """
+    options = request.options
+    attacker = [
+        c.id
+        for c in checked(game, options.get("attacker_conditions"), "options['attacker_conditions']")
+    ]
+    target = [
+        c.id
+        for c in checked(game, options.get("target_conditions"), "options['target_conditions']")
+    ]
+    from_attacker, from_target = condition_ids(game, request.circumstances)
+    if getattr(request.attacker, "fatigue", 0):
+        from_attacker.add("fatigued")
+    attacker += sorted(from_attacker - set(attacker))
+    target += sorted(from_target - set(target))
+    return attacker, target

@@ -1,0 +1,153 @@
+"""Righteous Fury: a natural 10 on a damage die, its confirmation, and what it adds.
+
+The rules are data (``systems/data/<game>/righteous_fury.yaml``):
+
+- Dark Heresy (001): a confirmed Fury adds the weapon's damage again to that hit; the added roll
+  may call it again, confirmation included. 001's house rule (the 2nd-edition beta), chosen with
+  ``request.options["righteous_fury_house_rule"]``: no confirmation, the target takes 1d5
+  critical damage past armour and Toughness Bonus, its wounds unchanged.
+- Deathwatch (004): a confirmed Fury adds one more damage die; while each added die shows a
+  natural 10 another one is added without a new test. Against a helpless target two natural
+  10s confirm it without a test.
+
+Choices where the texts are silent:
+
+- One hit calls Fury once, however many of its dice show 10 (two 10s on a 2d10 are one chance).
+- A confirmation is the attack's test again with the same characteristic and modifiers (004
+  says so; 001 says "another WS or BS test"). A confirmation roll that would jam does not jam.
+- The house rule's critical damage is rolled on a plain d5 (not a damage die: no Fury of its
+  own) and comes once per hit, whatever the number of 10s.
+- Extra damage from Fury is part of the hit's damage: armour and Toughness reduce it as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gmkit.dice import DiceSource, roll
+from gmkit.systems.base import Step
+from gmkit.systems.imperial.damage import DamageRoll, DamageRules, roll_extra_die
+from gmkit.systems.percentile import PercentileTest
+from gmkit.systems.tables import table
+
+
+@dataclass(frozen=True, slots=True)
+class FuryRules:
+    """A game's Righteous Fury (``righteous_fury.yaml``)."""
+
+    confirm: bool = True
+    on_confirm: str = "extra_die"  # "extra_die" (004) or "weapon_damage" (001)
+    chain: bool = True
+    chain_confirms: bool = False
+    auto_confirm_tens: int = 0  # natural 10s that confirm without a test (helpless; 0: never)
+    max_chain: int = 20
+    house_rule_critical: str | None = None  # the house rule's critical damage, if the game has it
+
+    @classmethod
+    def of(cls, game: str) -> FuryRules:
+        data: Mapping[str, Any] = table(game, "righteous_fury") or {}
+        house = data.get("house_rule") or {}
+        return cls(
+            confirm=bool(data.get("confirm", True)),
+            on_confirm=str(data.get("on_confirm", "extra_die")),
+            chain=bool(data.get("chain", True)),
+            chain_confirms=bool(data.get("chain_confirms", False)),
+            auto_confirm_tens=int(data.get("auto_confirm_tens", 0) or 0),
+            max_chain=int(data.get("max_chain", 20)),
+            house_rule_critical=house.get("critical_damage") if house else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Fury:
+    """What Righteous Fury made of one hit."""
+
+    steps: tuple[Step, ...] = ()
+    extra_damage: int = 0  # added to the hit's damage (then reduced by armour and TB)
+    critical: int = 0  # the house rule's critical damage, past armour and TB
+
+    @property
+    def called(self) -> bool:
+        return bool(self.steps)
+
+
+Confirm = Callable[[str], PercentileTest]
+Reroll = Callable[[str], DamageRoll]
+
+
+def righteous_fury(
+    damage: DamageRoll,
+    rules: FuryRules,
+    source: DiceSource,
+    *,
+    confirm: Confirm,
+    reroll: Reroll,
+    damage_rules: DamageRules | None = None,
+    helpless: bool = False,
+    house_rule: bool = False,
+    label: str = "hit 1",
+) -> Fury:
+    """Righteous Fury for one hit's ``damage`` roll, if a natural 10 calls it.
+
+    ``confirm(purpose)`` rolls the attack's test again; ``reroll(purpose)`` rolls the weapon's
+    damage again (001).
+    """
+    if not damage.tens:
+        return Fury()
+    title = f"Righteous Fury ({label})"
+    if house_rule and rules.house_rule_critical:
+        rolled = roll(rules.house_rule_critical, source, f"Righteous Fury critical ({label})")
+        step = Step(
+            title,
+            f"{rolled.total} critical damage",
+            "house rule (2nd-edition beta): no confirmation; armour and Toughness do not "
+            "reduce it; wounds unchanged",
+            rolls=rolled.dice,
+        )
+        return Fury((step,), 0, rolled.total)
+    steps: list[Step] = []
+    automatic = bool(
+        helpless and rules.auto_confirm_tens and damage.tens >= rules.auto_confirm_tens
+    )
+    extra = 0
+    needs_test = rules.confirm and not automatic
+    for round_number in range(1, rules.max_chain + 1):
+        if needs_test:
+            test = confirm(f"Righteous Fury confirmation ({label})")
+            if not test.success:
+                steps.append(
+                    Step(title, "not confirmed", test.explain(), (test.roll,), test.target)
+                )
+                break
+            steps.append(Step(title, "confirmed", test.explain(), (test.roll,), test.target))
+        elif round_number == 1 and automatic:
+            steps.append(
+                Step(title, "confirmed", f"{damage.tens} natural 10s on a helpless target")
+            )
+        added, tens, rolls, detail = _add(damage, rules, source, reroll, damage_rules, label)
+        extra += added
+        steps.append(Step(title, f"+{added} damage", detail, rolls))
+        if not (rules.chain and tens):
+            break
+        needs_test = rules.chain_confirms
+    return Fury(tuple(steps), extra, 0)
+
+
+def _add(
+    damage: DamageRoll,
+    rules: FuryRules,
+    source: DiceSource,
+    reroll: Reroll,
+    damage_rules: DamageRules | None,
+    label: str,
+) -> tuple[int, int, tuple[Any, ...], str]:
+    """Roll what a confirmed Fury adds: (damage, natural 10s, dice, explanation)."""
+    purpose = f"Righteous Fury damage ({label})"
+    if rules.on_confirm == "weapon_damage":
+        again = reroll(purpose)
+        return again.total, again.tens, again.rolls, "the weapon's damage again: " + again.explain()
+    die = roll_extra_die(damage.first_sides, source, purpose, damage_rules)
+    ten = 1 if die.natural_ten else 0
+    return die.reads, ten, (die.roll,), f"one more d{die.sides}: {die}"

@@ -1,0 +1,73 @@
+"""What stands between a hit's damage and the target's wounds: cover, armour, Toughness.
+
+001 and 004 agree: damage - armour points at the location - Toughness Bonus; at zero or less
+the target shrugs the hit off (001's worked example: 10 - 5 - 3 = 2). Cover (001, 004) is a
+layer of armour in front of the covered locations: the damage meets the cover's points first,
+what is left goes on as normal, and each hit whose damage beats the cover wears it down by 1.
+
+Choices where the texts are silent:
+
+- Penetration lowers the target's armour, not the cover: 004 resolves the damage "first
+  against the cover's points" and the rest "as normal", and normal is where Pen applies.
+- Armour that counts double (unarmed and Primitive hits, stun) is doubled before Pen is taken
+  off. The books' exception for primitive armour is not in the seeds and is not applied.
+- A hit "beats" the cover when its damage is more than the cover's points (004: "supere").
+- Felling(X) lowers the target's Unnatural Toughness multiplier by X, never below 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gmkit.sheets.dark_heresy import ImperialCharacter
+from gmkit.sheets.percentile import bonus_of
+
+
+def toughness_bonus(target: ImperialCharacter, felling: int = 0) -> int:
+    """The target's Toughness Bonus with its unnatural multiplier (less ``felling``)."""
+    multiplier = max(1, int(target.unnatural.T) - felling)
+    return bonus_of(int(target.characteristics.T)) * multiplier
+
+
+@dataclass(frozen=True, slots=True)
+class Soak:
+    """One hit's damage, step by step down to the wounds it costs."""
+
+    damage: int
+    armour: int  # armour points as worn at the location
+    toughness: int
+    pen: int = 0
+    armour_multiplier: int = 1
+    cover: int = 0  # the cover's points met first (0: not behind cover)
+
+    @property
+    def through_cover(self) -> int:
+        return max(0, self.damage - self.cover) if self.cover else self.damage
+
+    @property
+    def cover_worn(self) -> bool:
+        """Whether this hit wears the cover down by a point (its damage beat the cover)."""
+        return self.cover > 0 and self.damage > self.cover
+
+    @property
+    def effective_armour(self) -> int:
+        return max(0, self.armour * self.armour_multiplier - self.pen)
+
+    @property
+    def wounds(self) -> int:
+        """Damage the target takes from this hit."""
+        return max(0, self.through_cover - self.effective_armour - self.toughness)
+
+    def explain(self) -> str:
+        parts = [f"{self.damage} damage"]
+        if self.cover:
+            parts.append(f"cover {self.cover}")
+        armour = f"AP {self.armour}"
+        if self.armour_multiplier != 1:
+            armour += f"x{self.armour_multiplier}"
+        if self.pen:
+            armour += f" (Pen {self.pen}: {self.effective_armour})"
+        parts += [armour, f"TB {self.toughness}"]
+        text = " - ".join(parts)
+        total = self.damage - self.cover - self.effective_armour - self.toughness
+        return f"{text} = {self.wounds}" + ("" if total == self.wounds else " (none goes through)")

@@ -1,0 +1,325 @@
+"""Before the dice: what the action, circumstances, conditions and house rules make of an attack.
+
+``attack_setup(request, game)`` -> :class:`~gmkit.systems.imperial.setup.AttackSetup`: the
+characteristic tested, every modifier with its source and uncapped (``roll_test`` caps the
+total at +/-60), the hit cap and rounds of the fire mode, the jam threshold, whether the target
+may Dodge or Parry, a called location, automatic hits and extra damage dice, armour counting
+double, the GM's warnings and notes. Illegal requests raise :class:`~gmkit.errors.RulesError`
+naming the field. ``defence_modifiers`` gives the target's Dodge or Parry modifiers.
+
+``request.options`` (all optional):
+
+- ``attacker_conditions``, ``target_conditions``: lists of condition ids (conditions.yaml).
+- ``prepared``: what the attacker did before this attack, ``{action id: type or True}``:
+  ``{"aim": "full"}``, ``{"brace_heavy_weapon": True}``, ``{"feint": True}`` (won),
+  ``{"move": "half"}`` (before a Knock-Down).
+- ``grapple_option`` (Grapple: damage, throw_down, push, stand, break_free, wriggle_free,
+  take_control); ``grapple``: True to grapple instead of damaging (unarmed Standard Attack or
+  Charge).
+- ``move_and_fire``, ``two_weapons``, ``off_hand``, ``one_handed`` (a basic weapon in one
+  hand), ``second_weapon`` (the other hand's weapon, for 001's two-weapon rule): the
+  attacker's handling.
+- ``target_armed`` (default: the target's sheet lists a weapon), ``horde_reacts`` (a horde
+  may Dodge and Parry, at the GM's call), ``unaware_auto_hit`` (001: with the GM's leave).
+- ``house_rules``: ``{id: bool}`` switching Dark Heresy's house rules (house_rules.yaml).
+- ``gm_override``: True turns the refusals a GM may overrule (conditions that forbid the
+  action, house-rule limits, a charge's distance) into warnings.
+
+Choices where the texts are silent:
+
+- ``extra_damage_dice`` is 1 against a helpless target in melee: the weapon's damage dice are
+  rolled once more, twice in all (004 states it beside the automatic WS hit, so ranged attacks
+  get neither).
+- A target parries only with a melee weapon that is not Unwieldy, and never a ranged attack;
+  a horde does not react unless the GM says so (004); opposed actions (Feint, Knock-Down,
+  Manoeuvre, the grapple options) allow no reaction.
+- Ammunition: a weapon with an empty clip is refused; a burst with fewer rounds than its rate
+  fires what is left (hits capped alike); thrown weapons without a clip spend none and, like
+  all thrown weapons, never jam.
+- Modifiers are listed in this order: the action's, the preparations' (Aim...), unarmed, range,
+  circumstances, conditions (the attacker's, then the target's), handling and house rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from gmkit.errors import RulesError
+from gmkit.sheets.percentile import talent_specialities
+from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.imperial import actions as catalog
+from gmkit.systems.imperial import circumstances as circ
+from gmkit.systems.imperial import conditions as cond
+from gmkit.systems.imperial.actions import check_game, effect_notes, jam_from, refuse
+from gmkit.systems.imperial.actions_request import (
+    Attack,
+    attack_flags,
+    check_options,
+    prepared_actions,
+    read_attack,
+)
+from gmkit.systems.imperial.circumstances_handling import handling
+from gmkit.systems.imperial.setup import AttackSetup
+
+__all__ = ["RulesError", "attack_setup", "clear_caches", "defence_modifiers"]
+
+_HITS = {"semi": "semi", "full": "full", "suppressing": "full"}
+
+
+def clear_caches() -> None:
+    """Forget every table and catalog read (after changing GMKIT_DATA_PATH in a kernel)."""
+    catalog.clear_caches()
+    circ.circumstances.cache_clear()
+    cond.conditions.cache_clear()
+
+
+@dataclass
+class _Draft:
+    """The setup being built: modifiers, notes and warnings, and the GM's override."""
+
+    override: bool
+    modifiers: list[Modifier] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def limit(self, field_name: str, problem: str) -> None:
+        """Refuse, or with the GM's override, warn."""
+        if not self.override:
+            raise refuse(field_name, problem)
+        self.warnings.append(f"GM override ({field_name}): {problem}")
+
+
+def _range(
+    request: AttackRequest,
+    game: str,
+    attack: Attack,
+    flags: set[str],
+    on: Mapping[str, Any],
+    draft: _Draft,
+) -> None:
+    if not attack.ranged or attack.weapon is None:
+        return
+    if request.distance is not None:
+        band = circ.range_band(float(request.distance), float(attack.weapon.range), game)
+    elif "range_band" in on:
+        band = circ.band(game, str(on["range_band"][1]))
+    else:
+        draft.notes.append("range: no distance given, no range modifier applied")
+        return
+    engaged = [item for item, _ in on.values() if item.get("no_point_blank")]
+    if band.id == "point_blank" and engaged:
+        draft.notes.append(f"{band.source}: no bonus when engaged in melee with the target")
+        return
+    if band.id == "point_blank":
+        flags.add("point_blank")
+    modifier = band.modifier()
+    if modifier is not None:
+        draft.modifiers.append(modifier)
+
+
+def _limits(
+    request: AttackRequest, game: str, attack: Attack, attacker_ids: Sequence[str], draft: _Draft
+) -> None:
+    """What the attacker's conditions and the action's distance allow."""
+    field_name = "options['attacker_conditions']"
+    for item in cond.checked(game, attacker_ids):
+        if "no_actions" in item.flags:
+            draft.limit(field_name, f"{item.name}: the attacker can take no action")
+        if "half_actions_only" in item.flags and attack.action_type == "full":
+            draft.limit(field_name, f"{item.name}: Half Actions only; {attack.action.name} is Full")
+        if item.only_actions and attack.action.id not in item.only_actions:
+            draft.limit(field_name, f"{item.name}: only {', '.join(sorted(item.only_actions))}")
+        if attack.test in item.auto_fail:
+            draft.warnings.append(f"{item.name}: {attack.test} tests fail automatically")
+            draft.notes.append(f"auto_fail: {item.name}, the {attack.test} test fails")
+    needed = attack.action.requires_condition
+    if needed and needed not in attacker_ids:
+        draft.limit(field_name, f"{attack.action.name} is only used in a grapple ({needed})")
+    spec = attack.spec
+    if spec.min_distance is None and spec.max_distance is None:
+        return
+    if request.distance is None:
+        draft.notes.append(f"{attack.action.name}: distance to the target not checked")
+        return
+    distance, least = float(request.distance), float(spec.min_distance or 0)
+    reach = getattr(request.attacker, "movement", {}).get(spec.max_distance)
+    if distance < least:
+        draft.limit("distance", f"{attack.action.name} needs {least:g} m, not {distance:g}")
+    if reach is not None and distance > reach:
+        draft.limit("distance", f"{distance:g} m is past the {spec.max_distance} move ({reach} m)")
+
+
+def _ammunition(request: AttackRequest, attack: Attack, draft: _Draft) -> tuple[int, int]:
+    """(most hits, rounds spent): the fire mode and the clip, or the melee attacks a talent
+    gives (Multiple Attacks without a weapon in each hand)."""
+    weapon = attack.weapon
+    if not attack.ranged or weapon is None:
+        talents = getattr(request.attacker, "talents", [])
+        given = [
+            count
+            for talent, count in attack.spec.talent_attacks.items()
+            if talent_specialities(talents, talent) is not None
+        ]
+        return (max(given) if given and not request.options.get("two_weapons") else 1), 0
+    rate = getattr(weapon, _HITS[attack.mode]) if attack.mode in _HITS else 1
+    if not weapon.clip and weapon.weapon_class in ("thrown", "melee"):
+        return rate, 0
+    if weapon.loaded < 1:
+        raise refuse("weapon", f"{weapon.name} is empty: reload it ({weapon.reload})")
+    if weapon.loaded < rate:
+        draft.notes.append(f"ammunition: {weapon.loaded} rounds left, fired all; hits capped")
+        return weapon.loaded, weapon.loaded
+    return rate, rate
+
+
+def _can_parry_with(target: Any) -> bool:
+    """A melee weapon that is not Unwieldy on the target's sheet (True if it lists none)."""
+    weapons = getattr(target, "weapons", None)
+    if weapons is None:
+        return True
+    return any(w.weapon_class == "melee" and not w.quality("Unwieldy") for w in weapons)
+
+
+def _finish(
+    request: AttackRequest,
+    game: str,
+    attack: Attack,
+    flags: set[str],
+    prepared: Sequence[catalog.Preparation],
+    target_ids: Sequence[str],
+    draft: _Draft,
+) -> AttackSetup:
+    spec, weapon, options = attack.spec, attack.weapon, request.options
+    target_flags = cond.flags_of(game, target_ids)
+    can_dodge = spec.can_dodge and all(p.can_dodge for p in prepared)
+    can_parry = spec.can_parry and all(p.can_parry for p in prepared) and not attack.ranged
+    if "no_reactions" in target_flags:
+        can_dodge = can_parry = False
+    can_dodge = can_dodge and "cannot_dodge" not in target_flags
+    can_parry = can_parry and _can_parry_with(request.target)
+    if "horde_target" in flags and not options.get("horde_reacts"):
+        can_dodge = can_parry = False
+        draft.notes.append("horde: no Dodge or Parry unless the GM allows (options horde_reacts)")
+    auto_hit, extra = False, 0
+    if "helpless" in target_flags and not attack.ranged and attack.test == "WS":
+        auto_hit, extra = True, 1 if attack.mode == "melee" else 0
+        draft.notes.append(
+            "helpless_target: hits automatically; damage rolled twice, and two "
+            "10s call Righteous Fury without a confirmation roll"
+        )
+    if "quality:Flame" in flags and attack.ranged:
+        auto_hit, can_parry = True, False
+        draft.notes.append("flame: no BS test; each target in the area tests Agility (Dodge)")
+    unaware = circ.circumstance(game, "target_unaware").get("auto_hit_option")
+    if unaware and options.get(unaware) and "unaware" in target_flags:
+        auto_hit = True
+        draft.notes.append("unaware_auto_hit: the GM lets the attack on an unaware target succeed")
+    if spec.opposed:
+        draft.notes.append(
+            f"opposed: the target makes an opposed {spec.opposed} test instead of reacting"
+        )
+    if attack.mode == "grapple":
+        draft.notes.append("grapple_start: on a hit both are grappled, the attacker controlling")
+    max_hits, rounds = _ammunition(request, attack, draft)
+    thrown = "thrown" in flags
+    kind = spec.jam or ("burst" if attack.mode in _HITS else "single")
+    jams = jam_from(game, kind, weapon.qualities) if attack.ranged and not thrown else None
+    called = request.called_location if attack.action.id == "called_shot" else None
+    if "horde_target" in flags and called:
+        draft.notes.append("horde: hit locations are not used against a horde")
+    return AttackSetup(
+        characteristic=attack.test,
+        modifiers=tuple(draft.modifiers),
+        mode=attack.mode,
+        max_hits=max_hits,
+        rounds=rounds,
+        jam_from=jams,
+        can_dodge=can_dodge,
+        can_parry=can_parry,
+        called_location=called or spec.called_location,
+        auto_hit=auto_hit,
+        extra_damage_dice=extra,
+        primitive_armour_double=(
+            attack.unarmed or "quality:Primitive" in flags or spec.armour_doubled
+        ),
+        warnings=tuple(dict.fromkeys(draft.warnings)),
+        notes=tuple(dict.fromkeys([*effect_notes(game, attack.effects), *draft.notes])),
+    )
+
+
+def attack_setup(request: AttackRequest, game: str) -> AttackSetup:
+    """Everything the action, circumstances, conditions and house rules make of ``request``.
+
+    >>> setup = attack_setup(AttackRequest(acolyte, "Lasgun", cultist, distance=40,
+    ...     circumstances={"darkness": True}, options={"prepared": {"aim": "full"}}),
+    ...     "dark_heresy")  # doctest: +SKIP
+    >>> [str(m) for m in setup.modifiers]  # doctest: +SKIP
+    ['Aim (full) +20', 'Short range +10', 'Darkness -30']
+    """
+    check_game(game)
+    sheet_game = getattr(request.attacker, "game", game)
+    if sheet_game != game:
+        raise refuse("attacker", f"a {sheet_game} sheet does not attack in {game}")
+    check_options(request.options)
+    draft = _Draft(bool(request.options.get("gm_override", False)))
+    attack = read_attack(request, game)
+    if request.called_location is not None and attack.action.id != "called_shot":
+        raise refuse("called_location", "naming a location needs the called_shot action")
+    on = circ.active(game, request.circumstances)
+    attacker_ids, target_ids = cond.request_conditions(request, game)
+    prepared = prepared_actions(request, game, attack, draft.notes)
+    flags = attack_flags(request, game, attack, on, prepared, attacker_ids)
+    _limits(request, game, attack, attacker_ids, draft)
+    draft.modifiers += [
+        spec.modifier()
+        for spec in (
+            *attack.spec.modifiers,
+            *(s for p in prepared for s in p.modifiers),
+            *circ.unarmed_specs(game),
+        )
+        if spec.applies(attack.test, flags)
+    ]
+    _range(request, game, attack, flags, on, draft)
+    found, notes = circ.circumstance_modifiers(
+        game,
+        request.circumstances,
+        attack.test,
+        flags,
+        talents=getattr(request.attacker, "talents", ()),
+        traits=getattr(request.attacker, "traits", ()),
+        target_conditions=frozenset(target_ids),
+        qualities=attack.weapon.qualities if attack.weapon is not None else (),
+    )
+    draft.modifiers += found
+    draft.notes += notes
+    draft.modifiers += cond.condition_modifiers(
+        attacker_ids, target_ids, test=attack.test, game=game, flags=flags
+    )
+    handled = handling(request, game, attack, flags, on)
+    draft.modifiers += handled.modifiers
+    draft.notes += handled.notes
+    draft.warnings += handled.warnings
+    for field_name, problem in handled.limits:
+        draft.limit(field_name, problem)
+    return _finish(request, game, attack, flags, prepared, target_ids, draft)
+
+
+def defence_modifiers(request: AttackRequest, game: str, reaction: str) -> tuple[Modifier, ...]:
+    """Modifiers to the target's ``reaction`` ("dodge" or "parry") against this attack.
+
+    From the target's conditions (prone -20 to Dodge, Guarded Attack +10, fatigue -10...) and
+    the terrain it stands in. The characteristic is Ag for a Dodge, WS for a Parry.
+    """
+    test = {"dodge": "Dodge", "parry": "Parry"}.get(reaction)
+    if test is None:
+        raise refuse("reaction", f"dodge or parry, not {reaction!r}")
+    _, target_ids = cond.request_conditions(request, check_game(game))
+    if getattr(request.target, "fatigue", 0) and "fatigued" not in target_ids:
+        target_ids.append("fatigued")
+    found = cond.bearer_modifiers(target_ids, test, game=game)
+    terrain, _ = circ.circumstance_modifiers(
+        game, request.circumstances, test, frozenset(), bearer="target"
+    )
+    return tuple(found + terrain)

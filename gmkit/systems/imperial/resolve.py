@@ -1,0 +1,255 @@
+"""A 40k attack, from the test to the effects (Dark Heresy 001, Deathwatch 004).
+
+``resolve_attack(request, source, setup=None)`` follows 004's five steps: the test of the
+modified characteristic (modifiers capped at +/-60), the target's reaction, the hit location,
+the damage (degrees of success, Righteous Fury), and the soak (cover, armour, Toughness). It
+never changes a sheet: it returns the explained steps and the effects for the encounter.
+``setup`` (:class:`~gmkit.systems.imperial.setup.AttackSetup`) is what the action and the
+circumstances make of the attack; without one, ``modifiers.attack_setup`` builds it.
+
+``resolve_attack(request, EnteredDice([34, 7]), AttackSetup("BS", (), "single", rounds=1))``
+rolls a to-hit of 34 and a damage d10 of 7 (a worked example: ``gmkit.systems.dark_heresy``).
+Special attacks go by the setup's mode or the request's action: stun, knock_down, feint,
+manoeuvre, grapple (and ``grapple_<option>``, or ``options["grapple"]``), overwatch (declared;
+``options["overwatch"]`` marks the attack it triggers).
+
+Rules as the seeds and their README give them: a ranged attack jams on a natural roll at or
+above ``setup.jam_from`` (96, or 94 for semi and full auto) and fails; semi-auto scores one
+more hit per two degrees of success, full auto one per degree, never beyond ``setup.max_hits``;
+suppressing fire one per two degrees (004); the first hit's location reverses the roll (or is
+the called one), the rest follow the Multiple Hits rows; cover is armour in front of the covered
+locations that each beating hit wears down by a point.
+
+Choices where the texts are silent:
+
+- Melee with ``setup.max_hits`` above 1 (Swift Attack, two weapons as the setup caps them) is
+  that many separate attacks, each with its own test, location and degrees (004: "resolve each
+  attack separately"); a ranged attack is one test whose degrees buy extra hits.
+- A jammed attack spends no ammunition (what clearing the jam loses is ``clear_jam``'s). An
+  attack with fewer rounds loaded than it needs fires what is loaded, one hit at most per round.
+- An automatic hit (``setup.auto_hit``: helpless targets, flame) has no degrees of success; its
+  location is a d100 rolled for the purpose.
+- Cover: ``request.circumstances["cover"]`` is its armour points, ``options["covered_locations"]``
+  the locations behind it (default body and legs: 004's "as a general rule").
+- A hit from a Flame weapon that lands on a character (not a horde) calls for a Challenging (+0)
+  Agility test against catching fire (004, Fire).
+- Hordes have no locations (004); each hit that deals damage costs one magnitude, and the
+  attack ends with one ``Effect(kind="magnitude")`` for the total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gmkit.dice import DiceSource, DieRoll
+from gmkit.errors import GmkitError
+from gmkit.sheets.deathwatch import HordeRules
+from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
+from gmkit.systems.imperial import hordes, resolve_fire, resolve_special
+from gmkit.systems.imperial.resolve_hit import Strike, find_weapon, resolve_hit
+from gmkit.systems.imperial.resolve_reactions import react, restrictions
+from gmkit.systems.imperial.resolve_test import Shot, finish, take_shot
+from gmkit.systems.imperial.setup import AttackSetup
+from gmkit.systems.percentile import (
+    LOCATIONS,
+    hit_location,
+    multiple_hit_locations,
+    reverse_digits,
+    roll_test,
+)
+
+DEFAULT_COVERED = ("body", "right_leg", "left_leg")
+Special = Callable[[AttackRequest, AttackSetup, DiceSource], AttackResult]
+SPECIAL: dict[str, Special] = {
+    "stun": resolve_special.stun,
+    "knock_down": resolve_special.knock_down,
+    "feint": resolve_special.feint,
+    "grapple": resolve_special.grapple,
+    "manoeuvre": resolve_special.manoeuvre,
+    "overwatch": resolve_fire.declare_overwatch,
+}
+ALIASES = {"knockdown": "knock_down", "takedown": "knock_down", "maneuver": "manoeuvre"}
+
+
+def special_attack(name: str) -> Special | None:
+    """The special attack named ``name`` (a mode or an action), if it is one."""
+    key = name.strip().casefold().replace("-", "_").replace(" ", "_")
+    if key.startswith("grapple_"):  # a grapple option as the setup names it: grapple_push
+        key = "grapple"
+    return SPECIAL.get(ALIASES.get(key, key))
+
+
+def resolve_attack(
+    request: AttackRequest, source: DiceSource, setup: AttackSetup | None = None
+) -> AttackResult:
+    """Resolve ``request`` with dice from ``source`` (see the module's docstring)."""
+    if setup is None:
+        from gmkit.systems.imperial.modifiers import attack_setup  # built beside this module
+
+        setup = attack_setup(request, request.attacker.game)
+    fired_overwatch = bool(request.options.get("overwatch"))
+    special = special_attack(setup.mode) or special_attack(request.action)
+    if special is None and request.options.get("grapple"):  # an unarmed attack may grapple
+        special = resolve_special.grapple
+    if special is not None and not (special is resolve_fire.declare_overwatch and fired_overwatch):
+        return special(request, setup, source)
+    weapon, unarmed = find_weapon(request.attacker, request.weapon)  # type: ignore[arg-type]
+    strike = Strike(request, setup, source, weapon, unarmed, covered_locations(request))
+    return attack(strike)
+
+
+def covered_locations(request: AttackRequest) -> tuple[str, ...]:
+    listed = request.options.get("covered_locations", DEFAULT_COVERED)
+    return tuple(str(location) for location in listed)
+
+
+def cover_points(request: AttackRequest) -> int:
+    value = request.circumstances.get("cover", 0)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return 0
+    return value
+
+
+def locations(strike: Strike, shot: Shot, hits: int) -> tuple[list[str | None], Step | None]:
+    """Where ``hits`` hits of ``shot`` land (None for each hit on a horde)."""
+    if strike.is_horde:
+        return [None] * hits, None
+    called = strike.setup.called_location or strike.request.called_location
+    rolls: tuple[DieRoll, ...] = ()
+    if called:
+        if called not in LOCATIONS:
+            raise GmkitError(f"called location {called!r}: choose one of {', '.join(LOCATIONS)}")
+        first, detail = called, "called shot"
+    else:
+        value = shot.roll
+        if value is None:
+            rolled = strike.source.roll_die(100, "hit location")
+            rolls, value = (rolled,), rolled.value
+        first = hit_location(value, strike.game)
+        detail = f"{value} reversed reads {reverse_digits(value)}"
+    spots = multiple_hit_locations(first, hits)
+    shown = ", ".join(spot.replace("_", " ") for spot in spots)
+    extra = "; then the Multiple Hits rows" if hits > 1 else ""
+    return list(spots), Step("Hit location", shown, detail + extra, rolls)
+
+
+@dataclass
+class Tally:
+    """The running count of one attack's hits, with the cover they wear down."""
+
+    cover: int
+    reactions_left: int = 1
+    hits: int = 0
+    damaging: int = 0
+    shown_restrictions: bool = False
+
+    def land(
+        self,
+        strike: Strike,
+        shot: Shot,
+        rules: HordeRules | None,
+        steps: list[Step],
+        effects: list[Effect],
+    ) -> None:
+        """A shot that hit: hits on a horde, the reaction, the locations, each hit's damage."""
+        if not self.shown_restrictions:
+            steps.extend(restrictions(strike))
+            self.shown_restrictions = True
+        count = shot.hits
+        if rules is not None:
+            melee = strike.setup.characteristic != "BS"
+            found = hordes.horde_hits(
+                strike.weapon, melee, shot.degrees, count, strike.source, rules
+            )
+            count = found.hits
+            steps.append(Step("Hits on the horde", str(count), found.reason, found.rolls))
+        reaction = react(strike, count, self.reactions_left)
+        self.reactions_left -= int(reaction.used)
+        steps.extend(reaction.steps)
+        effects.extend(reaction.effects)
+        count -= reaction.cancelled
+        if count <= 0:
+            return
+        spots, where = locations(strike, shot, count)
+        steps.extend([where] if where is not None else [])
+        for spot in spots:
+            self.hit(strike, spot, shot.degrees, steps, effects)
+
+    def hit(
+        self,
+        strike: Strike,
+        spot: str | None,
+        degrees: int,
+        steps: list[Step],
+        effects: list[Effect],
+    ) -> None:
+        self.hits += 1
+        outcome = resolve_hit(strike, self.hits, spot, degrees, self.cover)
+        steps.extend(outcome.steps)
+        effects.extend(outcome.effects)
+        self.cover = outcome.cover_left
+        self.damaging += outcome.wounds > 0
+
+
+def attack(strike: Strike) -> AttackResult:
+    """A normal attack (melee or ranged) with the strike's weapon."""
+    setup, weapon = strike.setup, strike.weapon
+    attacker, target = strike.attacker, strike.target
+    steps = [Step("Note", text) for text in (*setup.warnings, *setup.notes)]
+    effects: list[Effect] = []
+    ranged = setup.characteristic == "BS"
+    cap, spent = max(1, setup.max_hits), 0
+    if ranged and setup.rounds:
+        if weapon.loaded <= 0:
+            steps.append(Step("Ammunition", "empty", f"{weapon.name} must be reloaded"))
+            return finish(strike, steps, effects, 0)
+        spent = min(setup.rounds, weapon.loaded)
+        if spent < setup.rounds:
+            cap = min(cap, spent)
+            steps.append(Step("Ammunition", f"only {spent} of {setup.rounds} rounds loaded"))
+    tests = cap if not ranged and cap > 1 else 1
+    rules = hordes.horde_rules(strike.game) if strike.is_horde else None
+    tally = Tally(cover_points(strike.request), int(strike.options.get("reactions_left", 1)))
+    for index in range(1, tests + 1):
+        shot = take_shot(strike, f" (attack {index})" if tests > 1 else "", cap // tests)
+        steps.extend(shot.steps)
+        if shot.jammed:
+            effects.append(Effect("jam", attacker.name, weapon=weapon.name))
+            spent = 0
+            break
+        if shot.hits:
+            tally.land(strike, shot, rules, steps, effects)
+    if spent:
+        effects.insert(0, Effect("ammo", attacker.name, spent, weapon=weapon.name))
+    extra = hordes.explosive_extra_hits(weapon, rules) if rules is not None and tally.hits else 0
+    if extra:
+        steps.append(Step("Hits on the horde", f"+{extra}", "Explosive damage: one more hit"))
+    for _ in range(extra):
+        tally.hit(strike, None, 0, steps, effects)
+    hits, damaging = tally.hits, tally.damaging
+    if rules is not None and damaging:
+        lost = hordes.magnitude_loss(damaging, rules)
+        steps.append(Step("Magnitude", f"-{lost}", f"{damaging} hits dealt damage (004)"))
+        effects.append(Effect("magnitude", target.name, lost))
+    if hits and weapon.quality("Flame") and rules is None:
+        steps_fire, effects_fire = catch_fire(strike)
+        steps.extend(steps_fire)
+        effects.extend(effects_fire)
+    if setup.mode == "suppressing" or strike.options.get("overwatch"):
+        test_steps, test_effects = resolve_fire.pinning(target, strike.source)
+        steps.extend(test_steps)
+        effects.extend(test_effects)
+    return finish(strike, steps, effects, hits)
+
+
+def catch_fire(strike: Strike) -> tuple[list[Step], list[Effect]]:
+    """004, Fire: a Challenging (+0) Agility test or the target catches fire."""
+    target = strike.target
+    test = roll_test("Ag", int(target.characteristics.Ag), [], strike.source, "catching fire")
+    outcome = "does not catch fire" if test.success else "catches fire"
+    step = Step("Fire", outcome, test.explain(), (test.roll,), test.target)
+    if test.success:
+        return [step], []
+    note = "1d10 damage (no armour) and 1 fatigue each round until put out"
+    return [step], [Effect("condition", target.name, condition="on_fire", note=note)]

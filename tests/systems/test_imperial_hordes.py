@@ -1,0 +1,178 @@
+"""Hordes (Deathwatch, seed 004): hits by weapon, magnitude, breaking; typed dice only."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmkit.dice import EnteredDice
+from gmkit.sheets.deathwatch import HORDE_RULES, DeathwatchCharacter, Weapon
+from gmkit.systems.base import AttackRequest
+from gmkit.systems.imperial import hordes
+from gmkit.systems.imperial.resolve import resolve_attack
+from gmkit.systems.imperial.setup import AttackSetup
+
+PROFILE = {
+    "WS": 44,
+    "BS": 47,
+    "S": 45,
+    "T": 40,
+    "Ag": 40,
+    "Int": 38,
+    "Per": 41,
+    "WP": 30,
+    "Fel": 35,
+}
+RULES = hordes.horde_rules()
+BOLTER = {
+    "name": "Bolter", "weapon_class": "basic", "range": 100, "rof": "S/2/4",
+    "damage": "2d10+5", "damage_type": "X", "pen": 5, "clip": 28, "reload": "Full",
+}  # fmt: skip
+LASGUN = {
+    "name": "Lasgun", "weapon_class": "basic", "range": 100, "rof": "S/3/-",
+    "damage": "1d10+3", "damage_type": "E", "clip": 60, "reload": "Full",
+}  # fmt: skip
+POWER_SWORD = {"name": "Power Sword", "weapon_class": "melee", "damage": "1d10+5",
+               "damage_type": "E", "pen": 6, "qualities": ["Power Field", "Balanced"]}  # fmt: skip
+GRENADE = {
+    "name": "Frag Grenade", "weapon_class": "thrown", "range": 9, "rof": "S/-/-",
+    "damage": "2d10", "damage_type": "X", "qualities": ["Blast(4)"],
+}  # fmt: skip
+FLAMER = {
+    "name": "Flamer", "weapon_class": "basic", "range": 20, "rof": "S/-/-",
+    "damage": "1d10+9", "damage_type": "E", "pen": 4, "clip": 6, "reload": "2 Full",
+    "qualities": ["Flame"],
+}  # fmt: skip
+
+
+def weapon(data: dict) -> Weapon:
+    return Weapon.model_validate(data)
+
+
+def mob(magnitude: int = 30, armour: int = 0) -> DeathwatchCharacter:
+    return DeathwatchCharacter.build(
+        name="Ork mob", characteristics=PROFILE, wounds=12, tier="troop",
+        horde={"magnitude_max": 30, "magnitude": magnitude, "armour": armour},
+    )  # fmt: skip
+
+
+BROTHER = DeathwatchCharacter.build(
+    name="Castor", characteristics=PROFILE, wounds=20,
+    weapons=[BOLTER, LASGUN, POWER_SWORD, GRENADE, FLAMER],
+)  # fmt: skip
+
+
+def test_the_packaged_rules_are_the_sheets_defaults():
+    assert RULES == HORDE_RULES
+
+
+def test_blast_hits_a_horde_as_many_times_as_its_blast():
+    found = hordes.horde_hits(weapon(GRENADE), False, 3, 1, EnteredDice([]), RULES)
+    assert (found.hits, found.reason) == (4, "Blast(4): 4 hits")
+
+
+def test_flame_hits_a_quarter_of_its_range_rounded_up_plus_1d5():
+    found = hordes.horde_hits(weapon(FLAMER), False, 0, 1, EnteredDice([3]), RULES)
+    assert found.hits == 5 + 3
+    odd = weapon({**FLAMER, "range": 10})
+    assert hordes.horde_hits(odd, False, 0, 1, EnteredDice([1]), RULES).hits == 3 + 1
+
+
+def test_melee_one_more_hit_per_two_degrees_and_one_for_a_power_field():
+    found = hordes.horde_hits(weapon(POWER_SWORD), True, 5, 1, EnteredDice([]), RULES)
+    assert found.hits == 1 + 2 + 1
+
+
+def test_ranged_fire_keeps_its_own_hits_and_explosive_damage_adds_one():
+    assert hordes.horde_hits(weapon(LASGUN), False, 4, 3, EnteredDice([]), RULES).hits == 3
+    assert hordes.explosive_extra_hits(weapon(BOLTER), RULES) == 1
+    assert hordes.explosive_extra_hits(weapon(LASGUN), RULES) == 0
+
+
+def test_psychic_powers_hit_per_psy_rating_and_1d10_more_for_an_area():
+    assert hordes.psychic_hits(3, False, EnteredDice([]), RULES).hits == 3
+    area = hordes.psychic_hits(3, True, EnteredDice([7]), RULES)
+    assert (area.hits, len(area.rolls)) == (10, 1)
+
+
+def test_magnitude_loss_is_one_per_damaging_hit():
+    assert hordes.magnitude_loss(5, RULES) == 5
+
+
+@pytest.mark.parametrize(
+    ("magnitude", "lost", "test", "modifier", "broken"),
+    [
+        (26, 4, False, 0, False),  # 4 of 30 is under 25 %
+        (22, 8, True, 0, False),  # 8 of 30 is 25 % or more: a Willpower test
+        (14, 2, False, -10, False),  # under half: -10 to its tests
+        (14, 8, True, -10, False),
+        (7, 1, False, 0, True),  # under a quarter: it breaks
+    ],
+)
+def test_break_checks(magnitude, lost, test, modifier, broken):
+    check = hordes.break_check(30, magnitude, lost, RULES)
+    assert (check.test_needed, check.willpower_modifier, check.broken) == (test, modifier, broken)
+
+
+def test_fearless_hordes_never_break():
+    assert not hordes.break_check(30, 2, 20, RULES, fearless=True).broken
+
+
+def test_the_break_test_rolls_willpower_with_its_penalty():
+    check = hordes.break_check(30, 14, 8, RULES)
+    test, step, fled = hordes.break_test("Ork mob", 30, check, EnteredDice([25]))
+    assert test is not None
+    assert test.target == 20
+    assert step.outcome == "broken"
+    assert [(e.kind, e.condition) for e in fled] == [("condition", "broken")]
+    held = hordes.break_test("Ork mob", 30, check, EnteredDice([15]))
+    assert (held[1].outcome, held[2]) == ("holds", ())
+    routed = hordes.break_test("Ork mob", 30, hordes.break_check(30, 5, 1, RULES), EnteredDice([]))
+    assert routed[0] is None
+    assert routed[1].outcome == "broken"
+
+
+# --- through an attack ------------------------------------------------------------------------
+
+
+def test_melee_on_a_horde_has_no_locations_and_loses_magnitude_per_damaging_hit():
+    setup = AttackSetup("WS", (), "melee")
+    # 4 vs 44: 4 degrees -> 1 + 2 + Power Field 1 = 4 hits; 1d10+5+SB 4 each, AP 2 (Pen 6), TB 4
+    dice = EnteredDice([4, 6, 1, 1, 1])
+    result = resolve_attack(AttackRequest(BROTHER, "Power Sword", mob(armour=2)), dice, setup)
+    assert dice.pending == ()
+    assert result.hits == 4
+    assert [(e.kind, e.amount) for e in result.effects] == [("magnitude", 4)]
+    assert not any(step.title == "Hit location" for step in result.steps)
+    assert result.summary == "Castor hits Ork mob 4 times with Power Sword: magnitude -4"
+
+
+def test_hits_that_deal_no_damage_cost_no_magnitude():
+    setup = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
+    # 10 + 3 = 13 (its 10 calls Fury; 80 fails to confirm) against armour 10 and TB 4: nothing
+    result = resolve_attack(
+        AttackRequest(BROTHER, "Lasgun", mob(armour=10)), EnteredDice([30, 10, 80]), setup
+    )
+    assert result.hits == 1
+    assert not [effect for effect in result.effects if effect.kind == "magnitude"]
+    assert result.summary == "Castor hits Ork mob once with Lasgun: no magnitude lost"
+
+
+def test_a_grenade_hits_four_times_and_explodes_once_more():
+    setup = AttackSetup("BS", (), "single")
+    dice = EnteredDice([30, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5])  # 2d10 each: 15 - TB 4 = 11
+    result = resolve_attack(AttackRequest(BROTHER, "Frag Grenade", mob()), dice, setup)
+    assert dice.pending == ()
+    assert result.hits == 5
+    assert [(e.kind, e.amount) for e in result.effects] == [("magnitude", 5)]
+
+
+def test_hordes_do_not_dodge_unless_the_gm_allows_it():
+    setup = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
+    request = AttackRequest(BROTHER, "Lasgun", mob(), options={"reaction": "dodge"})
+    result = resolve_attack(request, EnteredDice([30, 5]), setup)
+    assert any("hordes do not dodge" in step.detail for step in result.steps)
+    allowed = AttackRequest(
+        BROTHER, "Lasgun", mob(), options={"reaction": "dodge", "horde_reacts": True}
+    )
+    dodged = resolve_attack(allowed, EnteredDice([30, 20]), setup)  # Ag 40: 20 succeeds
+    assert dodged.hits == 0
