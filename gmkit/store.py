@@ -19,12 +19,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gmkit.errors import GmkitError
-from gmkit.sheets.roster import Campaign, Roster
+
+if TYPE_CHECKING:  # imported where used: a player view or a writer opens the file without pandas
+    from gmkit.sheets.roster import Campaign, Roster
 
 APPLICATION_ID = 0x676D6B74  # "gmkt"
+_SQLITE_HEADER = b"SQLite format 3\x00"
 SCHEMA_VERSION = 1
 
 _SCHEMA_V1 = """
@@ -49,9 +52,27 @@ CREATE TABLE events (
 ) WITHOUT ROWID;
 """
 
-# version reached -> what takes a file from the version before to it
+
+def execute_statements(connection: sqlite3.Connection, script: str) -> None:
+    """Run ``script`` statement by statement inside the caller's transaction.
+
+    ``Connection.executescript`` would COMMIT the open transaction first, so a migration that
+    used it would no longer be all-or-nothing; migrations use this instead.
+    """
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            connection.execute(statement)
+            statement = ""
+    if statement.strip():
+        raise ValueError(f"incomplete SQL statement: {statement.strip()!r}")
+
+
+# version reached -> what takes a file from the version before to it. A migration runs inside
+# the opening transaction: it must not commit (no ``executescript``; use execute_statements).
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
-    1: lambda connection: connection.executescript(_SCHEMA_V1),
+    1: lambda connection: execute_statements(connection, _SCHEMA_V1),
 }
 
 
@@ -81,6 +102,7 @@ class CampaignStore:
         self.readonly = readonly
         if not self.path.exists() and (readonly or not create):
             raise StoreError(f"{self.path}: no such campaign file")
+        self._check_header()
         self._connection = self._connect()
         try:
             self._check_and_migrate()
@@ -90,47 +112,86 @@ class CampaignStore:
 
     # --- opening -------------------------------------------------------------------
 
+    def _check_header(self) -> None:
+        """Refuse a file that is neither empty nor a SQLite database, before SQLite sees it
+        (SQLite takes some short files for empty databases, and would write over them)."""
+        try:
+            with self.path.open("rb") as handle:
+                header = handle.read(len(_SQLITE_HEADER))
+        except FileNotFoundError:
+            return  # created below
+        except OSError as error:
+            raise StoreError(f"{self.path}: cannot read the campaign file ({error})") from None
+        if header and header != _SQLITE_HEADER:
+            raise StoreError(f"{self.path}: not a gmkit campaign, or damaged (not a SQLite file)")
+
     def _connect(self) -> sqlite3.Connection:
-        if self.readonly:
-            uri = f"{self.path.resolve().as_uri()}?mode=ro"
-            connection = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
-        else:
-            connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        try:
+            if self.readonly:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                connection = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+            else:
+                connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path}: cannot open the campaign file ({error})") from None
         connection.execute("PRAGMA busy_timeout = 30000")
         return connection
 
     def _check_and_migrate(self) -> None:
+        # Everything up to the migration only reads: a file that is refused is never written.
         try:
             application = self._pragma("application_id")
             version = self._pragma("user_version")
-            tables = self._connection.execute(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-            ).fetchone()[0]
+            objects = self._connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: not a gmkit campaign, or damaged ({error})") from None
-        if application not in (0, APPLICATION_ID) or (application == 0 and tables):
+        if application not in (0, APPLICATION_ID) or (application == 0 and objects):
             raise StoreError(f"{self.path}: this SQLite file is not a gmkit campaign")
         if version > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path}: made by a newer gmkit (campaign schema {version}; this gmkit "
                 f"reads up to {SCHEMA_VERSION}); the file is left untouched"
             )
+        try:
+            problems = [row[0] for row in self._connection.execute("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: damaged campaign file ({error})") from None
+        if problems != ["ok"]:
+            shown = "; ".join(str(problem) for problem in problems[:3])
+            raise StoreError(f"{self.path}: damaged campaign file ({shown})")
         if self.readonly:
             if version < SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: schema {version} needs migrating by the GM's gmkit")
             return
-        self._connection.execute("PRAGMA journal_mode = WAL")
         self._connection.execute("PRAGMA synchronous = FULL")
         self._connection.execute("PRAGMA foreign_keys = ON")
         if version < SCHEMA_VERSION:
+            self._migrate(version)
+        # After the migration: switching an empty file to WAL would already write to it.
+        mode = self._connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{self.path}: cannot use a write-ahead log here (journal {mode})")
+
+    def _migrate(self, version: int) -> None:
+        """Take the file from ``version`` to SCHEMA_VERSION in one transaction."""
+        target = SCHEMA_VERSION
+        try:
             with self.transaction() as connection:
-                for target in range(version + 1, SCHEMA_VERSION + 1):
-                    MIGRATIONS[target](connection)
+                for step in range(version + 1, target + 1):
+                    MIGRATIONS[step](connection)
+                    if not connection.in_transaction:
+                        raise StoreError(
+                            f"{self.path}: migration to schema {step} committed on its own"
+                        )
                 connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        quick = self._connection.execute("PRAGMA quick_check").fetchone()[0]
-        if quick != "ok":
-            raise StoreError(f"{self.path}: damaged campaign file ({quick})")
+                connection.execute(f"PRAGMA user_version = {target}")
+        except StoreError:
+            raise
+        except Exception as error:
+            raise StoreError(
+                f"{self.path}: migrating campaign schema {version} to {target} failed "
+                f"({type(error).__name__}: {error}); the file is left as it was"
+            ) from error
 
     def _pragma(self, name: str) -> int:
         return int(self._connection.execute(f"PRAGMA {name}").fetchone()[0])
@@ -149,13 +210,17 @@ class CampaignStore:
         """One write transaction: all of it is committed, or none of it."""
         if self.readonly:
             raise StoreError(f"{self.path}: opened read-only")
-        self._connection.execute("BEGIN IMMEDIATE")
+        try:
+            self._connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            raise StoreError(f"{self.path}: cannot start a write ({error})") from None
         try:
             yield self._connection
+            self._connection.execute("COMMIT")
         except BaseException:
-            self._connection.execute("ROLLBACK")
+            if self._connection.in_transaction:
+                self._connection.execute("ROLLBACK")
             raise
-        self._connection.execute("COMMIT")
 
     # --- campaign and rosters --------------------------------------------------------
 
@@ -166,6 +231,10 @@ class CampaignStore:
 
     def save_campaign(self, campaign: Campaign) -> None:
         """Replace the campaign's name and rosters (encounters are kept)."""
+        titles = [roster.title for roster in campaign.rosters]
+        doubles = sorted({title for title in titles if titles.count(title) > 1})
+        if doubles:  # the second would silently replace the first
+            raise StoreError(f"{self.path}: two rosters titled {', '.join(map(repr, doubles))}")
         with self.transaction() as connection:
             connection.execute("INSERT OR REPLACE INTO meta VALUES ('name', ?)", (campaign.name,))
             connection.execute("DELETE FROM rosters")
@@ -192,10 +261,14 @@ class CampaignStore:
         )
 
     def rosters(self) -> list[Roster]:
+        from gmkit.sheets.roster import Roster
+
         rows = self._connection.execute("SELECT document FROM rosters ORDER BY position")
         return [Roster.from_dict(json.loads(document)) for (document,) in rows]
 
     def campaign(self) -> Campaign:
+        from gmkit.sheets.roster import Campaign
+
         return Campaign(self.name, tuple(self.rosters()))
 
     # --- encounters and their events -------------------------------------------------
@@ -234,10 +307,13 @@ class CampaignStore:
                     f"encounter {encounter}: expected event {last + 1}, not {seq} "
                     "(another writer has changed this encounter)"
                 )
-            connection.execute(
-                "INSERT INTO events (encounter, seq, payload) VALUES (?, ?, ?)",
-                (encounter, seq, text),
-            )
+            try:
+                connection.execute(
+                    "INSERT INTO events (encounter, seq, payload) VALUES (?, ?, ?)",
+                    (encounter, seq, text),
+                )
+            except sqlite3.IntegrityError:
+                raise StoreError(f"{self.path}: no encounter {encounter}") from None
 
     def events(self, encounter: int, after: int = 0) -> list[StoredEvent]:
         rows = self._connection.execute(
