@@ -83,7 +83,7 @@ class CombatCommands(EncounterCore):
                 "rolls": [roll_record(roll) for roll in result.rolls],
                 "effects": [_effect_record(effect, self) for effect in result.effects],
                 "applied": apply,
-                "visibility": "gm" if secret else "public",
+                **({"visibility": "gm"} if secret else {}),  # else: the GM's if a side is hidden
             }
         )
         return result

@@ -8,6 +8,7 @@ views) call :meth:`Encounter.refresh` to follow.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Self
@@ -21,6 +22,13 @@ from gmkit.store import CampaignStore
 from gmkit.systems.turns import turn_structure
 
 Listener = Callable[["EncounterCore"], None]
+
+
+def check_dice(source: DiceSource, dice: list[tuple[int, str]]) -> None:
+    """Refuse now, consuming nothing, when typed dice cannot cover ``dice`` (EnteredDice)."""
+    check = getattr(source, "check", None)
+    if check is not None:
+        check(dice)
 
 
 def roll_record(roll: DieRoll) -> dict[str, Any]:
@@ -103,13 +111,23 @@ class EncounterCore:
     # --- writing ---------------------------------------------------------------------
 
     def _append(self, event: dict[str, Any]) -> EncounterState:
-        event.setdefault("visibility", "public")
+        if "visibility" not in event:
+            secret = any(c.hidden for c in self._subjects(event))
+            event["visibility"] = "gm" if secret else "public"
+        event = _as_json(event)  # what is folded now is exactly what a replay will read
         next_state = self._log.check(event)  # the rules refuse before anything is written
         if self.store is not None and self.encounter_id is not None:
             self.store.append_event(self.encounter_id, event, seq=len(self._log.raw) + 1)
         self._log.accept(event, next_state)
         self._notify()
         return next_state
+
+    def _subjects(self, event: Mapping[str, Any]) -> list[Combatant]:
+        """The combatants an event is about (an event about a hidden one is the GM's)."""
+        idents = [event.get(key) for key in ("id", "attacker", "target")]
+        idents += [entry.get("id") for entry in event.get("entries", ())]
+        combatants = self.state.combatants
+        return [combatants[i] for i in idents if isinstance(i, str) and i in combatants]
 
     def undo(self) -> EncounterState:
         """Take back the last command; the state is exactly what it was before it."""
@@ -156,6 +174,9 @@ class EncounterCore:
                 if source is None:
                     raise RulesError("initiative: a late joiner needs a score or dice to roll")
                 base = structure.initiative_base(sheet) if structure.initiative_base else 0
+                if ident in self.state.combatants:
+                    raise RulesError(f"id: {ident!r} is already in this encounter")
+                check_dice(source, [(10, f"initiative: {sheet.name}")])
                 roll = source.roll_die(10, f"initiative: {sheet.name}")
                 event["rolls"] = [roll_record(roll)]
                 initiative = roll.value + base
@@ -176,20 +197,30 @@ class EncounterCore:
         return ident
 
     def remove(self, ident: str) -> None:
-        self._append({"kind": "removed", "id": ident})
+        """Take a combatant (id or name) out of the fight; :meth:`revive` brings it back."""
+        self._append({"kind": "removed", "id": self.combatant(ident).id})
 
     def revive(self, ident: str) -> None:
-        self._append({"kind": "revived", "id": ident})
+        self._append({"kind": "revived", "id": self.combatant(ident).id})
 
     def rename(self, ident: str, name: str) -> None:
-        self._append({"kind": "renamed", "id": ident, "name": name})
+        self._append({"kind": "renamed", "id": self.combatant(ident).id, "name": name})
 
     def reveal(self, ident: str) -> None:
-        self._append({"kind": "revealed", "id": ident})
+        """Show a hidden combatant to the players (hidden ones also show on their first turn)."""
+        # the moment the players learn of it: public, though the combatant was hidden
+        self._append({"kind": "revealed", "id": self.combatant(ident).id, "visibility": "public"})
 
     def edit_sheet(self, ident: str, **changes: Any) -> None:
         """Change a combatant's sheet mid-fight (validated: a bad value is refused by name)."""
-        self._append({"kind": "sheet_edited", "id": ident, "changes": changes, "visibility": "gm"})
+        self._append(
+            {
+                "kind": "sheet_edited",
+                "id": self.combatant(ident).id,
+                "changes": changes,
+                "visibility": "gm",
+            }
+        )
 
     def set(self, key: str, value: Any) -> None:
         """A table setting, e.g. ``set("enemy_wounds", "band")`` (exact, band or hidden)."""
@@ -213,6 +244,18 @@ class EncounterCore:
             f"Encounter({self.game!r}, {self.name!r}, {len(state.present)} combatants, "
             f"round {state.round})"
         )
+
+
+def _as_json(event: dict[str, Any]) -> dict[str, Any]:
+    """The event as the store writes and reads it back (tuples become lists...); a value JSON
+    cannot hold is refused, naming the event."""
+    try:
+        text = json.dumps(event, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        kind = event.get("kind", "event")
+        raise RulesError(f"{kind}: not a serialisable value ({error})") from None
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 def visible_to_players(event: Mapping[str, Any]) -> bool:

@@ -3,14 +3,14 @@ declared triggers, conditions. The pacing itself is the game's (``systems.turns`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
-from gmkit.dice import DiceSource
-from gmkit.encounter.core import EncounterCore, roll_record
-from gmkit.encounter.state import Tick
+from gmkit.dice import DiceSource, DieRoll
+from gmkit.encounter.core import EncounterCore, check_dice, roll_record
+from gmkit.encounter.state import Combatant, Tick
 from gmkit.errors import RulesError
-from gmkit.systems.percentile import Initiative, initiative_order, roll_test
+from gmkit.systems.percentile import opposed_winner, roll_test
 from gmkit.systems.turns import turn_structure
 
 
@@ -26,7 +26,14 @@ class TurnCommands(EncounterCore):
         structure = turn_structure(self.game)
         if structure.kind != "initiative":
             raise RulesError(f"initiative: {self.game} plays by sides, not initiative")
-        chosen = [self.combatant(i) for i in ids] if ids else self.state.present
+        chosen = [self.combatant(i) for i in ids] if ids is not None else self.state.present
+        if not chosen:
+            raise RulesError("initiative: no one to roll for")
+        keys = {}
+        for combatant in chosen:
+            key = combatant.group if by_group and combatant.group else f"#{combatant.id}"
+            keys.setdefault(key, combatant.group if key == combatant.group else combatant.name)
+        check_dice(source, [(10, f"initiative: {label}") for label in keys.values()])
         entries, group_rolls = [], {}
         for combatant in chosen:
             key = combatant.group if by_group and combatant.group else f"#{combatant.id}"
@@ -71,16 +78,8 @@ class TurnCommands(EncounterCore):
             missing = [c.name for c in state.present if c.initiative is None]
             if missing:
                 raise RulesError(f"initiative: not yet rolled for {', '.join(missing)}")
-            entries = [
-                Initiative(c.id, c.initiative_base, None, c.initiative or 0) for c in state.present
-            ]
-            ties = len({(e.score, e.base) for e in entries}) < len(entries)
-            if ties and source is None:
-                raise RulesError("initiative: tied scores need dice for the roll-off")
-            order, roll_offs = initiative_order(entries, source) if source else (entries, [])
-            if not source:
-                order = sorted(entries, key=lambda e: (e.score, e.base), reverse=True)
-            event["order"] = [entry.name for entry in order]
+            order, roll_offs = initiative_order(state.present, source)
+            event["order"] = order
             event["rolls"] = [roll_record(roll) for roll in roll_offs]
         self._append(event)
 
@@ -99,25 +98,47 @@ class TurnCommands(EncounterCore):
         self, ident: str, action_type: str, *, action: str = "", override: str | None = None
     ) -> None:
         """Spend an action of ``action_type`` (full, half, free... or move, shoot for the D6
-        games). Over budget or out of turn is refused, unless the GM gives an ``override``
-        reason, which the log records."""
+        games). Over budget, out of turn (or side), or surprised in round 1 is refused, unless
+        the GM gives an ``override`` reason, which the log records with what it overrode. A
+        combatant who delayed spends its kept half action out of turn (``"half"``). Any action
+        but a free one gives a hidden combatant away (in the sides games, where no turn of its
+        own reveals it)."""
         structure = turn_structure(self.game)
         if action_type not in structure.action_costs:
             known = ", ".join(structure.action_costs)
             raise RulesError(f"action type: {action_type!r} is not one of {known}")
         combatant = self.combatant(ident)
-        costs = structure.action_costs[action_type]
-        problems = [
-            f"{combatant.name} has {structure.turn_pools[pool] - combatant.spent.get(pool, 0)} "
-            f"{pool} left this turn, the {action_type} action needs {cost}"
-            for pool, cost in costs.items()
-            if combatant.spent.get(pool, 0) + cost > structure.turn_pools[pool]
-        ]
         state = self.state
-        if structure.kind == "initiative" and state.started and action_type != "free":
+        if not state.started:
+            raise RulesError("spend: the encounter has not started")
+        costs = structure.action_costs[action_type]
+        problems: list[str] = []
+        delayed_action = False
+        if combatant.surprised and state.round == 1:
+            problems.append(f"{combatant.name} is surprised and loses the first round")
+        if structure.kind == "initiative":
             current = state.current
-            if current is not None and current.id != combatant.id and not combatant.delayed:
-                problems.append(f"it is {current.name}'s turn, not {combatant.name}'s")
+            own_turn = current is not None and current.id == combatant.id
+            if not own_turn and action_type != "free":
+                if combatant.delayed:
+                    delayed_action = True
+                    if action_type != "half":
+                        problems.append(
+                            f"{combatant.name}'s delayed action is a half action, "
+                            f"not a {action_type} action"
+                        )
+                else:
+                    whose = f"{current.name}'s" if current is not None else "no one's"
+                    problems.append(f"it is {whose} turn, not {combatant.name}'s")
+        elif action_type != "free" and combatant.side != state.current_side:
+            problems.append(f"it is {state.current_side}'s turn, not {combatant.side}'s")
+        if not delayed_action:
+            problems += [
+                f"{combatant.name} has {structure.turn_pools[pool] - combatant.spent.get(pool, 0)}"
+                f" {pool} left this turn, the {action_type} action needs {cost}"
+                for pool, cost in costs.items()
+                if combatant.spent.get(pool, 0) + cost > structure.turn_pools[pool]
+            ]
         if problems and override is None:
             raise RulesError("over budget: " + "; ".join(problems))
         event: dict[str, Any] = {
@@ -127,16 +148,12 @@ class TurnCommands(EncounterCore):
             "action": action,
             "pools": dict(costs),
         }
+        if delayed_action:
+            event["delayed_action"] = True
         if override is not None:
             event["override"] = override or "GM's call"
+            event["problems"] = problems
         self._append(event)
-        if (
-            combatant.delayed
-            and action_type == "half"
-            and state.current is not None
-            and (state.current.id != combatant.id)
-        ):
-            self._append({"kind": "delayed", "id": combatant.id, "waiting": False})
 
     def react(self, ident: str, reaction: str, *, override: str | None = None) -> None:
         """Spend a reaction (dodge, parry) from this round's allowance."""
@@ -145,12 +162,22 @@ class TurnCommands(EncounterCore):
             known = ", ".join(structure.reaction_costs) or "none"
             raise RulesError(f"reaction: {reaction!r} is not one of {known}")
         combatant = self.combatant(ident)
-        extra = self._extra_reactions(combatant.conditions)
+        if not self.state.started:
+            raise RulesError("react: the encounter has not started")
         problems = []
-        for pool, cost in structure.reaction_costs[reaction].items():
-            allowed = structure.round_pools[pool] + extra
-            if combatant.reactions.get(pool, 0) + cost > allowed:
-                problems.append(f"{combatant.name} has no {pool} left this round")
+        if combatant.surprised and self.state.round == 1:
+            problems.append(f"{combatant.name} is surprised and loses the first round")
+        if "all_out_attack" in combatant.conditions:
+            # 004/002: no dodge or parry until the start of the attacker's next turn
+            problems.append(
+                f"{combatant.name} made an all out attack: no {reaction} until their turn"
+            )
+        else:
+            extra = 1 if "defensive_stance" in combatant.conditions else 0
+            for pool, cost in structure.reaction_costs[reaction].items():
+                allowed = structure.round_pools[pool] + extra
+                if combatant.reactions.get(pool, 0) + cost > allowed:
+                    problems.append(f"{combatant.name} has no {pool} left this round")
         if problems and override is None:
             raise RulesError("over budget: " + "; ".join(problems))
         event = {
@@ -161,40 +188,51 @@ class TurnCommands(EncounterCore):
         }
         if override is not None:
             event["override"] = override or "GM's call"
+            event["problems"] = problems
         self._append(event)
-
-    @staticmethod
-    def _extra_reactions(conditions: Mapping[str, Any]) -> int:
-        if "all_out_attack" in conditions:
-            return -99  # 004: no dodge or parry until the start of the next turn
-        return 1 if "defensive_stance" in conditions else 0
 
     # --- delay, ready, triggers -------------------------------------------------------
 
     def delay(self, ident: str) -> None:
-        """End the turn keeping a half action to use before the actor's next turn."""
+        """Delay (a half action): the turn ends, keeping a half action to use before the
+        actor's next turn (:meth:`spend` with ``"half"``); unused, it is lost then."""
+        structure = turn_structure(self.game)
         combatant = self.combatant(ident)
+        if structure.kind != "initiative":
+            raise RulesError(f"delay: {self.game} plays by sides, not initiative")
         current = self.state.current
         if current is None or current.id != combatant.id:
             raise RulesError(f"delay: it is not {combatant.name}'s turn")
-        self._append({"kind": "delayed", "id": combatant.id, "waiting": True})
+        costs = structure.action_costs["half"]
+        for pool, cost in costs.items():
+            left = structure.turn_pools[pool] - combatant.spent.get(pool, 0)
+            if left < cost:
+                raise RulesError(f"delay: {combatant.name} has no half action left to delay")
+        self._append({"kind": "delayed", "id": combatant.id, "waiting": True, "pools": dict(costs)})
 
     def delayed_first(self, first: str, second: str, source: DiceSource) -> str:
-        """Two delayed actions at once: an opposed Agility test says who acts first."""
+        """Two delayed actions at once: an opposed Agility test says who acts first (a tie,
+        or two failures, goes to the higher Agility, then to ``first``)."""
+        if turn_structure(self.game).kind != "initiative":
+            raise RulesError(f"delay: {self.game} plays by sides, not initiative")
         a, b = self.combatant(first), self.combatant(second)
+        if a.id == b.id:
+            raise RulesError(f"delay: {a.name} cannot collide with themself")
+        for who in (a, b):
+            if not who.delayed:
+                raise RulesError(f"delay: {who.name} has no delayed action waiting")
+        check_dice(source, [(100, f"delayed action: {c.name}") for c in (a, b)])
         tests = [
             roll_test(
                 "Ag",
-                c.sheet.characteristics.Ag,
+                c.sheet.characteristics.Ag,  # type: ignore[attr-defined]
                 [],
-                source,  # type: ignore[attr-defined]
+                source,
                 f"delayed action: {c.name}",
                 cap=None,
             )
             for c in (a, b)
         ]
-        from gmkit.systems.percentile import opposed_winner
-
         winner = opposed_winner(tests[0], tests[1])
         if winner is None:
             winner = 0 if tests[0].target >= tests[1].target else 1
@@ -214,7 +252,10 @@ class TurnCommands(EncounterCore):
     def declare_trigger(
         self, ident: str, trigger: str, detail: str = "", *, rounds: int | None = 1
     ) -> None:
-        """Queue a declared trigger (overwatch...) until it fires or ``rounds`` pass."""
+        """Queue a declared trigger (overwatch...) until it fires, is cancelled, or expires at
+        the end of round ``current round + rounds`` (None: never), with a reminder."""
+        if rounds is not None and rounds < 1:
+            raise RulesError(f"rounds: must be 1 or more (got {rounds})")
         expires = None if rounds is None else self.state.round + rounds
         self._append(
             {
@@ -245,8 +286,6 @@ class TurnCommands(EncounterCore):
     ) -> None:
         """Put ``name`` on a combatant for ``rounds`` (None: until removed), counting down
         when ``ticks`` says (start or end of the bearer's turn, or end of round)."""
-        if rounds is not None and rounds < 1:
-            raise RulesError(f"rounds: must be 1 or more (got {rounds})")
         self._append(
             {
                 "kind": "condition",
@@ -260,3 +299,44 @@ class TurnCommands(EncounterCore):
 
     def remove_condition(self, ident: str, name: str) -> None:
         self._append({"kind": "condition_removed", "id": self.combatant(ident).id, "name": name})
+
+
+def initiative_order(
+    combatants: Iterable[Combatant], source: DiceSource | None
+) -> tuple[list[str], list[DieRoll]]:
+    """Ids from the highest score; ties to the higher base, then a d10 roll-off from
+    ``source`` (higher first), rolled again among those still tied."""
+    chosen = list(combatants)
+    tied: dict[tuple[int, int], list[Combatant]] = {}
+    for c in chosen:
+        tied.setdefault((c.initiative or 0, c.initiative_base), []).append(c)
+    roll_offs: dict[str, tuple[int, ...]] = {c.id: () for c in chosen}
+    rolled: list[DieRoll] = []
+    pending = [group for group in tied.values() if len(group) > 1]
+    if pending and source is None:
+        names = ", ".join(c.name for c in pending[0])
+        raise RulesError(f"initiative: {names} are tied; the roll-off needs dice")
+    for _ in range(100):
+        if not pending or source is None:
+            break
+        check_dice(source, [(10, f"initiative roll-off: {c.name}") for g in pending for c in g])
+        for group in pending:
+            for c in group:
+                roll = source.roll_die(10, f"initiative roll-off: {c.name}")
+                rolled.append(roll)
+                roll_offs[c.id] = (*roll_offs[c.id], roll.value)
+        still: list[list[Combatant]] = []
+        for group in pending:
+            by_rolls: dict[tuple[int, ...], list[Combatant]] = {}
+            for c in group:
+                by_rolls.setdefault(roll_offs[c.id], []).append(c)
+            still += [g for g in by_rolls.values() if len(g) > 1]
+        pending = still
+    else:
+        raise RulesError("initiative: the roll-off is still tied after 100 rolls")
+    ranked = sorted(
+        chosen,
+        key=lambda c: (c.initiative or 0, c.initiative_base, roll_offs[c.id]),
+        reverse=True,
+    )
+    return [c.id for c in ranked], rolled

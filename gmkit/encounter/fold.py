@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, get_args
 
-from gmkit.encounter.state import Combatant, Condition, EncounterState, Trigger
-from gmkit.errors import RulesError
+from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, Trigger
+from gmkit.errors import RulesError, SheetError
 from gmkit.sheets import load_sheet
 from gmkit.systems.base import Effect
 from gmkit.systems.turns import turn_structure
@@ -22,6 +22,7 @@ from gmkit.systems.turns import turn_structure
 Event = Mapping[str, Any]
 Handler = Callable[[EncounterState, Event], EncounterState]
 _HANDLERS: dict[str, Handler] = {}
+TICKS: tuple[str, ...] = get_args(Tick)
 
 
 def handles(kind: str) -> Callable[[Handler], Handler]:
@@ -78,15 +79,21 @@ def _added(state: EncounterState, event: Event) -> EncounterState:
 
 
 def _place_in_order(state: EncounterState, ident: str, score: int) -> EncounterState:
-    """A late joiner takes its place by score; the current actor keeps the turn."""
+    """A late joiner (or a corrected score) takes its place by score, ties to the higher base,
+    then after those already placed; the current actor keeps the turn."""
     joined = replace(state.combatants[ident], initiative=score)
     state = state.with_combatant(joined)
     current = state.order[state.turn] if state.order else None
+    if current == ident:
+        return state  # the actor's own turn is under way: the new score counts from now on
     order = [i for i in state.order if i != ident]
-    position = next(
-        (n for n, other in enumerate(order) if (state.combatants[other].initiative or 0) < score),
-        len(order),
-    )
+    key = (score, joined.initiative_base)
+
+    def rank(other: str) -> tuple[int, int]:
+        found = state.combatants[other]
+        return (found.initiative or 0, found.initiative_base)
+
+    position = next((n for n, other in enumerate(order) if rank(other) < key), len(order))
     order.insert(position, ident)
     turn = order.index(current) if current else 0
     return replace(state, order=tuple(order), turn=turn)
@@ -101,30 +108,69 @@ def _removed(state: EncounterState, event: Event) -> EncounterState:
 @handles("revived")
 def _revived(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"], present=False)
-    return state.with_combatant(replace(combatant, removed=False))
+    if not combatant.removed:
+        raise RulesError(f"revive: {combatant.name} is still in the fight")
+    state = state.with_combatant(replace(combatant, removed=False))
+    # removed before the fight began: back in the order by its score (without one, it takes
+    # its place when the GM rolls or sets one)
+    if (
+        _in_initiative_fight(state)
+        and combatant.id not in state.order
+        and combatant.initiative is not None
+    ):
+        state = _place_in_order(state, combatant.id, combatant.initiative)
+    return state
+
+
+def _in_initiative_fight(state: EncounterState) -> bool:
+    return state.started and turn_structure(state.game).kind == "initiative"
+
+
+def _edited(combatant: Combatant, changes: Mapping[str, Any]) -> Combatant:
+    try:
+        return replace(combatant, sheet=combatant.sheet.edit(**dict(changes)))
+    except SheetError as error:  # the encounter refuses with RulesError, naming the field
+        raise RulesError(str(error)) from None
 
 
 @handles("renamed")
 def _renamed(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"], present=False)
-    return state.with_combatant(replace(combatant, sheet=combatant.sheet.edit(name=event["name"])))
+    return state.with_combatant(_edited(combatant, {"name": event["name"]}))
 
 
 @handles("revealed")
 def _revealed(state: EncounterState, event: Event) -> EncounterState:
-    return state.with_combatant(replace(_combatant(state, event["id"]), hidden=False))
+    combatant = _combatant(state, event["id"])
+    if not combatant.hidden:
+        raise RulesError(f"reveal: {combatant.name} is not hidden")
+    return state.with_combatant(replace(combatant, hidden=False))
 
 
 @handles("sheet_edited")
 def _sheet_edited(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"], present=False)
-    sheet = combatant.sheet.edit(**dict(event["changes"]))
-    return state.with_combatant(replace(combatant, sheet=sheet))
+    changes = dict(event["changes"])
+    if "game" in changes and changes["game"] != combatant.sheet.game:
+        raise RulesError(f"game: {combatant.name}'s sheet stays a {combatant.sheet.game} sheet")
+    return state.with_combatant(_edited(combatant, changes))
+
+
+WOUNDS_SHOWN = ("exact", "band", "hidden")
 
 
 @handles("setting")
 def _setting(state: EncounterState, event: Event) -> EncounterState:
-    return replace(state, settings={**state.settings, str(event["key"]): event["value"]})
+    key, value = str(event["key"]), event["value"]
+    if not key:
+        raise RulesError("setting: the key is blank")
+    if key == "enemy_wounds" and value not in WOUNDS_SHOWN:
+        raise RulesError(f"enemy_wounds: {value!r} is not one of {', '.join(WOUNDS_SHOWN)}")
+    if key == "player_sides" and (
+        not isinstance(value, list) or not all(isinstance(v, str) for v in value)
+    ):
+        raise RulesError(f"player_sides: must be a list of side names (got {value!r})")
+    return replace(state, settings={**state.settings, key: value})
 
 
 @handles("note")
@@ -137,9 +183,17 @@ def _note(state: EncounterState, event: Event) -> EncounterState:
 
 @handles("initiative")
 def _initiative(state: EncounterState, event: Event) -> EncounterState:
+    if turn_structure(state.game).kind != "initiative":
+        raise RulesError(f"initiative: {state.game} plays by sides, not initiative")
+    if not event["entries"]:
+        raise RulesError("initiative: no one to roll for")
     for entry in event["entries"]:
         combatant = _combatant(state, entry["id"])
-        state = state.with_combatant(replace(combatant, initiative=int(entry["score"])))
+        score = int(entry["score"])
+        if state.started:  # a corrected score, or one for a revived combatant: re-placed
+            state = _place_in_order(state, combatant.id, score)
+        else:
+            state = state.with_combatant(replace(combatant, initiative=score))
     return state
 
 
@@ -152,12 +206,17 @@ def _started(state: EncounterState, event: Event) -> EncounterState:
         ident: replace(c, surprised=ident in surprised) for ident, c in state.combatants.items()
     }
     new = replace(state, combatants=combatants, round=1, turn=0, phase=0)
+    if not state.present:
+        raise RulesError("start: there is no one in the fight")
     if turn_structure(state.game).kind == "initiative":
         order = tuple(str(ident) for ident in event["order"])
+        for ident in order:
+            _combatant(state, ident)
         new = replace(new, order=order)
         return _begin_turn(new, skip_first=True)
     sides = tuple(str(side) for side in event.get("sides") or state.sides)
-    return replace(new, sides=sides)
+    new = replace(new, sides=sides)
+    return _begin_side_turn(new, [])
 
 
 def _can_act(state: EncounterState, ident: str) -> bool:
@@ -196,10 +255,14 @@ def _end_round(state: EncounterState, reminders: list[str]) -> EncounterState:
         reminders.extend(said)
         combatants[ident] = ticked
     new_round = state.round + 1
-    triggers = tuple(
-        t for t in state.triggers if t.expires_round is None or t.expires_round >= new_round
-    )
-    return replace(state, combatants=combatants, round=new_round, triggers=triggers)
+    triggers = []
+    for trigger in state.triggers:
+        if trigger.expires_round is None or trigger.expires_round >= new_round:
+            triggers.append(trigger)
+        else:
+            owner = combatants[trigger.owner].name if trigger.owner in combatants else trigger.owner
+            reminders.append(f"{owner}: {trigger.kind} expires")
+    return replace(state, combatants=combatants, round=new_round, triggers=tuple(triggers))
 
 
 def _tick(combatant: Combatant, moment: str) -> tuple[Combatant, list[str]]:
@@ -228,7 +291,14 @@ def _turn(state: EncounterState, event: Event) -> EncounterState:
     if structure.kind == "sides":
         return _side_turn(state, int(event.get("direction", 1)), len(structure.phases))
     if int(event.get("direction", 1)) < 0:
-        return replace(state, turn=(state.turn - 1) % len(state.order), reminders=())
+        return _previous_turn(state)
+    return _advance(state)
+
+
+def _advance(state: EncounterState) -> EncounterState:
+    """End the current actor's turn and begin the next one who can act."""
+    if not any(not state.combatants[i].removed for i in state.order):
+        raise RulesError("turn: no one in the initiative order can act")
     reminders: list[str] = []
     current = state.current
     if current is not None:
@@ -244,13 +314,38 @@ def _turn(state: EncounterState, event: Event) -> EncounterState:
     return replace(began, reminders=(*reminders, *began.reminders))
 
 
+def _previous_turn(state: EncounterState) -> EncounterState:
+    """Step back to the previous actor who could act (into the previous round if need be);
+    nothing ticks back (undo takes a turn change back exactly)."""
+    position = (state.round, state.turn)
+    for _ in range(len(state.order) * 2):
+        round_, turn = position
+        turn -= 1
+        if turn < 0:
+            round_, turn = round_ - 1, len(state.order) - 1
+        if round_ < 1:
+            raise RulesError("turn: there is no turn before the first one of round 1")
+        position = (round_, turn)
+        ident = state.order[turn]
+        combatant = state.combatants[ident]
+        if not combatant.removed and not (combatant.surprised and round_ == 1):
+            return replace(state, round=round_, turn=turn, reminders=())
+    raise RulesError("turn: no earlier turn to go back to")
+
+
 def _side_turn(state: EncounterState, direction: int, phases: int) -> EncounterState:
     if direction < 0:
         if state.phase > 0:
-            return replace(state, phase=state.phase - 1)
-        return replace(state, phase=phases - 1, turn=(state.turn - 1) % len(state.sides))
+            return replace(state, phase=state.phase - 1, reminders=())
+        if state.turn > 0:
+            return replace(state, phase=phases - 1, turn=state.turn - 1, reminders=())
+        if state.round <= 1:
+            raise RulesError("turn: there is no phase before the first one of round 1")
+        return replace(
+            state, phase=phases - 1, turn=len(state.sides) - 1, round=state.round - 1, reminders=()
+        )
     if state.phase + 1 < phases:
-        return replace(state, phase=state.phase + 1)
+        return replace(state, phase=state.phase + 1, reminders=())
     reminders: list[str] = []
     side = state.current_side
     combatants = {}
@@ -261,9 +356,23 @@ def _side_turn(state: EncounterState, direction: int, phases: int) -> EncounterS
         combatants[ident] = combatant
     state = replace(state, combatants=combatants, phase=0)
     if state.turn + 1 < len(state.sides):
-        return replace(state, turn=state.turn + 1, reminders=tuple(reminders))
-    ended = _end_round(replace(state, turn=0), reminders)
-    return replace(ended, reminders=tuple(reminders))
+        state = replace(state, turn=state.turn + 1)
+    else:
+        state = _end_round(replace(state, turn=0), reminders)
+    return _begin_side_turn(state, reminders)
+
+
+def _begin_side_turn(state: EncounterState, reminders: list[str]) -> EncounterState:
+    """A side's turn begins: its combatants' budgets are fresh and start-of-turn conditions
+    tick."""
+    side = state.current_side
+    combatants = {}
+    for ident, combatant in state.combatants.items():
+        if combatant.side == side and not combatant.removed:
+            combatant, said = _tick(replace(combatant, spent={}), "start_of_turn")
+            reminders.extend(said)
+        combatants[ident] = combatant
+    return replace(state, combatants=combatants, reminders=tuple(reminders))
 
 
 # --- the action budget ---------------------------------------------------------------
@@ -272,18 +381,41 @@ def _side_turn(state: EncounterState, direction: int, phases: int) -> EncounterS
 @handles("spent")
 def _spent(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"])
+    if not state.started:
+        raise RulesError("spend: the encounter has not started")
     pools = {str(k): int(v) for k, v in dict(event.get("pools", {})).items()}
-    field_name = "reactions" if event.get("reaction") else "spent"
+    if event.get("reaction"):
+        field_name = "reactions"
+    elif event.get("delayed_action"):
+        if not combatant.delayed:
+            raise RulesError(f"delay: {combatant.name} has no delayed action waiting")
+        # the delayed half action was paid for when the actor delayed: it ends the wait
+        return state.with_combatant(replace(combatant, delayed=False, hidden=False))
+    else:
+        field_name = "spent"
     spent = dict(getattr(combatant, field_name))
     for pool, cost in pools.items():
         spent[pool] = spent.get(pool, 0) + cost
-    return state.with_combatant(replace(combatant, **{field_name: spent}))
+    changed = replace(combatant, **{field_name: spent})
+    if field_name == "spent" and event.get("type") != "free":
+        changed = replace(changed, hidden=False)  # acting gives a hidden combatant away
+    return state.with_combatant(changed)
 
 
 @handles("delayed")
 def _delayed(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"])
-    return state.with_combatant(replace(combatant, delayed=bool(event.get("waiting", True))))
+    if not event.get("waiting", True):
+        return state.with_combatant(replace(combatant, delayed=False))
+    current = state.current
+    if current is None or current.id != combatant.id:
+        raise RulesError(f"delay: it is not {combatant.name}'s turn")
+    spent = dict(combatant.spent)
+    for pool, cost in dict(event.get("pools", {})).items():
+        spent[str(pool)] = spent.get(str(pool), 0) + int(cost)
+    # Delay is a half action that ends the turn, keeping a half action for later (004, 002)
+    waiting = replace(combatant, delayed=True, spent=spent)
+    return _advance(state.with_combatant(waiting))
 
 
 @handles("readied")
@@ -296,6 +428,10 @@ def _readied(state: EncounterState, event: Event) -> EncounterState:
 def _trigger(state: EncounterState, event: Event) -> EncounterState:
     owner = _combatant(state, event["id"])
     expires = event.get("expires_round")
+    if not str(event.get("trigger", "")).strip():
+        raise RulesError("trigger: the kind of trigger is blank")
+    if expires is not None and int(expires) < max(state.round, 1):
+        raise RulesError(f"rounds: the trigger would expire before it is declared ({expires})")
     trigger = Trigger(
         owner.id,
         str(event["trigger"]),
@@ -320,10 +456,18 @@ def _trigger_done(state: EncounterState, event: Event) -> EncounterState:
 def _condition(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"])
     rounds = event.get("rounds")
+    ticks = event.get("ticks", "end_of_turn")
+    name = str(event["name"]).strip()
+    if not name:
+        raise RulesError("condition: the name is blank")
+    if rounds is not None and int(rounds) < 1:
+        raise RulesError(f"rounds: must be 1 or more (got {rounds})")
+    if ticks not in TICKS:
+        raise RulesError(f"ticks: {ticks!r} is not one of {', '.join(TICKS)}")
     condition = Condition(
-        str(event["name"]),
+        name,
         None if rounds is None else int(rounds),
-        event.get("ticks", "end_of_turn"),
+        ticks,
         str(event.get("reminder", "")),
     )
     return state.with_combatant(combatant.with_condition(condition))
@@ -350,15 +494,25 @@ def _effects(state: EncounterState, event: Event) -> EncounterState:
     return apply_effects(state, event.get("effects", ()))
 
 
-def apply_effects(state: EncounterState, effects: Any) -> EncounterState:
-    from gmkit.systems import system  # the rules of the game, for sheet-level effects
+GENERIC_EFFECTS = frozenset({"condition", "remove_condition", "ammo", "jam", "reaction", "cover"})
 
-    rules = system(state.game) if _has_system(state.game) else None
-    apply_rule = getattr(rules, "apply_effect", None)
+
+def apply_effects(state: EncounterState, effects: Any) -> EncounterState:
+    """Apply ``effects``: the generic kinds here, always; the others (damage, criticals...)
+    through the game's ``apply_effect`` when its rules have one, else counted for the GM."""
+    apply_rule: Callable[[Any, Effect], Any] | None = None
     for data in effects:
-        effect = Effect(**dict(data))
+        try:
+            effect = Effect(**dict(data))
+        except TypeError as error:
+            raise RulesError(f"effect: {error}") from None
         combatant = _by_name_or_id(state, effect.target)
-        sheet = apply_rule(combatant.sheet, effect) if apply_rule else None
+        if effect.kind == "note":
+            continue
+        sheet = None
+        if effect.kind not in GENERIC_EFFECTS:
+            apply_rule = apply_rule or _rules_apply(state.game)
+            sheet = apply_rule(combatant.sheet, effect)
         if sheet is not None:
             combatant = replace(combatant, sheet=sheet)
         else:
@@ -367,14 +521,17 @@ def apply_effects(state: EncounterState, effects: Any) -> EncounterState:
     return state
 
 
-def _has_system(game: str) -> bool:
+def _rules_apply(game: str) -> Callable[[Any, Effect], Any]:
+    """The game's ``apply_effect`` (a new sheet, or None to count the effect), imported only
+    when an effect needs the rules; without one, every effect is counted for the GM."""
     try:
         from gmkit.systems import system
 
-        system(game)
+        rules = system(game)
     except (ImportError, AttributeError):
-        return False
-    return True
+        rules = None
+    found = getattr(rules, "apply_effect", None)
+    return found if found is not None else (lambda sheet, effect: None)
 
 
 def _by_name_or_id(state: EncounterState, target: str) -> Combatant:

@@ -63,23 +63,30 @@ def public_events(events: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
 def combat_log(
     state_events: tuple[dict[str, Any], ...], states: list[EncounterState]
 ) -> pd.DataFrame:
-    """One row per effective event: round, whose turn, kind, actor, target, rolls, outcome."""
+    """One row per effective event: round, whose turn, kind, actor, target, rolls (``*``: a
+    physical die), dice (physical, digital or mixed), outcome, visibility."""
     rows = []
-    for number, (event, before) in enumerate(zip(state_events, states, strict=False), start=1):
+    for number, event in enumerate(state_events, start=1):
+        before = states[number - 1]
+        after = states[number] if number < len(states) else before
         current = before.current
-        actor = event.get("attacker") or event.get("id")
+        actors = [event.get("attacker") or event.get("id")]
+        if not actors[0]:
+            actors = [entry.get("id") for entry in event.get("entries", ())]
+        rolls = _rolls(event)
+        kinds = {"physical" if r.get("physical") else "digital" for r in rolls}
         rows.append(
             {
                 "event": number,
                 "round": before.round,
                 "turn": current.name if current else (before.current_side or ""),
                 "kind": event.get("kind"),
-                "actor": _name(before, actor),
-                "target": _name(before, event.get("target")),
+                "actor": ", ".join(_name(before, after, a) for a in actors if a),
+                "target": _name(before, after, event.get("target")),
                 "rolls": " ".join(
-                    f"d{r['sides']}={r['value']}{'*' if r.get('physical') else ''}"
-                    for r in _rolls(event)
+                    f"d{r['sides']}={r['value']}{'*' if r.get('physical') else ''}" for r in rolls
                 ),
+                "dice": kinds.pop() if len(kinds) == 1 else ("mixed" if kinds else ""),
                 "outcome": event.get("summary") or event.get("text") or "",
                 "visibility": event.get("visibility", "public"),
             }
@@ -94,6 +101,7 @@ def combat_log(
             "actor",
             "target",
             "rolls",
+            "dice",
             "outcome",
             "visibility",
         ],
@@ -108,9 +116,11 @@ def _rolls(event: dict[str, Any]) -> list[dict[str, Any]]:
     return rolls
 
 
-def _name(state: EncounterState, ident: Any) -> str:
-    if ident in state.combatants:
-        return state.combatants[ident].name
+def _name(before: EncounterState, after: EncounterState, ident: Any) -> str:
+    """The name at the time of the event (a combatant just added: its name after it)."""
+    for state in (before, after):
+        if ident in state.combatants:
+            return state.combatants[ident].name
     return str(ident) if ident else ""
 
 
