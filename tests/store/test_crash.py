@@ -71,7 +71,10 @@ def test_sigkilled_writers_lose_nothing_committed(tmp_path, spawn, workers):
             seen = read_lines(writer, lines)
             time.sleep(pause)
             os.kill(writer.pid, signal.SIGKILL)
-            rest, err = writer.communicate(timeout=30)
+            writer.wait(timeout=30)
+            # read() and not communicate(): communicate reads the raw pipe and would skip the
+            # lines readline() already pulled into the text buffer.
+            rest, err = writer.stdout.read(), writer.stderr.read()
         finally:
             watchdog.cancel()
         assert writer.returncode == -signal.SIGKILL, f"kill {kill}: {err}"
