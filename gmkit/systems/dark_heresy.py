@@ -18,10 +18,10 @@
 'Acolyte hits Heretic once with Laspistol: 2 damage'
 
 ``SYSTEM.resolve_attack(request, source)`` builds the attack's setup from the action and the
-circumstances (``gmkit.systems.imperial.modifiers``); pass ``setup`` to skip that. The rules
-live in :mod:`gmkit.systems.imperial` (shared with Deathwatch): ``resolve`` (the attack),
-``resolve_fire`` (pinning, overwatch, clearing jams), ``effects`` (applying effects, healing),
-``hordes`` (Deathwatch only).
+circumstances (``gmkit.systems.imperial.modifiers``); pass ``setup`` to skip that.
+``SYSTEM.apply_effect(sheet, effect)`` is what the encounter calls for each effect: the new
+sheet and the effects that follow, or None for the effects it applies itself. The rules live
+in :mod:`gmkit.systems.imperial` (shared with Deathwatch; its docstring maps its modules).
 
 Dark Heresy's own choices (001): Righteous Fury adds the weapon's damage again, each time
 confirmed, or (``options["righteous_fury_house_rule"]``) deals 1d5 critical damage at once;
@@ -138,6 +138,16 @@ class ImperialSystem:
     ) -> imperial_effects.Applied[ImperialCharacter]:
         """A new sheet with ``effects`` applied, and what is left for the encounter."""
         return imperial_effects.apply_effects(sheet, effects)
+
+    def apply_effect(
+        self, sheet: ImperialCharacter, effect: Effect
+    ) -> tuple[ImperialCharacter, tuple[Effect, ...]] | None:
+        """The encounter's call: ``effect`` on ``sheet`` (whatever its ``target`` says) if it
+        is the sheet's business (damage, critical damage, fatigue, magnitude), with the effects
+        it caused (unconscious, dead, the critical table's); None for the rest, which the
+        encounter applies itself (:func:`gmkit.systems.imperial.effects.apply_for_encounter`).
+        """
+        return imperial_effects.apply_for_encounter(sheet, effect)
 
 
 class DarkHeresySystem(ImperialSystem):

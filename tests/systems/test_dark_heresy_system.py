@@ -7,32 +7,20 @@ import pytest
 from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError
 from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
 from gmkit.systems import system
-from gmkit.systems.base import AttackRequest, GameSystem
+from gmkit.systems.base import AttackRequest, Effect, GameSystem
 from gmkit.systems.dark_heresy import SYSTEM, group_initiative
 from gmkit.systems.imperial.setup import AttackSetup
 
-PROFILE = {
-    "WS": 40,
-    "BS": 40,
-    "S": 35,
-    "T": 35,
-    "Ag": 30,
-    "Int": 30,
-    "Per": 30,
-    "WP": 30,
-    "Fel": 30,
-}
-LASPISTOL = {
-    "name": "Laspistol", "weapon_class": "pistol", "range": 30, "rof": "S/2/-",
-    "damage": "1d10+2", "damage_type": "E", "clip": 30, "reload": "Half",
-}  # fmt: skip
 
+@pytest.fixture(scope="session")
+def acolyte(acolyte):
+    """Ten wounds, and the Agility second: ``acolyte("Quick", 45)``."""
 
-def acolyte(name: str, agility: int = 30, **fields: object) -> DarkHeresyCharacter:
-    chars = {**PROFILE, "Ag": agility}
-    return DarkHeresyCharacter.build(name=name, characteristics=chars, wounds=10, **fields)
+    def make(name: str, agility: int = 30, **fields: object) -> DarkHeresyCharacter:
+        return acolyte(name, chars={"Ag": agility}, wounds=10, **fields)
+
+    return make
 
 
 def test_the_registry_gives_this_system():
@@ -41,8 +29,8 @@ def test_the_registry_gives_this_system():
     assert SYSTEM.game == "dark_heresy"
 
 
-def test_the_worked_example_of_001_through_the_system():
-    shooter = acolyte("Acolyte", weapons=[LASPISTOL])
+def test_the_worked_example_of_001_through_the_system(acolyte):
+    shooter = acolyte("Acolyte", weapons=["Laspistol"])
     heretic = acolyte("Heretic", armour_points={"right_leg": 5})
     setup = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
     result = SYSTEM.resolve_attack(
@@ -56,20 +44,20 @@ def test_the_worked_example_of_001_through_the_system():
     assert after.sheet.damage == 2
 
 
-def test_sheets_of_another_game_are_refused():
-    marine = DeathwatchCharacter.build(name="Castor", characteristics=PROFILE, wounds=20)
-    shooter = acolyte("Acolyte", weapons=[LASPISTOL])
+def test_sheets_of_another_game_are_refused(acolyte, marine):
+    brother = marine("Castor")
+    shooter = acolyte("Acolyte", weapons=["Laspistol"])
     with pytest.raises(GmkitError, match="deathwatch sheet"):
-        SYSTEM.resolve_attack(AttackRequest(shooter, "Laspistol", marine), EnteredDice([18]))
+        SYSTEM.resolve_attack(AttackRequest(shooter, "Laspistol", brother), EnteredDice([18]))
 
 
-def test_initiative_is_a_d10_plus_agility_bonus_highest_first():
+def test_initiative_is_a_d10_plus_agility_bonus_highest_first(acolyte):
     result = SYSTEM.initiative([acolyte("Slow", 30), acolyte("Quick", 45)], EnteredDice([7, 3]))
     assert [(e.name, e.score) for e in result.order] == [("Slow", 10), ("Quick", 7)]
     assert result.steps[0].detail == "d10 7 + AgB 3"
 
 
-def test_initiative_ties_go_to_the_higher_bonus_then_a_roll_off():
+def test_initiative_ties_go_to_the_higher_bonus_then_a_roll_off(acolyte):
     result = SYSTEM.initiative([acolyte("A", 30), acolyte("B", 40)], EnteredDice([5, 4]))
     assert result.names == ["B", "A"]  # 8 each: AgB 4 beats 3
     tied = SYSTEM.initiative([acolyte("A"), acolyte("B")], EnteredDice([5, 5, 2, 9]))
@@ -77,12 +65,12 @@ def test_initiative_ties_go_to_the_higher_bonus_then_a_roll_off():
     assert [roll.value for roll in tied.roll_offs] == [2, 9]
 
 
-def test_initiative_refuses_two_combatants_of_one_name():
+def test_initiative_refuses_two_combatants_of_one_name(acolyte):
     with pytest.raises(GmkitError, match="share a name"):
         SYSTEM.initiative([acolyte("A"), acolyte("A")], EnteredDice([1, 2]))
 
 
-def test_group_initiative_one_die_per_group_with_its_best_agility_bonus():
+def test_group_initiative_one_die_per_group_with_its_best_agility_bonus(acolyte):
     groups = {
         "Acolytes": [acolyte("Vex", 30), acolyte("Mira", 45)],
         "Cultists": [acolyte("Cultist 1", 20), acolyte("Cultist 2", 25)],
@@ -95,8 +83,54 @@ def test_group_initiative_one_die_per_group_with_its_best_agility_bonus():
     )
 
 
-def test_clearing_a_jam_through_the_system():
-    shooter = acolyte("Acolyte", weapons=[{**LASPISTOL, "group": "Las", "loaded": 12}])
+def test_clearing_a_jam_through_the_system(acolyte, weapon):
+    shooter = acolyte("Acolyte", weapons=[weapon("Laspistol", loaded=12)])
     cleared = SYSTEM.clear_jam(shooter, "Laspistol", EnteredDice([12]))
     assert cleared.success
     assert [e.amount for e in cleared.effects if e.kind == "ammo"] == [12]
+
+
+# --- apply_effect: what the encounter calls for each effect ------------------------------------
+
+
+def applied(sheet, effect: Effect):
+    """``SYSTEM.apply_effect`` for an effect that is the sheet's business."""
+    found = SYSTEM.apply_effect(sheet, effect)
+    assert found is not None
+    return found
+
+
+def test_apply_effect_changes_the_sheet_it_is_given_whatever_the_target_says(acolyte):
+    heretic = acolyte("Heretic")
+    sheet, follow = applied(heretic, Effect("damage", "c2", 4, "body", "Energy"))
+    assert (sheet.name, sheet.damage, follow) == ("Heretic", 4, ())
+    assert heretic.damage == 0  # a new sheet; the old one is untouched
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        Effect("condition", "c2", condition="stunned", rounds=1),
+        Effect("remove_condition", "c2", condition="prone"),
+        Effect("ammo", "c2", 1, weapon="Laspistol"),
+        Effect("jam", "c2", weapon="Laspistol"),
+        Effect("reaction", "c2", condition="dodge"),
+        Effect("cover", "c2", 1, "body"),
+        Effect("pinned", "c2", condition="pinned"),
+        Effect("note", "c2", note="moved 1 m"),
+    ],
+)
+def test_apply_effect_leaves_the_encounters_effects_to_the_encounter(acolyte, effect):
+    assert SYSTEM.apply_effect(acolyte("Heretic", weapons=["Laspistol"]), effect) is None
+
+
+def test_apply_effect_returns_what_follows_addressed_like_the_effect(acolyte):
+    tired, follow = applied(acolyte("Heretic", fatigue=3), Effect("fatigue", "c2", 1))  # TB 3
+    assert tired.fatigue == 4
+    assert [(e.kind, e.target, e.condition) for e in follow] == [("condition", "c2", "unconscious")]
+    dying = acolyte("Heretic", damage=10, critical_damage=9)
+    _, follow = applied(dying, Effect("critical", "c2", 3, "body", "Energy"))
+    assert [(e.target, e.condition) for e in follow] == [("c2", "dead")]  # past the tables' 10
+    _, row = applied(dying, Effect("critical", "c2", 1, "head", "Energy"))  # the table's 10
+    assert [e.condition for e in row if e.kind == "condition"] == ["dead"]  # once
+    assert all(e.target == "c2" for e in row)

@@ -3,32 +3,10 @@
 from __future__ import annotations
 
 from gmkit.dice import EnteredDice
-from gmkit.sheets.deathwatch import DeathwatchCharacter
 from gmkit.systems import system
-from gmkit.systems.base import AttackRequest
+from gmkit.systems.base import AttackRequest, Effect
 from gmkit.systems.deathwatch import SYSTEM
 from gmkit.systems.imperial.setup import AttackSetup
-
-PROFILE = {
-    "WS": 44,
-    "BS": 47,
-    "S": 45,
-    "T": 43,
-    "Ag": 40,
-    "Int": 38,
-    "Per": 41,
-    "WP": 42,
-    "Fel": 35,
-}
-BOLT_PISTOL = {
-    "name": "Bolt Pistol", "weapon_class": "pistol", "range": 30, "rof": "S/3/-",
-    "damage": "2d10+5", "damage_type": "X", "pen": 5, "clip": 14, "reload": "Full",
-    "qualities": ["Tearing"],
-}  # fmt: skip
-
-
-def marine(name: str, **fields: object) -> DeathwatchCharacter:
-    return DeathwatchCharacter.build(name=name, characteristics=PROFILE, wounds=20, **fields)
 
 
 def test_the_registry_gives_this_system():
@@ -36,7 +14,7 @@ def test_the_registry_gives_this_system():
     assert SYSTEM.game == "deathwatch"
 
 
-def test_initiative_uses_the_unnatural_agility_bonus():
+def test_initiative_uses_the_unnatural_agility_bonus(marine):
     swift = marine("Swift", unnatural={"Ag": 2})  # AgB 4 x2 = 8
     plain = marine("Plain")
     result = SYSTEM.initiative([plain, swift], EnteredDice([9, 2]))
@@ -44,8 +22,8 @@ def test_initiative_uses_the_unnatural_agility_bonus():
     assert result.order[1].base == 8
 
 
-def test_a_bolt_pistol_shot_with_degrees_tearing_and_power_armour():
-    brother = marine("Castor", weapons=[BOLT_PISTOL])
+def test_a_bolt_pistol_shot_with_degrees_tearing_and_power_armour(marine):
+    brother = marine("Castor", weapons=["Bolt Pistol"])
     traitor = marine("Traitor", armour_points={"all": 8}, unnatural={"T": 2})  # TB 8
     setup = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
     # 17 vs 47: 3 degrees; 17 -> 71: right leg; Tearing 3 dice keep 2: 2, 6, 1 -> 2 reads 3
@@ -58,3 +36,29 @@ def test_a_bolt_pistol_shot_with_degrees_tearing_and_power_armour():
         ("damage", 3, "right_leg"),
     ]
     assert SYSTEM.apply_effects(traitor, result.effects).sheet.damage == 3
+
+
+def test_apply_effect_damage_past_wounds_calls_the_critical_table(marine):
+    brother = marine("Castor", damage=20)  # at full wounds: the rest is critical damage
+    found = SYSTEM.apply_effect(brother, Effect("damage", "c1", 2, "head", "Impact"))
+    assert found is not None
+    sheet, follow = found
+    assert (sheet.damage, sheet.critical_damage) == (20, 2)
+    # the table's row (head, Impact, 2), addressed to the encounter's id
+    stunned = follow[0]
+    assert (stunned.kind, stunned.target, stunned.condition, stunned.rounds) == (
+        "condition",
+        "c1",
+        "stunned",
+        1,
+    )
+    assert {e.target for e in follow} == {"c1"}
+    assert SYSTEM.apply_effect(brother, Effect("ammo", "c1", 1, weapon="Bolter")) is None
+
+
+def test_apply_effect_on_a_horde_lowers_its_magnitude(marine):
+    mob = marine("Ork mob", wounds=12, tier="troop", horde={"magnitude_max": 30})
+    found = SYSTEM.apply_effect(mob, Effect("magnitude", "c3", 4))
+    assert found is not None
+    assert found[0].horde is not None
+    assert (found[0].horde.magnitude, found[1]) == (26, ())

@@ -8,39 +8,19 @@ import pytest
 
 from gmkit.errors import RulesError
 from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.base import AttackRequest, Effect, Modifier
 from gmkit.systems.imperial.conditions import (
     bearer_modifiers,
     condition_modifiers,
     conditions,
     flags_of,
+    gain,
+    lose,
     reminders,
     tick,
 )
 from gmkit.systems.imperial.modifiers import attack_setup, defence_modifiers
 
-PROFILE = {
-    "WS": 40,
-    "BS": 40,
-    "S": 40,
-    "T": 40,
-    "Ag": 40,
-    "Int": 30,
-    "Per": 30,
-    "WP": 30,
-    "Fel": 30,
-}
-SWORD = {"name": "Sword", "weapon_class": "melee", "damage": "1d10"}
-LASGUN = {
-    "name": "Lasgun",
-    "weapon_class": "basic",
-    "range": 100,
-    "rof": "S/3/-",
-    "damage": "1d10+3",
-    "clip": 60,
-    "reload": "Full",
-}
-TALENTS = ["Basic Weapon Training", "Melee Weapon Training"]
 FROM_004 = {
     "stunned",
     "pinned",
@@ -65,23 +45,26 @@ FROM_004 = {
 }
 
 
-def fighter(**fields: Any) -> DarkHeresyCharacter:
-    return DarkHeresyCharacter.build(
-        {
-            "name": "Marr",
-            "characteristics": PROFILE,
-            "wounds": 10,
-            "weapons": [SWORD, LASGUN],
-            "talents": TALENTS,
-            **fields,
-        }
-    )
+@pytest.fixture(scope="session")
+def fighter(veteran):
+    """Marr (or another name) with a sword and a lasgun, ten wounds."""
+
+    def make(name: str = "Marr", **fields: Any) -> DarkHeresyCharacter:
+        return veteran("dark_heresy", "Sword", "Lasgun", name=name, wounds=10, **fields)
+
+    return make
 
 
-def setup(weapon: str = "Sword", **options: Any) -> Any:
-    fields = {"distance": 60} if weapon == "Lasgun" else {}
-    request = AttackRequest(fighter(), weapon, fighter(name="Foe"), options=options, **fields)
-    return attack_setup(request, "dark_heresy")
+@pytest.fixture(scope="session")
+def setup(fighter):
+    """Marr's attack on a Foe with ``weapon`` (the lasgun at 60 m), ``options`` given."""
+
+    def make(weapon: str = "Sword", **options: Any) -> Any:
+        fields = {"distance": 60} if weapon == "Lasgun" else {}
+        request = AttackRequest(fighter(), weapon, fighter(name="Foe"), options=options, **fields)
+        return attack_setup(request, "dark_heresy")
+
+    return make
 
 
 def names(found: list[Modifier] | tuple[Modifier, ...]) -> list[str]:
@@ -132,14 +115,14 @@ def test_states_actions_leave_change_attacks_and_reactions():
     assert "no_reactions" in flags_of("deathwatch", ["all_out_attack"])
 
 
-def test_unknown_conditions_are_refused_naming_the_list():
+def test_unknown_conditions_are_refused_naming_the_list(setup):
     with pytest.raises(RulesError, match=r"options\['target_conditions'\].*'frozen'"):
         condition_modifiers([], ["frozen"])
     with pytest.raises(RulesError, match=r"options\['attacker_conditions'\].*not the string"):
         setup(attacker_conditions="stunned")
 
 
-def test_attack_setup_reads_both_combatants_conditions():
+def test_attack_setup_reads_both_combatants_conditions(fighter, setup):
     assert names(
         setup(attacker_conditions=["fatigued"], target_conditions=["prone"]).modifiers
     ) == ["Fatigued -10", "Target prone +10"]
@@ -147,7 +130,7 @@ def test_attack_setup_reads_both_combatants_conditions():
     assert names(attack_setup(tired, "dark_heresy").modifiers) == ["Fatigued -10"]
 
 
-def test_conditions_that_forbid_the_attack():
+def test_conditions_that_forbid_the_attack(fighter, setup):
     with pytest.raises(RulesError, match=r"attacker_conditions.*Stunned: the attacker can take no"):
         setup(attacker_conditions=["stunned"])
     overruled = setup(attacker_conditions=["stunned"], gm_override=True)
@@ -163,11 +146,13 @@ def test_conditions_that_forbid_the_attack():
         attack_setup(pinned, "dark_heresy")
     assert names(setup(attacker_conditions=["pinned"]).modifiers) == []  # a half action, WS
     blind = setup("Lasgun", attacker_conditions=["blinded"])
-    assert any("BS tests fail automatically" in warning for warning in blind.warnings)
-    assert any(note.startswith("auto_fail") for note in blind.notes)
+    assert blind.auto_fail == "Blinded: BS tests fail automatically"
+    assert blind.auto_fail in blind.warnings  # the GM sees it before the dice
+    swing = setup("Sword", attacker_conditions=["blinded"])
+    assert (swing.auto_fail, names(swing.modifiers)) == (None, ["Blinded -30"])
 
 
-def test_target_conditions_that_take_away_reactions():
+def test_target_conditions_that_take_away_reactions(setup):
     assert (
         setup(target_conditions=["stunned"]).can_dodge,
         setup(target_conditions=["stunned"]).can_parry,
@@ -181,7 +166,7 @@ def test_target_conditions_that_take_away_reactions():
     assert (out.auto_hit, out.extra_damage_dice) == (True, 1)
 
 
-def test_defence_modifiers_of_the_target():
+def test_defence_modifiers_of_the_target(fighter):
     request = AttackRequest(
         fighter(),
         "Sword",
@@ -232,3 +217,72 @@ def test_reminders_for_fire_blood_loss_and_pinning():
     assert heresy
     assert "+30" in heresy[0].text
     assert "BS by 10" in str(reminders(["lost_eye"], "on_gain")[0])
+
+
+# --- one vocabulary: every condition the rules give is in the catalog -------------------------
+
+FROM_THE_RULES = {
+    "grappled": "resolve_special: both sides of a grapple",
+    "grappling": "resolve_special: the side that controls it",
+    "feinted": "resolve_special: a won feint",
+    "prone": "resolve_special: knock-down, throw down",
+    "stunned": "resolve_special: stun",
+    "on_fire": "resolve: a flame hit",
+    "pinned": "resolve_fire: a failed pinning test",
+    "overwatch": "resolve_fire: declared overwatch",
+    "jammed": "resolve_fire: clearing a jam lifts it",
+    "broken": "hordes: a failed break test",
+    "unconscious": "effects: fatigue beyond TB",
+    "dead": "effects: critical damage, a minion",
+}
+
+
+@pytest.mark.parametrize("game", ["deathwatch", "dark_heresy"])
+def test_every_condition_the_rules_give_is_in_the_catalog(game):
+    assert set(FROM_THE_RULES) <= set(conditions(game))
+    assert gain(game, "Marr", "feinted", 1) == Effect(
+        "condition", "Marr", condition="feinted", rounds=1
+    )
+    assert lose(game, "Marr", "jammed", weapon="Lasgun") == Effect(
+        "remove_condition", "Marr", condition="jammed", weapon="Lasgun"
+    )
+    with pytest.raises(RulesError, match=r"field 'condition'.*unknown condition 'frozen'"):
+        gain(game, "Marr", "frozen")
+
+
+def test_the_new_conditions_tick_and_remind():
+    assert tick({"feinted": 1, "grappled": None, "grappling": None}, "end_of_round") == {
+        "grappled": None,
+        "grappling": None,
+    }
+    assert "Full Action" in reminders(["grappling"], "start_of_turn")[0].text
+    assert reminders(["jammed"], "on_gain")[0].text.startswith("the weapon cannot fire")
+    assert "flees" in reminders(["broken"], "on_gain")[0].text
+
+
+def test_the_controller_of_a_grapple_takes_the_grapple_action_and_the_broken_only_run(
+    fighter, setup
+):
+    options = {"attacker_conditions": ["grappled", "grappling"], "grapple_option": "damage"}
+    request = AttackRequest(fighter(), "unarmed", fighter(name="Foe"), "grapple", options=options)
+    assert attack_setup(request, "dark_heresy").mode == "grapple_damage"
+    with pytest.raises(RulesError, match=r"Broken: only run"):
+        setup(attacker_conditions=["broken"])
+
+
+def test_a_jam_as_the_encounter_names_it_refuses_that_weapon_only(fighter):
+    assert tick({"jammed: Lasgun": None, "feinted": 1}, "end_of_round") == {"jammed: Lasgun": None}
+
+    def setup(weapon: str, **options: Any) -> Any:
+        options = {"attacker_conditions": ["jammed: Lasgun"], **options}
+        request = AttackRequest(
+            fighter(), weapon, fighter(name="Foe"), distance=60, options=options
+        )
+        return attack_setup(request, "dark_heresy")
+
+    with pytest.raises(RulesError, match=r"field 'weapon'.*Lasgun is jammed"):
+        setup("Lasgun")
+    assert setup("Sword").characteristic == "WS"  # the sword is not jammed
+    assert any(
+        "Lasgun is jammed" in warning for warning in setup("Lasgun", gm_override=True).warnings
+    )

@@ -6,51 +6,13 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial.damage import DamageRules, roll_damage
 from gmkit.systems.imperial.damage_soak import Soak, toughness_bonus
 from gmkit.systems.imperial.resolve import resolve_attack
 from gmkit.systems.imperial.setup import AttackSetup
 
-PROFILE = {
-    "WS": 40,
-    "BS": 40,
-    "S": 35,
-    "T": 35,
-    "Ag": 30,
-    "Int": 30,
-    "Per": 30,
-    "WP": 30,
-    "Fel": 30,
-}
-LASPISTOL = {
-    "name": "Laspistol", "weapon_class": "pistol", "range": 30, "rof": "S/2/-",
-    "damage": "1d10+2", "damage_type": "E", "clip": 30, "reload": "Half",
-}  # fmt: skip
-LASGUN = {
-    "name": "Lasgun", "weapon_class": "basic", "range": 100, "rof": "S/3/-",
-    "damage": "1d10+3", "damage_type": "E", "clip": 60, "reload": "Full",
-}  # fmt: skip
-BOLTER = {
-    "name": "Bolter", "weapon_class": "basic", "range": 100, "rof": "S/2/4",
-    "damage": "2d10+5", "damage_type": "X", "pen": 5, "clip": 28, "reload": "Full",
-}  # fmt: skip
-CHAINSWORD = {"name": "Chainsword", "weapon_class": "melee", "damage": "1d10+2",
-              "damage_type": "R", "pen": 2, "qualities": ["Tearing"]}  # fmt: skip
 SINGLE = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
-
-
-def acolyte(name: str, **fields: object) -> DarkHeresyCharacter:
-    chars = {**PROFILE, **fields.pop("chars", {})}  # type: ignore[dict-item]
-    return DarkHeresyCharacter.build(name=name, characteristics=chars, wounds=12, **fields)
-
-
-def marine(name: str, **fields: object) -> DeathwatchCharacter:
-    chars = {**PROFILE, "BS": 47, "S": 45, "T": 40, **fields.pop("chars", {})}  # type: ignore[dict-item]
-    data = {"wounds": 20, **fields}
-    return DeathwatchCharacter.build(name=name, characteristics=chars, **data)
 
 
 # --- the worked example of 001 ---------------------------------------------------------------
@@ -62,8 +24,8 @@ def test_seed_001_worked_example_ten_minus_carapace_five_minus_tb_three_is_two()
     assert soak.explain() == "10 damage - AP 5 - TB 3 = 2"
 
 
-def test_seed_001_worked_example_through_a_whole_attack():
-    shooter = acolyte("Acolyte", weapons=[LASPISTOL])
+def test_seed_001_worked_example_through_a_whole_attack(acolyte):
+    shooter = acolyte("Acolyte", weapons=["Laspistol"])
     heretic = acolyte("Heretic", armour_points={"right_leg": 5})  # T 35: TB 3; carapace greaves
     result = resolve_attack(
         AttackRequest(shooter, "Laspistol", heretic), EnteredDice([18, 8]), SINGLE
@@ -159,15 +121,15 @@ def test_cover_soaks_first_and_wears_down_only_when_beaten():
     assert Soak(20, 2, 3, cover=8).wounds == 20 - 8 - 2 - 3
 
 
-def test_toughness_bonus_takes_the_unnatural_multiplier_less_felling():
+def test_toughness_bonus_takes_the_unnatural_multiplier_less_felling(marine):
     brother = marine("Brother", chars={"T": 43}, unnatural={"T": 2})
     assert toughness_bonus(brother) == 8
     assert toughness_bonus(brother, felling=1) == 4
     assert toughness_bonus(brother, felling=5) == 4
 
 
-def test_cover_in_an_attack_wears_down_a_point_per_beating_hit():
-    shooter = acolyte("Acolyte", weapons=[LASGUN])
+def test_cover_in_an_attack_wears_down_a_point_per_beating_hit(acolyte):
+    shooter = acolyte("Acolyte", weapons=["Lasgun"])
     target = acolyte("Heretic")
     setup = AttackSetup("BS", (Modifier("Semi-auto", 10),), "semi", max_hits=3, rounds=3,
                         jam_from=94)  # fmt: skip
@@ -182,8 +144,8 @@ def test_cover_in_an_attack_wears_down_a_point_per_beating_hit():
     assert damage == [(1, "body"), (2, "body")]
 
 
-def test_cover_protects_only_the_covered_locations():
-    shooter = acolyte("Acolyte", weapons=[LASGUN])
+def test_cover_protects_only_the_covered_locations(acolyte):
+    shooter = acolyte("Acolyte", weapons=["Lasgun"])
     target = acolyte("Heretic")
     options = {"covered_locations": ["body", "right_leg", "left_leg"]}
     request = AttackRequest(shooter, "Lasgun", target, circumstances={"cover": 8}, options=options)
@@ -194,11 +156,35 @@ def test_cover_protects_only_the_covered_locations():
     assert not [effect for effect in result.effects if effect.kind == "cover"]
 
 
+def test_cover_given_with_its_locations_stands_where_it_says(acolyte):
+    shooter = acolyte("Acolyte", weapons=["Lasgun"])
+    wall = {"cover": {"points": 6, "locations": ["arms"]}}  # a ledge hiding the arms only
+    request = AttackRequest(shooter, "Lasgun", acolyte("Heretic"), circumstances=wall)
+    result = resolve_attack(request, EnteredDice([21, 9]), SINGLE)  # 21 -> 12: right arm
+    # 9 + 3 = 12 - cover 6 - TB 3 = 3; 12 beats the cover: it wears down by 1
+    assert [(e.kind, e.amount, e.location) for e in result.effects if e.kind != "ammo"] == [
+        ("cover", 1, "right_arm"),
+        ("damage", 3, "right_arm"),
+    ]
+    soak = next(step for step in result.steps if step.title.startswith("Soak"))
+    assert soak.detail == "12 damage - cover 6 - AP 0 - TB 3 = 3"
+
+
+def test_cover_stops_shots_not_blows(acolyte):
+    swordsman = acolyte("Acolyte", weapons=["Sword"])
+    request = AttackRequest(swordsman, "Sword", acolyte("Heretic"), circumstances={"cover": 8})
+    melee = AttackSetup("WS", (), "melee")
+    result = resolve_attack(request, EnteredDice([13, 9]), melee)  # 13 -> 31: body, covered
+    assert [(e.kind, e.amount, e.location) for e in result.effects] == [
+        ("damage", 9 + 3 - 3, "body")  # SB 3 added, TB 3: no cover in melee
+    ]
+
+
 # --- Righteous Fury ---------------------------------------------------------------------------
 
 
-def test_dark_heresy_fury_adds_the_weapon_damage_again_each_time_confirmed():
-    shooter = acolyte("Acolyte", weapons=[LASGUN])
+def test_dark_heresy_fury_adds_the_weapon_damage_again_each_time_confirmed(acolyte):
+    shooter = acolyte("Acolyte", weapons=["Lasgun"])
     target = acolyte("Heretic", chars={"T": 30})
     # hit 21; damage 10 (Fury) -> confirm 30 -> damage 10 again (Fury) -> confirm 35 -> 4
     dice = EnteredDice([21, 10, 30, 10, 35, 4])
@@ -210,8 +196,8 @@ def test_dark_heresy_fury_adds_the_weapon_damage_again_each_time_confirmed():
     assert titles == ["confirmed", "+13 damage", "confirmed", "+7 damage"]
 
 
-def test_an_unconfirmed_fury_adds_nothing():
-    shooter = acolyte("Acolyte", weapons=[LASGUN])
+def test_an_unconfirmed_fury_adds_nothing(acolyte):
+    shooter = acolyte("Acolyte", weapons=["Lasgun"])
     target = acolyte("Heretic", chars={"T": 30})
     result = resolve_attack(
         AttackRequest(shooter, "Lasgun", target), EnteredDice([21, 10, 55]), SINGLE
@@ -220,8 +206,8 @@ def test_an_unconfirmed_fury_adds_nothing():
     assert any(step.outcome == "not confirmed" for step in result.steps)
 
 
-def test_dark_heresy_house_rule_deals_1d5_critical_without_confirmation():
-    shooter = acolyte("Acolyte", weapons=[LASGUN])
+def test_dark_heresy_house_rule_deals_1d5_critical_without_confirmation(acolyte):
+    shooter = acolyte("Acolyte", weapons=["Lasgun"])
     target = acolyte("Heretic", chars={"T": 30})
     request = AttackRequest(shooter, "Lasgun", target, options={"righteous_fury_house_rule": True})
     result = resolve_attack(request, EnteredDice([21, 10, 3]), SINGLE)  # d5 3: no confirmation
@@ -229,8 +215,8 @@ def test_dark_heresy_house_rule_deals_1d5_critical_without_confirmation():
     assert kinds == [("critical", 3, "right_arm"), ("damage", 10, "right_arm")]
 
 
-def test_deathwatch_fury_adds_a_die_and_keeps_going_on_tens_without_new_tests():
-    brother = marine("Castor", weapons=[BOLTER])
+def test_deathwatch_fury_adds_a_die_and_keeps_going_on_tens_without_new_tests(marine):
+    brother = marine("Castor", weapons=["Bolter"])
     target = marine("Traitor")
     setup = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
     # 27 vs 47: 2 degrees; dice 10, 1 -> 1 reads 2; confirm 30; extra 10 (again), extra 3
@@ -241,8 +227,8 @@ def test_deathwatch_fury_adds_a_die_and_keeps_going_on_tens_without_new_tests():
     assert dice.pending == ()
 
 
-def test_deathwatch_helpless_target_two_tens_confirm_without_a_test():
-    brother = marine("Castor", weapons=[CHAINSWORD])
+def test_deathwatch_helpless_target_two_tens_confirm_without_a_test(marine):
+    brother = marine("Castor", weapons=["Chainsword"])
     sleeper = marine("Sleeper")
     setup = AttackSetup("WS", (), "melee", auto_hit=True, extra_damage_dice=1)
     # location d100 50 -> 05: head; Tearing 1d10 -> 2 dice keep 1, rolled twice: 10, 2, 10, 1
@@ -255,8 +241,8 @@ def test_deathwatch_helpless_target_two_tens_confirm_without_a_test():
     assert fury[0] == "2 natural 10s on a helpless target"
 
 
-def test_deathwatch_has_no_fury_house_rule():
-    brother = marine("Castor", weapons=[BOLTER])
+def test_deathwatch_has_no_fury_house_rule(marine):
+    brother = marine("Castor", weapons=["Bolter"])
     target = marine("Traitor")
     setup = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
     request = AttackRequest(brother, "Bolter", target, options={"righteous_fury_house_rule": True})

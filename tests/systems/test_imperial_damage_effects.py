@@ -2,41 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 import types
 
 import pytest
 
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
 from gmkit.systems.base import Effect
 from gmkit.systems.imperial import effects as fx
 
-PROFILE = {
-    "WS": 40,
-    "BS": 40,
-    "S": 35,
-    "T": 35,
-    "Ag": 30,
-    "Int": 30,
-    "Per": 30,
-    "WP": 30,
-    "Fel": 30,
-}
-LASGUN = {
-    "name": "Lasgun", "weapon_class": "basic", "range": 100, "rof": "S/3/-",
-    "damage": "1d10+3", "damage_type": "E", "clip": 60, "loaded": 30, "reload": "Full",
-}  # fmt: skip
 
-
-def acolyte(**fields: object) -> DarkHeresyCharacter:
-    data = {"name": "Acolyte", "characteristics": PROFILE, "wounds": 10, **fields}
-    return DarkHeresyCharacter.build(data)
-
-
-def marine(**fields: object) -> DeathwatchCharacter:
-    data = {"name": "Castor", "characteristics": PROFILE, "wounds": 20, **fields}
-    return DeathwatchCharacter.build(data)
+@pytest.fixture(scope="session")
+def acolyte(acolyte):
+    """Ten wounds (TB 3)."""
+    return functools.partial(acolyte, wounds=10)
 
 
 @pytest.fixture
@@ -47,21 +26,21 @@ def no_criticals_table(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "gmkit.systems.imperial.criticals", stub)
 
 
-def test_damage_fills_wounds():
+def test_damage_fills_wounds(acolyte):
     applied = fx.apply(acolyte(damage=2), Effect("damage", "Acolyte", 5, "body", "Energy"))
     assert (applied.sheet.damage, applied.sheet.critical_damage) == (7, 0)
     assert applied.sheet.damage_state == "heavily damaged"  # 7 > 2 x TB 3
 
 
 @pytest.mark.usefixtures("no_criticals_table")
-def test_damage_beyond_wounds_is_critical_damage_at_its_location():
+def test_damage_beyond_wounds_is_critical_damage_at_its_location(acolyte):
     applied = fx.apply(acolyte(damage=8), Effect("damage", "Acolyte", 5, "right_arm", "Energy"))
     assert (applied.sheet.damage, applied.sheet.critical_damage) == (10, 3)
     assert applied.sheet.damage_state == "critically damaged"
     assert applied.notes == ("2 damage", "3 critical damage (Energy, right arm)")
 
 
-def test_critical_damage_calls_the_critical_table_and_returns_its_effects(monkeypatch):
+def test_critical_damage_calls_the_critical_table_and_returns_its_effects(monkeypatch, marine):
     calls = []
 
     class Row:
@@ -84,14 +63,14 @@ def test_critical_damage_calls_the_critical_table_and_returns_its_effects(monkey
 
 
 @pytest.mark.usefixtures("no_criticals_table")
-def test_critical_damage_stops_at_ten():
+def test_critical_damage_stops_at_ten(acolyte):
     applied = fx.apply(acolyte(damage=10, critical_damage=8), Effect("damage", "Acolyte", 5))
     assert applied.sheet.critical_damage == 10
     assert "past the tables' 10: dead" in applied.notes[0]
 
 
 @pytest.mark.usefixtures("no_criticals_table")
-def test_house_rule_critical_leaves_wounds_and_kills_a_minion():
+def test_house_rule_critical_leaves_wounds_and_kills_a_minion(acolyte):
     minion = acolyte(damage=1, minion=True)
     applied = fx.apply(minion, Effect("critical", "Acolyte", 2, "body", "Energy"))
     assert (applied.sheet.damage, applied.sheet.critical_damage) == (1, 2)
@@ -100,12 +79,12 @@ def test_house_rule_critical_leaves_wounds_and_kills_a_minion():
 
 
 @pytest.mark.usefixtures("no_criticals_table")
-def test_a_bare_critical_on_a_deathwatch_sheet_fills_its_wounds_first():
+def test_a_bare_critical_on_a_deathwatch_sheet_fills_its_wounds_first(marine):
     applied = fx.apply(marine(damage=4), Effect("critical", "Castor", 2, "body"))
     assert (applied.sheet.damage, applied.sheet.critical_damage) == (20, 2)
 
 
-def test_more_fatigue_than_toughness_bonus_knocks_out_for_ten_minus_tb_minutes():
+def test_more_fatigue_than_toughness_bonus_knocks_out_for_ten_minus_tb_minutes(acolyte):
     sheet = acolyte(fatigue=3)  # TB 3
     applied = fx.apply(sheet, Effect("fatigue", "Acolyte", 1))
     assert applied.sheet.fatigue == 4
@@ -114,7 +93,7 @@ def test_more_fatigue_than_toughness_bonus_knocks_out_for_ten_minus_tb_minutes()
     assert not fx.apply(acolyte(fatigue=1), Effect("fatigue", "Acolyte", 1)).follow_up
 
 
-def test_waking_and_resting_off_fatigue():
+def test_waking_and_resting_off_fatigue(acolyte, marine):
     assert fx.wake_from_fatigue(marine(fatigue=5)).fatigue == 1  # 004
     assert fx.wake_from_fatigue(acolyte(fatigue=5)).fatigue == 5  # 001 says nothing of it
     assert fx.recover_fatigue(marine(fatigue=4), 20).fatigue == 2  # a level per 10 minutes
@@ -122,8 +101,8 @@ def test_waking_and_resting_off_fatigue():
     assert fx.recover_fatigue(acolyte(fatigue=4), 120).fatigue == 2  # 001: a level an hour
 
 
-def test_ammunition_and_magnitude_go_down_never_below_zero():
-    shooter = acolyte(weapons=[LASGUN])
+def test_ammunition_and_magnitude_go_down_never_below_zero(acolyte, marine, weapon):
+    shooter = acolyte(weapons=[weapon("Lasgun", loaded=30)])
     assert (
         fx.apply_effect(shooter, Effect("ammo", "Acolyte", 3, weapon="Lasgun")).weapons[0].loaded
         == 27
@@ -140,7 +119,7 @@ def test_ammunition_and_magnitude_go_down_never_below_zero():
     assert gone.notes == ("magnitude 0 of 30", "destroyed")
 
 
-def test_effects_for_someone_else_or_the_encounter_leave_the_sheet_alone():
+def test_effects_for_someone_else_or_the_encounter_leave_the_sheet_alone(acolyte):
     sheet = acolyte()
     assert fx.apply(sheet, Effect("damage", "Somebody else", 5)).sheet is sheet
     assert fx.apply(sheet, Effect("condition", "Acolyte", condition="stunned")).sheet is sheet
@@ -148,7 +127,7 @@ def test_effects_for_someone_else_or_the_encounter_leave_the_sheet_alone():
 
 
 @pytest.mark.usefixtures("no_criticals_table")
-def test_apply_effects_in_order():
+def test_apply_effects_in_order(acolyte):
     effects = [
         Effect("damage", "Acolyte", 4, "body"),
         Effect("damage", "Acolyte", 8, "head", "Rending"),
@@ -162,14 +141,14 @@ def test_apply_effects_in_order():
     )
 
 
-def test_natural_healing_lightly_damaged_a_point_a_day_or_tb_in_bed():
+def test_natural_healing_lightly_damaged_a_point_a_day_or_tb_in_bed(acolyte):
     sheet = acolyte(damage=5)  # TB 3: lightly damaged up to 6
     assert fx.heal(sheet, 2).damage == 3
     assert fx.heal(sheet, 1, resting=True).damage == 2
     assert fx.heal(sheet, 30).damage == 0
 
 
-def test_natural_healing_heavily_damaged_a_point_a_week_or_tb_with_a_week_of_rest():
+def test_natural_healing_heavily_damaged_a_point_a_week_or_tb_with_a_week_of_rest(acolyte):
     sheet = acolyte(damage=9)
     assert fx.heal(sheet, 6).damage == 9
     assert fx.heal(sheet, 7).damage == 8
@@ -178,7 +157,7 @@ def test_natural_healing_heavily_damaged_a_point_a_week_or_tb_with_a_week_of_res
     assert fx.heal(sheet, 21).damage == 6  # three weeks: 8, 7, 6, still a week at a time
 
 
-def test_critical_damage_heals_only_with_rest_and_medical_care():
+def test_critical_damage_heals_only_with_rest_and_medical_care(marine):
     sheet = marine(damage=20, critical_damage=2)
     assert fx.heal(sheet, 14, resting=True).critical_damage == 2
     healed = fx.heal(sheet, 7, resting=True, medical=True)

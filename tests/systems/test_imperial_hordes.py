@@ -11,81 +11,54 @@ from gmkit.systems.imperial import hordes
 from gmkit.systems.imperial.resolve import resolve_attack
 from gmkit.systems.imperial.setup import AttackSetup
 
-PROFILE = {
-    "WS": 44,
-    "BS": 47,
-    "S": 45,
-    "T": 40,
-    "Ag": 40,
-    "Int": 38,
-    "Per": 41,
-    "WP": 30,
-    "Fel": 35,
-}
 RULES = hordes.horde_rules()
-BOLTER = {
-    "name": "Bolter", "weapon_class": "basic", "range": 100, "rof": "S/2/4",
-    "damage": "2d10+5", "damage_type": "X", "pen": 5, "clip": 28, "reload": "Full",
-}  # fmt: skip
-LASGUN = {
-    "name": "Lasgun", "weapon_class": "basic", "range": 100, "rof": "S/3/-",
-    "damage": "1d10+3", "damage_type": "E", "clip": 60, "reload": "Full",
-}  # fmt: skip
-POWER_SWORD = {"name": "Power Sword", "weapon_class": "melee", "damage": "1d10+5",
-               "damage_type": "E", "pen": 6, "qualities": ["Power Field", "Balanced"]}  # fmt: skip
-GRENADE = {
-    "name": "Frag Grenade", "weapon_class": "thrown", "range": 9, "rof": "S/-/-",
-    "damage": "2d10", "damage_type": "X", "qualities": ["Blast(4)"],
-}  # fmt: skip
-FLAMER = {
-    "name": "Flamer", "weapon_class": "basic", "range": 20, "rof": "S/-/-",
-    "damage": "1d10+9", "damage_type": "E", "pen": 4, "clip": 6, "reload": "2 Full",
-    "qualities": ["Flame"],
-}  # fmt: skip
 
 
-def weapon(data: dict) -> Weapon:
-    return Weapon.model_validate(data)
+@pytest.fixture(scope="session")
+def armed(weapon):
+    """An armoury weapon as the sheets validate it: ``armed("Flamer", range=10)``."""
+    return lambda name, **changes: Weapon.model_validate(weapon(name, **changes))
 
 
-def mob(magnitude: int = 30, armour: int = 0) -> DeathwatchCharacter:
-    return DeathwatchCharacter.build(
-        name="Ork mob", characteristics=PROFILE, wounds=12, tier="troop",
-        horde={"magnitude_max": 30, "magnitude": magnitude, "armour": armour},
-    )  # fmt: skip
+@pytest.fixture(scope="session")
+def mob(marine):
+    def make(magnitude: int = 30, armour: int = 0) -> DeathwatchCharacter:
+        horde = {"magnitude_max": 30, "magnitude": magnitude, "armour": armour}
+        return marine("Ork mob", wounds=12, tier="troop", horde=horde)
+
+    return make
 
 
-BROTHER = DeathwatchCharacter.build(
-    name="Castor", characteristics=PROFILE, wounds=20,
-    weapons=[BOLTER, LASGUN, POWER_SWORD, GRENADE, FLAMER],
-)  # fmt: skip
+@pytest.fixture(scope="session")
+def brother(marine):
+    return marine("Castor", ["Bolter", "Lasgun", "Power Sword", "Frag Grenade", "Flamer"])
 
 
 def test_the_packaged_rules_are_the_sheets_defaults():
     assert RULES == HORDE_RULES
 
 
-def test_blast_hits_a_horde_as_many_times_as_its_blast():
-    found = hordes.horde_hits(weapon(GRENADE), False, 3, 1, EnteredDice([]), RULES)
+def test_blast_hits_a_horde_as_many_times_as_its_blast(armed):
+    found = hordes.horde_hits(armed("Frag Grenade"), False, 3, 1, EnteredDice([]), RULES)
     assert (found.hits, found.reason) == (4, "Blast(4): 4 hits")
 
 
-def test_flame_hits_a_quarter_of_its_range_rounded_up_plus_1d5():
-    found = hordes.horde_hits(weapon(FLAMER), False, 0, 1, EnteredDice([3]), RULES)
+def test_flame_hits_a_quarter_of_its_range_rounded_up_plus_1d5(armed):
+    found = hordes.horde_hits(armed("Flamer"), False, 0, 1, EnteredDice([3]), RULES)
     assert found.hits == 5 + 3
-    odd = weapon({**FLAMER, "range": 10})
+    odd = armed("Flamer", range=10)
     assert hordes.horde_hits(odd, False, 0, 1, EnteredDice([1]), RULES).hits == 3 + 1
 
 
-def test_melee_one_more_hit_per_two_degrees_and_one_for_a_power_field():
-    found = hordes.horde_hits(weapon(POWER_SWORD), True, 5, 1, EnteredDice([]), RULES)
+def test_melee_one_more_hit_per_two_degrees_and_one_for_a_power_field(armed):
+    found = hordes.horde_hits(armed("Power Sword"), True, 5, 1, EnteredDice([]), RULES)
     assert found.hits == 1 + 2 + 1
 
 
-def test_ranged_fire_keeps_its_own_hits_and_explosive_damage_adds_one():
-    assert hordes.horde_hits(weapon(LASGUN), False, 4, 3, EnteredDice([]), RULES).hits == 3
-    assert hordes.explosive_extra_hits(weapon(BOLTER), RULES) == 1
-    assert hordes.explosive_extra_hits(weapon(LASGUN), RULES) == 0
+def test_ranged_fire_keeps_its_own_hits_and_explosive_damage_adds_one(armed):
+    assert hordes.horde_hits(armed("Lasgun"), False, 4, 3, EnteredDice([]), RULES).hits == 3
+    assert hordes.explosive_extra_hits(armed("Bolter"), RULES) == 1
+    assert hordes.explosive_extra_hits(armed("Lasgun"), RULES) == 0
 
 
 def test_psychic_powers_hit_per_psy_rating_and_1d10_more_for_an_area():
@@ -134,11 +107,11 @@ def test_the_break_test_rolls_willpower_with_its_penalty():
 # --- through an attack ------------------------------------------------------------------------
 
 
-def test_melee_on_a_horde_has_no_locations_and_loses_magnitude_per_damaging_hit():
+def test_melee_on_a_horde_has_no_locations_and_loses_magnitude_per_damaging_hit(brother, mob):
     setup = AttackSetup("WS", (), "melee")
     # 4 vs 44: 4 degrees -> 1 + 2 + Power Field 1 = 4 hits; 1d10+5+SB 4 each, AP 2 (Pen 6), TB 4
     dice = EnteredDice([4, 6, 1, 1, 1])
-    result = resolve_attack(AttackRequest(BROTHER, "Power Sword", mob(armour=2)), dice, setup)
+    result = resolve_attack(AttackRequest(brother, "Power Sword", mob(armour=2)), dice, setup)
     assert dice.pending == ()
     assert result.hits == 4
     assert [(e.kind, e.amount) for e in result.effects] == [("magnitude", 4)]
@@ -146,33 +119,33 @@ def test_melee_on_a_horde_has_no_locations_and_loses_magnitude_per_damaging_hit(
     assert result.summary == "Castor hits Ork mob 4 times with Power Sword: magnitude -4"
 
 
-def test_hits_that_deal_no_damage_cost_no_magnitude():
+def test_hits_that_deal_no_damage_cost_no_magnitude(brother, mob):
     setup = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
     # 10 + 3 = 13 (its 10 calls Fury; 80 fails to confirm) against armour 10 and TB 4: nothing
     result = resolve_attack(
-        AttackRequest(BROTHER, "Lasgun", mob(armour=10)), EnteredDice([30, 10, 80]), setup
+        AttackRequest(brother, "Lasgun", mob(armour=10)), EnteredDice([30, 10, 80]), setup
     )
     assert result.hits == 1
     assert not [effect for effect in result.effects if effect.kind == "magnitude"]
     assert result.summary == "Castor hits Ork mob once with Lasgun: no magnitude lost"
 
 
-def test_a_grenade_hits_four_times_and_explodes_once_more():
+def test_a_grenade_hits_four_times_and_explodes_once_more(brother, mob):
     setup = AttackSetup("BS", (), "single")
     dice = EnteredDice([30, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5])  # 2d10 each: 15 - TB 4 = 11
-    result = resolve_attack(AttackRequest(BROTHER, "Frag Grenade", mob()), dice, setup)
+    result = resolve_attack(AttackRequest(brother, "Frag Grenade", mob()), dice, setup)
     assert dice.pending == ()
     assert result.hits == 5
     assert [(e.kind, e.amount) for e in result.effects] == [("magnitude", 5)]
 
 
-def test_hordes_do_not_dodge_unless_the_gm_allows_it():
+def test_hordes_do_not_dodge_unless_the_gm_allows_it(brother, mob):
     setup = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
-    request = AttackRequest(BROTHER, "Lasgun", mob(), options={"reaction": "dodge"})
+    request = AttackRequest(brother, "Lasgun", mob(), options={"reaction": "dodge"})
     result = resolve_attack(request, EnteredDice([30, 5]), setup)
     assert any("hordes do not dodge" in step.detail for step in result.steps)
     allowed = AttackRequest(
-        BROTHER, "Lasgun", mob(), options={"reaction": "dodge", "horde_reacts": True}
+        brother, "Lasgun", mob(), options={"reaction": "dodge", "horde_reacts": True}
     )
     dodged = resolve_attack(allowed, EnteredDice([30, 20]), setup)  # Ag 40: 20 succeeds
     assert dodged.hits == 0

@@ -7,8 +7,6 @@ from typing import Any
 import pytest
 
 from gmkit.errors import GmkitError, RulesError
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial import modifiers
 from gmkit.systems.imperial.actions import action, actions, jam_from
@@ -16,142 +14,27 @@ from gmkit.systems.imperial.conditions import conditions
 from gmkit.systems.imperial.modifiers import attack_setup
 from gmkit.systems.imperial.setup import AttackSetup
 
-PROFILE = {
-    "WS": 40,
-    "BS": 40,
-    "S": 40,
-    "T": 40,
-    "Ag": 40,
-    "Int": 30,
-    "Per": 30,
-    "WP": 30,
-    "Fel": 30,
-}
-WEAPONS: dict[str, dict[str, Any]] = {
-    "Lasgun": {
-        "weapon_class": "basic",
-        "group": "Las",
-        "range": 100,
-        "rof": "S/3/-",
-        "damage": "1d10+3",
-        "damage_type": "E",
-        "clip": 60,
-        "reload": "Full",
-    },
-    "Autogun": {
-        "weapon_class": "basic",
-        "group": "SP",
-        "range": 90,
-        "rof": "S/3/10",
-        "damage": "1d10+2",
-        "clip": 30,
-        "reload": "Full",
-    },
-    "Laspistol": {
-        "weapon_class": "pistol",
-        "group": "Las",
-        "range": 30,
-        "rof": "S/-/-",
-        "damage": "1d10+2",
-        "damage_type": "E",
-        "clip": 30,
-        "reload": "Full",
-        "qualities": ["Reliable"],
-    },
-    "Stub Pistol": {
-        "weapon_class": "pistol",
-        "group": "SP",
-        "range": 30,
-        "rof": "S/3/-",
-        "damage": "1d10+3",
-        "clip": 6,
-        "reload": "Full",
-        "qualities": ["Unreliable"],
-    },
-    "Heavy Stubber": {
-        "weapon_class": "heavy",
-        "group": "SP",
-        "range": 120,
-        "rof": "-/-/10",
-        "damage": "1d10+4",
-        "clip": 200,
-        "reload": "2 Full",
-    },
-    "Flamer": {
-        "weapon_class": "basic",
-        "group": "Flame",
-        "range": 20,
-        "rof": "S/-/-",
-        "damage": "1d10+4",
-        "damage_type": "E",
-        "clip": 3,
-        "reload": "2 Full",
-        "qualities": ["Flame"],
-    },
-    "Frag Grenade": {
-        "weapon_class": "thrown",
-        "group": "Grenade",
-        "range": 12,
-        "rof": "S/-/-",
-        "damage": "2d10",
-        "damage_type": "X",
-        "qualities": ["Blast(4)"],
-    },
-    "Sword": {
-        "weapon_class": "melee",
-        "group": "Primitive",
-        "damage": "1d10",
-        "damage_type": "R",
-        "qualities": ["Balanced"],
-    },
-    "Club": {
-        "weapon_class": "melee",
-        "group": "Primitive",
-        "damage": "1d10",
-        "qualities": ["Primitive"],
-    },
-    "Knife": {
-        "weapon_class": "melee",
-        "group": "Primitive",
-        "range": 5,
-        "rof": "S/-/-",
-        "damage": "1d5",
-        "damage_type": "R",
-    },
-}
-TRAINED = [
-    "Basic Weapon Training",
-    "Pistol Training",
-    "Heavy Weapon Training",
-    "Melee Weapon Training",
-    "Thrown Weapon Training",
-]
+ARMS = ("Lasgun", "Autogun", "Laspistol", "Stub Pistol", "Heavy Stubber", "Flamer",
+        "Frag Grenade", "Sword", "Club", "Knife")  # fmt: skip
 
 
-def sheet(game: str = "dark_heresy", *weapons: str, **fields: Any) -> Any:
-    data = {
-        "name": fields.pop("name", "Tull"),
-        "characteristics": PROFILE,
-        "wounds": 12,
-        "weapons": [{"name": name, **WEAPONS[name]} for name in weapons],
-        "talents": fields.pop("talents", TRAINED),
-        **fields,
-    }
-    cls = DarkHeresyCharacter if game == "dark_heresy" else DeathwatchCharacter
-    return cls.build(data)
+@pytest.fixture(scope="session")
+def setup(veteran):
+    """Tull's attack (with every weapon of ARMS) on a Cultist with a sword, set up."""
 
+    def make(
+        weapon: str = "Lasgun",
+        game: str = "dark_heresy",
+        *,
+        target: Any = None,
+        attacker: Any = None,
+        **request: Any,
+    ) -> AttackSetup:
+        shooter = attacker or veteran(game, *ARMS)
+        victim = target or veteran(game, "Sword", name="Cultist")
+        return attack_setup(AttackRequest(shooter, weapon, victim, **request), game)
 
-def setup(
-    weapon: str = "Lasgun",
-    game: str = "dark_heresy",
-    *,
-    target: Any = None,
-    attacker: Any = None,
-    **request: Any,
-) -> AttackSetup:
-    shooter = attacker or sheet(game, *WEAPONS)
-    victim = target or sheet(game, "Sword", name="Cultist")
-    return attack_setup(AttackRequest(shooter, weapon, victim, **request), game)
+    return make
 
 
 def listed(result: AttackSetup) -> list[str]:
@@ -257,7 +140,7 @@ def test_jam_thresholds_by_mode_and_quality():
 # --- attack_setup: tests, modes, hits, rounds, jams -------------------------------------------
 
 
-def test_a_standard_ranged_attack_tests_bs_fires_one_round_and_jams_on_96():
+def test_a_standard_ranged_attack_tests_bs_fires_one_round_and_jams_on_96(setup):
     result = setup("Lasgun", distance=60)
     assert (result.characteristic, result.mode, result.max_hits, result.rounds) == (
         "BS",
@@ -271,7 +154,7 @@ def test_a_standard_ranged_attack_tests_bs_fires_one_round_and_jams_on_96():
     assert result.can_dodge
 
 
-def test_a_melee_attack_tests_ws_spends_nothing_and_cannot_jam():
+def test_a_melee_attack_tests_ws_spends_nothing_and_cannot_jam(setup):
     result = setup("Sword")
     assert (result.characteristic, result.mode, result.rounds, result.jam_from) == (
         "WS",
@@ -283,7 +166,7 @@ def test_a_melee_attack_tests_ws_spends_nothing_and_cannot_jam():
     assert result.can_dodge
 
 
-def test_aim_half_and_full():
+def test_aim_half_and_full(setup):
     assert listed(setup("Lasgun", distance=60, options={"prepared": {"aim": "half"}})) == [
         "Aim (half) +10"
     ]
@@ -292,7 +175,7 @@ def test_aim_half_and_full():
         setup("Lasgun", options={"prepared": {"aim": True}})
 
 
-def test_all_out_attack_gives_ws_20_and_leaves_the_attacker_without_reactions():
+def test_all_out_attack_gives_ws_20_and_leaves_the_attacker_without_reactions(setup):
     result = setup("Sword", action="all_out_attack")
     assert listed(result) == ["All Out Attack +20"]
     assert any(note.startswith("no_reactions_until_next_turn") for note in result.notes)
@@ -300,7 +183,7 @@ def test_all_out_attack_gives_ws_20_and_leaves_the_attacker_without_reactions():
         setup("Lasgun", action="all_out_attack")
 
 
-def test_called_shot_is_minus_20_and_skips_the_location_roll():
+def test_called_shot_is_minus_20_and_skips_the_location_roll(setup):
     result = setup("Lasgun", action="called_shot", called_location="head", distance=60)
     assert listed(result) == ["Called Shot -20"]
     assert result.called_location == "head"
@@ -310,7 +193,7 @@ def test_called_shot_is_minus_20_and_skips_the_location_roll():
         setup("Lasgun", called_location="head", distance=60)
 
 
-def test_charge_gives_ws_10_from_4_metres_to_the_charge_move():
+def test_charge_gives_ws_10_from_4_metres_to_the_charge_move(setup):
     assert listed(setup("Sword", action="charge", distance=6)) == ["Charge +10"]
     with pytest.raises(RulesError, match=r"field 'distance'.*4 m"):
         setup("Sword", action="charge", distance=3)
@@ -321,13 +204,13 @@ def test_charge_gives_ws_10_from_4_metres_to_the_charge_move():
     assert "4 m" in overruled.warnings[0]
 
 
-def test_guarded_attack_is_minus_10():
+def test_guarded_attack_is_minus_10(setup):
     result = setup("Sword", action="guarded_attack")
     assert listed(result) == ["Guarded Attack -10"]
     assert any(note.startswith("reactions_bonus (10)") for note in result.notes)
 
 
-def test_semi_auto_burst_plus_10_capped_at_the_semi_rate_and_jams_on_94():
+def test_semi_auto_burst_plus_10_capped_at_the_semi_rate_and_jams_on_94(setup):
     result = setup("Autogun", action="semi_auto_burst", distance=60)
     assert listed(result) == ["Semi-Auto Burst +10"]
     assert (result.mode, result.max_hits, result.rounds, result.jam_from) == ("semi", 3, 3, 94)
@@ -337,7 +220,7 @@ def test_semi_auto_burst_plus_10_capped_at_the_semi_rate_and_jams_on_94():
     assert listed(moving) == []
 
 
-def test_full_auto_burst_plus_20_or_minus_10_on_the_move():
+def test_full_auto_burst_plus_20_or_minus_10_on_the_move(setup):
     result = setup("Autogun", action="full_auto_burst", distance=60)
     assert listed(result) == ["Full Auto Burst +20"]
     assert (result.mode, result.max_hits, result.rounds, result.jam_from) == ("full", 10, 10, 94)
@@ -347,7 +230,7 @@ def test_full_auto_burst_plus_20_or_minus_10_on_the_move():
     assert listed(moving) == ["Full Auto Burst (moving) -10"]
 
 
-def test_illegal_fire_modes_are_refused_naming_the_field():
+def test_illegal_fire_modes_are_refused_naming_the_field(setup):
     with pytest.raises(RulesError, match=r"field 'weapon'.*no full-auto"):
         setup("Lasgun", action="full_auto_burst")
     with pytest.raises(RulesError, match=r"field 'weapon'.*semi fire needs a ranged weapon"):
@@ -358,7 +241,7 @@ def test_illegal_fire_modes_are_refused_naming_the_field():
         setup("Heavy Stubber", options={"prepared": {"brace_heavy_weapon": True}})
 
 
-def test_suppressing_fire_minus_20_up_to_the_full_rate():
+def test_suppressing_fire_minus_20_up_to_the_full_rate(setup):
     result = setup("Autogun", action="suppressing_fire", distance=60)
     assert listed(result) == ["Suppressing Fire -20"]
     assert (result.mode, result.max_hits, result.rounds, result.jam_from) == (
@@ -370,14 +253,14 @@ def test_suppressing_fire_minus_20_up_to_the_full_rate():
     assert any(note.startswith("pinning_test (-20)") for note in result.notes)
 
 
-def test_reliable_unreliable_and_flame_weapons():
+def test_reliable_unreliable_and_flame_weapons(setup):
     assert setup("Laspistol", distance=10).jam_from == 100
     assert setup("Stub Pistol", action="semi_auto_burst", distance=10).jam_from == 91
     flame = setup("Flamer", distance=10)
     assert (flame.jam_from, flame.auto_hit, flame.can_parry) == (None, True, False)
 
 
-def test_thrown_weapons_never_jam_and_a_melee_weapon_can_be_thrown():
+def test_thrown_weapons_never_jam_and_a_melee_weapon_can_be_thrown(setup):
     grenade = setup("Frag Grenade", distance=10)
     assert (grenade.characteristic, grenade.rounds, grenade.jam_from) == ("BS", 0, None)
     knife = setup("Knife", mode="thrown", distance=1.5)
@@ -389,17 +272,17 @@ def test_thrown_weapons_never_jam_and_a_melee_weapon_can_be_thrown():
         setup("Sword", mode="thrown")
 
 
-def test_ammunition_empty_is_refused_and_a_short_clip_fires_what_is_left():
-    shooter = sheet("dark_heresy", "Autogun")
-    empty = shooter.edit(weapons=[{"name": "Autogun", **WEAPONS["Autogun"], "loaded": 0}])
+def test_ammunition_empty_is_refused_and_a_short_clip_fires_what_is_left(setup, veteran, weapon):
+    shooter = veteran("dark_heresy", "Autogun")
+    empty = shooter.edit(weapons=[weapon("Autogun", loaded=0)])
     with pytest.raises(RulesError, match=r"field 'weapon'.*empty"):
         setup("Autogun", attacker=empty)
-    low = shooter.edit(weapons=[{"name": "Autogun", **WEAPONS["Autogun"], "loaded": 2}])
+    low = shooter.edit(weapons=[weapon("Autogun", loaded=2)])
     result = setup("Autogun", attacker=low, action="full_auto_burst", distance=30)
     assert (result.max_hits, result.rounds) == (2, 2)
 
 
-def test_stun_is_ws_minus_20_and_unarmed_doubles_armour():
+def test_stun_is_ws_minus_20_and_unarmed_doubles_armour(setup):
     result = setup("unarmed", action="stun")
     assert listed(result) == ["Stun -20", "Unarmed against an armed opponent -20"]
     assert (result.mode, result.primitive_armour_double) == ("stun", True)
@@ -407,8 +290,8 @@ def test_stun_is_ws_minus_20_and_unarmed_doubles_armour():
     assert setup("Club").primitive_armour_double
 
 
-def test_unarmed_attacks_are_minus_20_only_against_an_armed_opponent():
-    bare = sheet("dark_heresy", name="Bare")
+def test_unarmed_attacks_are_minus_20_only_against_an_armed_opponent(setup, veteran):
+    bare = veteran("dark_heresy", name="Bare")
     assert listed(setup("unarmed", target=bare)) == []
     assert setup("unarmed", target=bare).primitive_armour_double
     assert listed(setup("Unarmed", options={"target_armed": False})) == []
@@ -416,8 +299,8 @@ def test_unarmed_attacks_are_minus_20_only_against_an_armed_opponent():
         setup("Bolter")
 
 
-def test_knock_down_is_an_opposed_strength_test_helped_by_a_half_move():
-    result = setup("unarmed", action="knock_down", target=sheet(name="Bare"))
+def test_knock_down_is_an_opposed_strength_test_helped_by_a_half_move(setup, veteran):
+    result = setup("unarmed", action="knock_down", target=veteran(name="Bare"))
     assert (result.characteristic, result.mode, result.can_dodge, result.can_parry) == (
         "S",
         "knock_down",
@@ -429,13 +312,13 @@ def test_knock_down_is_an_opposed_strength_test_helped_by_a_half_move():
         "unarmed",
         action="knock_down",
         options={"prepared": {"move": "half"}},
-        target=sheet(name="Bare"),
+        target=veteran(name="Bare"),
     )
     assert listed(moved) == ["Moved before Knock-Down +10"]
     assert listed(setup("Sword", options={"prepared": {"move": "half"}})) == []
 
 
-def test_feint_and_manoeuvre_are_opposed_ws_and_a_won_feint_blocks_reactions():
+def test_feint_and_manoeuvre_are_opposed_ws_and_a_won_feint_blocks_reactions(setup):
     assert setup("Sword", action="feint").mode == "feint"
     assert setup("Sword", action="manoeuvre").characteristic == "WS"
     after = setup("Sword", options={"prepared": {"feint": True}})
@@ -445,7 +328,7 @@ def test_feint_and_manoeuvre_are_opposed_ws_and_a_won_feint_blocks_reactions():
     assert any("Feint lost" in note for note in lost.notes)
 
 
-def test_grapple_needs_a_grapple_and_an_option():
+def test_grapple_needs_a_grapple_and_an_option(setup):
     held = {"attacker_conditions": ["grappled"]}
     crush = setup("unarmed", action="grapple", options={**held, "grapple_option": "damage"})
     assert (crush.characteristic, crush.mode, crush.called_location) == (
@@ -467,7 +350,7 @@ def test_grapple_needs_a_grapple_and_an_option():
         setup("Sword", options=held)
 
 
-def test_an_unarmed_standard_attack_or_charge_may_start_a_grapple():
+def test_an_unarmed_standard_attack_or_charge_may_start_a_grapple(setup):
     assert setup("unarmed", options={"grapple": True}).mode == "grapple"
     assert setup("unarmed", action="charge", distance=5, options={"grapple": True}).mode == (
         "grapple"
@@ -476,14 +359,14 @@ def test_an_unarmed_standard_attack_or_charge_may_start_a_grapple():
         setup("Sword", options={"grapple": True})
 
 
-def test_multiple_attacks_need_a_talent_or_two_weapons():
+def test_multiple_attacks_need_a_talent_or_two_weapons(setup, trained, veteran):
     with pytest.raises(RulesError, match=r"field 'action'.*Swift Attack"):
         setup("Sword", action="multiple_attacks")
-    swift = sheet("dark_heresy", "Sword", talents=[*TRAINED, "Swift Attack"])
+    swift = veteran("dark_heresy", "Sword", talents=[*trained, "Swift Attack"])
     assert setup("Sword", attacker=swift, action="multiple_attacks").max_hits == 2
-    fast = sheet("dark_heresy", "Sword", talents=[*TRAINED, "Lightning Attack"])
+    fast = veteran("dark_heresy", "Sword", talents=[*trained, "Lightning Attack"])
     assert setup("Sword", attacker=fast, action="multiple_attacks").max_hits == 3
-    twin = sheet("dark_heresy", "Sword", talents=[*TRAINED, "Two-Weapon Wielder (Melee)"])
+    twin = veteran("dark_heresy", "Sword", talents=[*trained, "Two-Weapon Wielder (Melee)"])
     both = {"two_weapons": True}
     assert listed(setup("Sword", attacker=twin, action="multiple_attacks", options=both)) == [
         "Two weapons -20"
@@ -495,8 +378,8 @@ def test_multiple_attacks_need_a_talent_or_two_weapons():
     with pytest.raises(RulesError, match=r"Two-Weapon Wielder \(Ballistic\)"):
         setup(
             "Laspistol",
-            attacker=sheet(
-                "dark_heresy", "Laspistol", talents=[*TRAINED, "Two-Weapon Wielder (Melee)"]
+            attacker=veteran(
+                "dark_heresy", "Laspistol", talents=[*trained, "Two-Weapon Wielder (Melee)"]
             ),
             action="multiple_attacks",
             options=both,
@@ -504,7 +387,7 @@ def test_multiple_attacks_need_a_talent_or_two_weapons():
         )
 
 
-def test_overwatch_fires_the_declared_mode():
+def test_overwatch_fires_the_declared_mode(setup):
     result = setup("Autogun", action="overwatch", mode="full", distance=60)
     assert listed(result) == ["Full Auto Burst +20"]
     assert result.max_hits == 10
@@ -513,21 +396,23 @@ def test_overwatch_fires_the_declared_mode():
         setup("Autogun", action="overwatch", distance=60)
 
 
-def test_non_attacks_and_unknown_ids_are_refused():
+def test_non_attacks_and_unknown_ids_are_refused(setup, veteran):
     with pytest.raises(RulesError, match=r"field 'action'.*Run is not an attack"):
         setup("Sword", action="run")
     with pytest.raises(RulesError, match=r"field 'action'.*unknown action 'smite'"):
         setup("Sword", action="smite")
     with pytest.raises(RulesError, match=r"field 'game'"):
-        setup("Sword", game="wfrp2")
+        setup("Sword", game="wfrp2", attacker=veteran(), target=veteran(name="Foe"))
     with pytest.raises(RulesError, match=r"field 'attacker'"):
-        attack_setup(AttackRequest(sheet("deathwatch", "Sword"), "Sword", sheet()), "dark_heresy")
+        attack_setup(
+            AttackRequest(veteran("deathwatch", "Sword"), "Sword", veteran()), "dark_heresy"
+        )
     with pytest.raises(RulesError, match=r"options\['off_hand'\]"):
         setup("Sword", options={"off_hand": "yes"})
     assert issubclass(modifiers.RulesError, GmkitError)
 
 
-def test_heavy_weapons_unbraced_in_deathwatch_minus_30():
+def test_heavy_weapons_unbraced_in_deathwatch_minus_30(setup):
     stubber = setup("Heavy Stubber", game="deathwatch", action="full_auto_burst", distance=60)
     assert listed(stubber) == ["Full Auto Burst +20", "Heavy weapon unbraced -30"]
     braced = setup(
@@ -548,7 +433,7 @@ def test_heavy_weapons_unbraced_in_deathwatch_minus_30():
     assert listed(also) == ["Full Auto Burst +20"]
 
 
-def test_modifiers_are_listed_uncapped():
+def test_modifiers_are_listed_uncapped(setup):
     result = setup(
         "Laspistol",
         distance=1,
@@ -564,23 +449,17 @@ def test_modifiers_are_listed_uncapped():
     assert Modifier("Aim (full)", 20) in result.modifiers
 
 
-def test_reactions_a_target_may_use():
-    assert not setup("Sword", target=sheet(name="Empty-handed")).can_parry
-    horde = DeathwatchCharacter.build(
-        name="Cultists",
-        characteristics=PROFILE,
-        wounds=8,
-        tier="troop",
-        horde={"magnitude_max": 30},
-        weapons=[{"name": "Sword", **WEAPONS["Sword"]}],
-    )
+def test_reactions_a_target_may_use(setup, veteran):
+    assert not setup("Sword", target=veteran(name="Empty-handed")).can_parry
+    cultists = {"magnitude_max": 30}
+    horde = veteran("deathwatch", "Sword", name="Cultists", wounds=8, tier="troop", horde=cultists)
     mob = setup("Sword", game="deathwatch", target=horde)
     assert (mob.can_dodge, mob.can_parry) == (False, False)
     allowed = setup("Sword", game="deathwatch", target=horde, options={"horde_reacts": True})
     assert (allowed.can_dodge, allowed.can_parry) == (True, True)
 
 
-def test_helpless_targets_are_hit_automatically_in_melee_with_damage_rolled_twice():
+def test_helpless_targets_are_hit_automatically_in_melee_with_damage_rolled_twice(setup):
     result = setup("Sword", options={"target_conditions": ["helpless"]})
     assert (result.auto_hit, result.extra_damage_dice) == (True, 1)
     assert (result.can_dodge, result.can_parry) == (False, False)
@@ -588,7 +467,7 @@ def test_helpless_targets_are_hit_automatically_in_melee_with_damage_rolled_twic
     assert (shot.auto_hit, shot.extra_damage_dice) == (False, 0)
 
 
-def test_data_files_can_be_overridden_by_a_gm(tmp_path, monkeypatch):
+def test_data_files_can_be_overridden_by_a_gm(tmp_path, monkeypatch, setup):
     folder = tmp_path / "deathwatch"
     folder.mkdir()
     original = modifiers.catalog.table("deathwatch", "actions")
@@ -617,7 +496,7 @@ def test_data_files_can_be_overridden_by_a_gm(tmp_path, monkeypatch):
         ("take_control", "S", "grapple_take_control", True),
     ],
 )
-def test_every_grapple_option(option, test, mode, opposed):
+def test_every_grapple_option(option, test, mode, opposed, setup):
     result = setup(
         "unarmed",
         action="grapple",

@@ -7,115 +7,45 @@ from typing import Any
 import pytest
 
 from gmkit.errors import RulesError
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
 from gmkit.systems.base import AttackRequest, Modifier
-from gmkit.systems.imperial.circumstances import (
-    circumstances,
-    cover_after_hit,
-    cover_points,
-    miss_hits_ally,
-    range_band,
-)
+from gmkit.systems.imperial.circumstances import circumstances, miss_hits_ally, range_band
+from gmkit.systems.imperial.cover import Cover, cover_after_hit, cover_of, cover_points
 from gmkit.systems.imperial.modifiers import attack_setup, defence_modifiers
 from gmkit.systems.imperial.setup import AttackSetup
 
-PROFILE = {
-    "WS": 40,
-    "BS": 40,
-    "S": 40,
-    "T": 40,
-    "Ag": 40,
-    "Int": 30,
-    "Per": 30,
-    "WP": 30,
-    "Fel": 30,
-}
-WEAPONS: dict[str, dict[str, Any]] = {
-    "Lasgun": {
-        "weapon_class": "basic",
-        "range": 100,
-        "rof": "S/3/-",
-        "damage": "1d10+3",
-        "clip": 60,
-        "reload": "Full",
-    },
-    "Laspistol": {
-        "weapon_class": "pistol",
-        "range": 30,
-        "rof": "S/-/-",
-        "damage": "1d10+2",
-        "clip": 30,
-        "reload": "Full",
-    },
-    "Autopistol": {
-        "weapon_class": "pistol",
-        "range": 30,
-        "rof": "S/-/6",
-        "damage": "1d10+2",
-        "clip": 18,
-        "reload": "Full",
-    },
-    "Heavy Bolter": {
-        "weapon_class": "heavy",
-        "range": 120,
-        "rof": "S/-/10",
-        "damage": "2d10",
-        "damage_type": "X",
-        "clip": 60,
-        "reload": "Full",
-    },
-    "Shotgun": {
-        "weapon_class": "basic",
-        "range": 30,
-        "rof": "S/-/-",
-        "damage": "1d10+4",
-        "clip": 8,
-        "reload": "2 Full",
-        "qualities": ["Scatter"],
-    },
-    "Grenade Launcher": {
-        "weapon_class": "basic",
-        "range": 60,
-        "rof": "S/-/-",
-        "damage": "2d10",
-        "damage_type": "X",
-        "clip": 6,
-        "reload": "Full",
-        "qualities": ["Blast(3)"],
-    },
-    "Sword": {"weapon_class": "melee", "damage": "1d10", "damage_type": "R"},
-}
-TRAINED = [
-    "Basic Weapon Training",
-    "Pistol Training",
-    "Heavy Weapon Training",
-    "Melee Weapon Training",
-]
+ARMS = ("Lasgun", "Laspistol", "Autopistol", "Heavy Bolter", "Shotgun", "Grenade Launcher", "Sword")
 
 
-def sheet(game: str = "dark_heresy", *weapons: str, **fields: Any) -> Any:
-    listed = weapons or tuple(WEAPONS)
-    data = {
-        "name": fields.pop("name", "Kell"),
-        "characteristics": PROFILE,
-        "wounds": 12,
-        "weapons": [{"name": name, **WEAPONS[name]} for name in listed],
-        "talents": fields.pop("talents", TRAINED),
-        **fields,
-    }
-    cls = DarkHeresyCharacter if game == "dark_heresy" else DeathwatchCharacter
-    return cls.build(data)
+@pytest.fixture(scope="session")
+def sheet(veteran):
+    """Kell, carrying every weapon of ARMS unless told which."""
+
+    def make(game: str = "dark_heresy", *weapons: str, name: str = "Kell", **fields: Any) -> Any:
+        return veteran(game, *(weapons or ARMS), name=name, **fields)
+
+    return make
 
 
-def request(weapon: str = "Lasgun", game: str = "dark_heresy", **fields: Any) -> AttackRequest:
-    attacker = fields.pop("attacker", None) or sheet(game)
-    target = fields.pop("target", None) or sheet(game, "Sword", name="Heretic")
-    return AttackRequest(attacker, weapon, target, **fields)
+@pytest.fixture(scope="session")
+def request_of(sheet):
+    """Kell's attack with ``weapon`` on a Heretic with a sword (or the attacker, target given)."""
+
+    def make(weapon: str = "Lasgun", game: str = "dark_heresy", **fields: Any) -> AttackRequest:
+        attacker = fields.pop("attacker", None) or sheet(game)
+        target = fields.pop("target", None) or sheet(game, "Sword", name="Heretic")
+        return AttackRequest(attacker, weapon, target, **fields)
+
+    return make
 
 
-def setup(weapon: str = "Lasgun", game: str = "dark_heresy", **fields: Any) -> AttackSetup:
-    return attack_setup(request(weapon, game, **fields), game)
+@pytest.fixture(scope="session")
+def setup(request_of):
+    """What attack_setup makes of ``request_of``'s request."""
+
+    def make(weapon: str = "Lasgun", game: str = "dark_heresy", **fields: Any) -> AttackSetup:
+        return attack_setup(request_of(weapon, game, **fields), game)
+
+    return make
 
 
 def listed(result: AttackSetup) -> list[str]:
@@ -151,7 +81,7 @@ def test_point_blank_of_weapons_with_a_short_range_under_3_metres():
     assert range_band(2, 6).id == "point_blank"  # short range 3 m: the usual 2 m
 
 
-def test_range_modifiers_in_the_setup_with_their_sources():
+def test_range_modifiers_in_the_setup_with_their_sources(setup):
     assert listed(setup(distance=2)) == ["Point blank +30"]
     assert listed(setup(distance=40)) == ["Short range +10"]
     assert listed(setup(distance=250)) == ["Long range -10"]
@@ -162,7 +92,7 @@ def test_range_modifiers_in_the_setup_with_their_sources():
         setup(circumstances={"range_band": "near"})
 
 
-def test_no_point_blank_bonus_against_the_foe_one_is_engaged_with():
+def test_no_point_blank_bonus_against_the_foe_one_is_engaged_with(setup):
     result = setup("Laspistol", distance=1, circumstances={"engaged_in_melee": True})
     assert listed(result) == []
     assert any("no bonus when engaged" in note for note in result.notes)
@@ -203,7 +133,7 @@ def test_circumstance_catalog_ids():
     assert circumstances("dark_heresy")["ganging_up"].id == "outnumbering"  # an alias
 
 
-def test_darkness_is_minus_20_ws_and_minus_30_bs_unless_the_attacker_sees_in_the_dark():
+def test_darkness_is_minus_20_ws_and_minus_30_bs_unless_the_attacker_sees_in_the_dark(setup, sheet):
     dark = {"darkness": True}
     assert listed(setup("Sword", circumstances=dark)) == ["Darkness -20"]
     assert listed(setup(distance=60, circumstances=dark)) == ["Darkness -30"]
@@ -213,7 +143,7 @@ def test_darkness_is_minus_20_ws_and_minus_30_bs_unless_the_attacker_sees_in_the
     assert "Darkness cancelled by Dark Sight" in result.notes
 
 
-def test_fog_in_deathwatch_is_minus_20_bs_and_in_dark_heresy_counts_as_darkness():
+def test_fog_in_deathwatch_is_minus_20_bs_and_in_dark_heresy_counts_as_darkness(setup):
     fog = {"fog": True}
     assert listed(setup(game="deathwatch", distance=60, circumstances=fog)) == [
         "Fog, mist or shadow -20"
@@ -223,7 +153,7 @@ def test_fog_in_deathwatch_is_minus_20_bs_and_in_dark_heresy_counts_as_darkness(
     assert listed(setup("Sword", circumstances=fog)) == ["Fog, mist or shadow -20"]
 
 
-def test_weather_higher_ground_size_and_the_gms_own():
+def test_weather_higher_ground_size_and_the_gms_own(setup):
     assert listed(setup("Sword", circumstances={"weather": True})) == [
         "Weather, smoke or unnatural conditions -20"
     ]
@@ -235,7 +165,7 @@ def test_weather_higher_ground_size_and_the_gms_own():
     ]
 
 
-def test_terrain_weighs_on_whoever_stands_in_it():
+def test_terrain_weighs_on_whoever_stands_in_it(request_of, setup):
     assert listed(setup("Sword", circumstances={"difficult_terrain": True})) == [
         "Difficult terrain -10"
     ]
@@ -244,14 +174,14 @@ def test_terrain_weighs_on_whoever_stands_in_it():
     ]
     assert listed(setup("Sword", circumstances={"arduous_terrain": "target"})) == []
     dodge = defence_modifiers(
-        request("Sword", circumstances={"arduous_terrain": "target"}), "dark_heresy", "dodge"
+        request_of("Sword", circumstances={"arduous_terrain": "target"}), "dark_heresy", "dodge"
     )
     assert dodge == (Modifier("Arduous terrain", -30),)
     with pytest.raises(RulesError, match=r"circumstances\['difficult_terrain'\]"):
         setup("Sword", circumstances={"difficult_terrain": 2})
 
 
-def test_ganging_up_in_deathwatch_and_outnumbering_in_dark_heresy():
+def test_ganging_up_in_deathwatch_and_outnumbering_in_dark_heresy(setup, veteran):
     watch = [
         listed(setup("Sword", game="deathwatch", circumstances={"ganging_up": n}))
         for n in (1, 2, 3, 5)
@@ -273,9 +203,7 @@ def test_ganging_up_in_deathwatch_and_outnumbering_in_dark_heresy():
     assert listed(
         setup("Laspistol", distance=1, circumstances={"ganging_up": 4, "engaged_in_melee": True})
     ) == ["Outnumbering +30"]
-    horde = DeathwatchCharacter.build(
-        name="Mob", characteristics=PROFILE, wounds=8, tier="troop", horde={"magnitude_max": 20}
-    )
+    horde = veteran("deathwatch", name="Mob", wounds=8, tier="troop", horde={"magnitude_max": 20})
     result = setup("Sword", game="deathwatch", target=horde, circumstances={"ganging_up": 3})
     assert listed(result) == []
     assert "Ganging up: no bonus against a horde" in result.notes
@@ -283,7 +211,7 @@ def test_ganging_up_in_deathwatch_and_outnumbering_in_dark_heresy():
         setup("Sword", circumstances={"outnumbering": True})
 
 
-def test_prone_attacker_and_target_by_game():
+def test_prone_attacker_and_target_by_game(setup):
     assert listed(setup("Sword", circumstances={"attacker_prone": True})) == ["Prone -10"]
     assert listed(setup(distance=60, circumstances={"attacker_prone": True})) == ["Prone -10"]
     assert (
@@ -299,7 +227,7 @@ def test_prone_attacker_and_target_by_game():
     assert listed(setup(distance=60, circumstances={"target_prone": True})) == []
 
 
-def test_stunned_unaware_helpless_targets():
+def test_stunned_unaware_helpless_targets(setup):
     assert listed(setup(distance=60, circumstances={"target_stunned": True})) == [
         "Target stunned +20"
     ]
@@ -319,7 +247,7 @@ def test_stunned_unaware_helpless_targets():
     assert setup("Sword", circumstances={"target_helpless": True}).auto_hit
 
 
-def test_a_condition_named_twice_counts_once():
+def test_a_condition_named_twice_counts_once(setup, sheet):
     tired = sheet("dark_heresy", fatigue=2)
     result = setup(
         "Sword",
@@ -334,13 +262,13 @@ def test_a_condition_named_twice_counts_once():
     assert listed(both) == ["Target stunned +20"]
 
 
-def test_a_pinned_attacker_shoots_at_minus_20_and_takes_half_actions_only():
+def test_a_pinned_attacker_shoots_at_minus_20_and_takes_half_actions_only(setup):
     assert listed(setup(distance=60, circumstances={"attacker_pinned": True})) == ["Pinned -20"]
     with pytest.raises(RulesError, match=r"attacker_conditions.*Half Actions only"):
         setup(action="semi_auto_burst", distance=60, circumstances={"attacker_pinned": True})
 
 
-def test_unknown_circumstances_and_bad_values_are_refused():
+def test_unknown_circumstances_and_bad_values_are_refused(setup):
     with pytest.raises(RulesError, match=r"circumstances\['fire'\].*unknown circumstance"):
         setup(circumstances={"fire": True})
     with pytest.raises(RulesError, match=r"circumstances\['darkness'\].*true or false"):
@@ -352,7 +280,7 @@ def test_unknown_circumstances_and_bad_values_are_refused():
 # --- shooting into and in melee -----------------------------------------------------------
 
 
-def test_shooting_into_melee_minus_20_waived_when_a_combatant_is_helpless():
+def test_shooting_into_melee_minus_20_waived_when_a_combatant_is_helpless(setup):
     into = {"shooting_into_melee": True}
     assert listed(setup(distance=60, circumstances=into)) == ["Shooting into melee -20"]
     waived = setup(distance=60, circumstances={**into, "target_stunned": True})
@@ -386,7 +314,7 @@ def test_a_miss_caused_only_by_the_into_melee_penalty_hits_an_ally():
     assert not miss_hits_ally(95, 30, capped)
 
 
-def test_house_rule_called_shot_into_melee_cannot_hit_an_ally():
+def test_house_rule_called_shot_into_melee_cannot_hit_an_ally(setup):
     into = {"shooting_into_melee": True}
     called = setup(action="called_shot", called_location="head", distance=60, circumstances=into)
     assert listed(called) == [
@@ -410,7 +338,7 @@ def test_house_rule_called_shot_into_melee_cannot_hit_an_ally():
     assert listed(off) == ["Called Shot -20", "Shooting into melee -20"]
 
 
-def test_only_pistols_shoot_while_engaged_and_dark_heresy_allows_basic_weapons():
+def test_only_pistols_shoot_while_engaged_and_dark_heresy_allows_basic_weapons(setup):
     engaged = {"engaged_in_melee": True}
     assert setup("Laspistol", game="deathwatch", distance=1, circumstances=engaged)
     with pytest.raises(RulesError, match=r"field 'weapon'.*only pistol weapons may shoot"):
@@ -436,24 +364,24 @@ def test_only_pistols_shoot_while_engaged_and_dark_heresy_allows_basic_weapons()
 # --- cover ------------------------------------------------------------------------------------
 
 
-def test_cover_is_armour_at_the_covered_locations_against_shots():
-    shot = request(distance=60, circumstances={"cover": 8})
+def test_cover_is_armour_at_the_covered_locations_against_shots(request_of, setup):
+    shot = request_of(distance=60, circumstances={"cover": 8})
     assert [cover_points(shot, place) for place in ("head", "body", "left_leg", "right_arm")] == [
         0,
         8,
         8,
         0,
     ]
-    chosen = request(
+    chosen = request_of(
         distance=60, circumstances={"cover": {"points": 12, "locations": ["head", "arms"]}}
     )
     assert [cover_points(chosen, place) for place in ("head", "left_arm", "body")] == [12, 12, 0]
-    listed_apart = request(
+    listed_apart = request_of(
         distance=60, circumstances={"cover": 6}, options={"covered_locations": ["head"]}
     )
     assert (cover_points(listed_apart, "head"), cover_points(listed_apart, "body")) == (6, 0)
-    assert cover_points(request("Sword", circumstances={"cover": 8}), "body") == 0
-    assert cover_points(request(distance=60), "body") == 0
+    assert cover_points(request_of("Sword", circumstances={"cover": 8}), "body") == 0
+    assert cover_points(request_of(distance=60), "body") == 0
     assert listed(setup(distance=60, circumstances={"cover": 8})) == []  # no modifier to hit
 
 
@@ -464,10 +392,20 @@ def test_cover_wears_down_by_one_for_each_hit_that_beats_it():
     assert cover_after_hit(0, 5) == 0
 
 
+def test_one_cover_for_the_whole_attack_worn_where_it_stands(request_of):
+    cover = cover_of(request_of(distance=60, circumstances={"cover": 8}))
+    assert cover == Cover(8, ("body", "right_leg", "left_leg"), wear=1)  # the catalog's
+    worn = cover.after_hit("body", 9).after_hit("left_leg", 12)
+    assert (worn.points, worn.at("right_leg"), worn.at(None)) == (6, 6, 0)
+    assert cover.after_hit("head", 30) == cover  # a hit it does not cover leaves it whole
+    assert Cover(8, ("body",), wear=2).after_hit("body", 9).points == 6  # a GM's tougher wear
+    assert cover_of(request_of("Sword", circumstances={"cover": 8})) == Cover()
+
+
 # --- Dark Heresy's house rules -------------------------------------------------------------
 
 
-def test_untrained_minus_20_both_games_and_a_house_rule_that_can_be_switched_off():
+def test_untrained_minus_20_both_games_and_a_house_rule_that_can_be_switched_off(setup, sheet):
     green = sheet("dark_heresy", talents=[])
     assert listed(setup(distance=60, attacker=green)) == ["Untrained -20"]
     assert listed(
@@ -481,7 +419,19 @@ def test_untrained_minus_20_both_games_and_a_house_rule_that_can_be_switched_off
         setup(game="deathwatch", distance=60, options={"house_rules": {"untrained": False}})
 
 
-def test_a_basic_weapon_in_one_hand_is_minus_20_and_a_heavy_one_needs_two():
+@pytest.mark.parametrize("game", ["dark_heresy", "deathwatch"])
+def test_universal_training_trains_every_weapon_of_its_class(setup, sheet, game):
+    def untrained(*talents: str) -> list[str]:
+        shooter = sheet(game, "Lasgun", talents=list(talents))  # a Las weapon
+        return listed(setup(distance=60, game=game, attacker=shooter))
+
+    assert untrained("Basic Weapon Training (Universal)") == []
+    assert untrained("Basic Weapon Training (Las)") == []
+    assert untrained("Basic Weapon Training (SP)") == ["Untrained -20"]
+    assert untrained("Pistol Training (Universal)") == ["Untrained -20"]
+
+
+def test_a_basic_weapon_in_one_hand_is_minus_20_and_a_heavy_one_needs_two(setup):
     assert listed(setup(distance=60, options={"one_handed": True})) == [
         "Basic weapon in one hand -20"
     ]
@@ -490,7 +440,7 @@ def test_a_basic_weapon_in_one_hand_is_minus_20_and_a_heavy_one_needs_two():
         setup("Heavy Bolter", distance=60, options={"one_handed": True})
 
 
-def test_heavy_weapons_unbraced_minus_30_and_single_shots_only():
+def test_heavy_weapons_unbraced_minus_30_and_single_shots_only(setup):
     assert listed(setup("Heavy Bolter", distance=60)) == ["Heavy weapon unbraced -30"]
     with pytest.raises(RulesError, match=r"field 'mode'.*single shots only"):
         setup("Heavy Bolter", action="full_auto_burst", distance=60)
@@ -508,16 +458,16 @@ def test_heavy_weapons_unbraced_minus_30_and_single_shots_only():
     assert any("single shots only" in warning for warning in overruled.warnings)
 
 
-def test_the_off_hand_is_minus_20_unless_ambidextrous():
+def test_the_off_hand_is_minus_20_unless_ambidextrous(setup, sheet, trained):
     assert listed(setup("Laspistol", distance=20, options={"off_hand": True})) == ["Off hand -20"]
-    deft = sheet("dark_heresy", talents=[*TRAINED, "Ambidextrous"])
+    deft = sheet("dark_heresy", talents=[*trained, "Ambidextrous"])
     assert listed(setup("Laspistol", distance=20, attacker=deft, options={"off_hand": True})) == []
     assert listed(
         setup("Laspistol", game="deathwatch", distance=20, options={"off_hand": True})
     ) == ["Off hand -20"]
 
 
-def test_carrying_limits_and_two_weapon_fighting_are_warnings():
+def test_carrying_limits_and_two_weapon_fighting_are_warnings(setup, sheet, trained):
     result = setup(distance=60)  # the sheet carries two basic, one heavy and two pistols
     assert any("more than one pistol" in warning for warning in result.warnings)
     mixed = setup(
@@ -527,15 +477,15 @@ def test_carrying_limits_and_two_weapon_fighting_are_warnings():
         options={"second_weapon": "Sword"},
     )
     assert any("only one of them" in warning for warning in mixed.warnings)
-    trained = sheet(
+    wielder = sheet(
         "dark_heresy",
         "Laspistol",
         "Sword",
-        talents=[*TRAINED, "Two-Weapon Wielder (Melee/Ballistic)"],
+        talents=[*trained, "Two-Weapon Wielder (Melee/Ballistic)"],
     )
     assert (
         setup(
-            "Laspistol", distance=10, attacker=trained, options={"second_weapon": "Sword"}
+            "Laspistol", distance=10, attacker=wielder, options={"second_weapon": "Sword"}
         ).warnings
         == ()
     )

@@ -6,55 +6,29 @@ import pytest
 
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.errors import GmkitError
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial.resolve import resolve_attack, special_attack
 from gmkit.systems.imperial.resolve_test import extra_hits
 from gmkit.systems.imperial.setup import AttackSetup
 
-PROFILE = {
-    "WS": 40,
-    "BS": 40,
-    "S": 35,
-    "T": 30,
-    "Ag": 30,
-    "Int": 30,
-    "Per": 30,
-    "WP": 30,
-    "Fel": 30,
-}
-LASGUN = {
-    "name": "Lasgun", "weapon_class": "basic", "range": 100, "rof": "S/3/-",
-    "damage": "1d10+3", "damage_type": "E", "clip": 60, "reload": "Full",
-}  # fmt: skip
-AUTOGUN = {
-    "name": "Autogun", "weapon_class": "basic", "group": "SP", "range": 90, "rof": "S/3/10",
-    "damage": "1d10+2", "damage_type": "I", "clip": 30, "reload": "Full",
-}  # fmt: skip
-SWORD = {"name": "Sword", "weapon_class": "melee", "damage": "1d10", "damage_type": "R",
-         "qualities": ["Balanced"]}  # fmt: skip
-MAUL = {"name": "Maul", "weapon_class": "melee", "damage": "2d10", "qualities": ["Unwieldy"]}
-GRENADE = {
-    "name": "Frag grenade", "weapon_class": "thrown", "group": "Grenade", "range": 9,
-    "rof": "S/-/-", "damage": "2d10", "damage_type": "X", "qualities": ["Blast(3)"],
-}  # fmt: skip
 SINGLE = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
 MELEE = AttackSetup("WS", (), "melee")
 
 
-def person(name: str, **fields: object) -> DarkHeresyCharacter:
-    chars = {**PROFILE, **fields.pop("chars", {})}  # type: ignore[dict-item]
-    return DarkHeresyCharacter.build(name=name, characteristics=chars, wounds=12, **fields)
+@pytest.fixture(scope="session")
+def shoot(acolyte):
+    """The Shooter's attack on the Target with typed dice, every one of them used."""
 
+    def fire(dice: list[int], setup: AttackSetup = SINGLE, weapon: str = "Lasgun", **request):
+        arms = ["Lasgun", "Autogun", "Frag Grenade", "Sword"]
+        shooter = request.pop("attacker", None) or acolyte("Shooter", arms)
+        target = request.pop("target", None) or acolyte("Target", ["Sword", "Maul"])
+        source = EnteredDice(dice)
+        result = resolve_attack(AttackRequest(shooter, weapon, target, **request), source, setup)
+        assert source.pending == (), "every typed die is used"
+        return result
 
-def shoot(dice: list[int], setup: AttackSetup = SINGLE, weapon: str = "Lasgun", **request):
-    shooter = request.pop("attacker", person("Shooter", weapons=[LASGUN, AUTOGUN, GRENADE, SWORD]))
-    target = request.pop("target", person("Target", weapons=[SWORD, MAUL]))
-    source = EnteredDice(dice)
-    result = resolve_attack(AttackRequest(shooter, weapon, target, **request), source, setup)
-    assert source.pending == (), "every typed die is used"
-    return result
+    return fire
 
 
 def kinds(result, kind: str) -> list:
@@ -64,7 +38,7 @@ def kinds(result, kind: str) -> list:
 # --- the test --------------------------------------------------------------------------------
 
 
-def test_a_miss_rolls_nothing_more_and_spends_the_round():
+def test_a_miss_rolls_nothing_more_and_spends_the_round(shoot):
     result = shoot([41])
     assert (result.hits, result.summary) == (0, "Shooter fails to hit Target with Lasgun")
     assert [(e.kind, e.amount, e.weapon) for e in result.effects] == [("ammo", 1, "Lasgun")]
@@ -72,7 +46,7 @@ def test_a_miss_rolls_nothing_more_and_spends_the_round():
     assert result.steps[0].target == 40
 
 
-def test_modifiers_are_capped_at_sixty():
+def test_modifiers_are_capped_at_sixty(shoot):
     setup = AttackSetup("BS", (Modifier("Point blank", 30), Modifier("Unaware", 30),
                                Modifier("Aim", 20)), "single", rounds=1, jam_from=96)  # fmt: skip
     result = shoot([95, 5], setup)  # 95 under 40 + 60 = 100; 95 -> 59: body
@@ -81,14 +55,14 @@ def test_modifiers_are_capped_at_sixty():
     assert [e.amount for e in kinds(result, "damage")] == [5 + 3 - 3]
 
 
-def test_a_natural_96_jams_a_single_shot_and_spends_no_ammunition():
+def test_a_natural_96_jams_a_single_shot_and_spends_no_ammunition(shoot):
     result = shoot([97])
     assert [(e.kind, e.weapon) for e in result.effects] == [("jam", "Lasgun")]
     assert result.summary == "Shooter's Lasgun jams"
     assert result.steps[0].outcome == "jammed: the attack fails"
 
 
-def test_bursts_jam_from_94_even_under_the_target():
+def test_bursts_jam_from_94_even_under_the_target(shoot):
     setup = AttackSetup("BS", (Modifier("GM", 60),), "semi", max_hits=3, rounds=3, jam_from=94)
     result = shoot([94], setup, mode="semi")
     assert result.hits == 0
@@ -96,7 +70,7 @@ def test_bursts_jam_from_94_even_under_the_target():
     assert not kinds(result, "ammo")
 
 
-def test_melee_never_jams():
+def test_melee_never_jams(shoot):
     setup = AttackSetup("WS", (), "melee", jam_from=96)
     result = shoot([97], setup, weapon="Sword")
     assert not kinds(result, "jam")
@@ -113,7 +87,7 @@ def test_extra_hits_by_degrees(mode, degrees, extra):
     assert extra_hits(mode, degrees) == extra
 
 
-def test_semi_auto_one_extra_hit_per_two_degrees_capped_by_rate_of_fire():
+def test_semi_auto_one_extra_hit_per_two_degrees_capped_by_rate_of_fire(shoot):
     setup = AttackSetup("BS", (Modifier("Semi-auto", 10),), "semi", max_hits=3, rounds=3,
                         jam_from=94)  # fmt: skip
     result = shoot([9, 1, 1, 1], setup, mode="semi")  # 9 vs 50: 4 degrees -> 3 hits
@@ -123,7 +97,7 @@ def test_semi_auto_one_extra_hit_per_two_degrees_capped_by_rate_of_fire():
     assert [(e.kind, e.amount) for e in kinds(result, "ammo")] == [("ammo", 3)]
 
 
-def test_full_auto_one_extra_hit_per_degree_never_beyond_max_hits():
+def test_full_auto_one_extra_hit_per_degree_never_beyond_max_hits(shoot):
     setup = AttackSetup("BS", (Modifier("Full auto", 20),), "full", max_hits=4, rounds=10,
                         jam_from=94)  # fmt: skip
     result = shoot([13, 5, 5, 5, 5], setup, weapon="Autogun", mode="full")  # 4 degrees: 5 > 4
@@ -133,23 +107,23 @@ def test_full_auto_one_extra_hit_per_degree_never_beyond_max_hits():
     assert kinds(result, "ammo")[0].amount == 10
 
 
-def test_fewer_rounds_loaded_fire_what_is_loaded_one_hit_per_round():
-    gun = {**AUTOGUN, "loaded": 2}
+def test_fewer_rounds_loaded_fire_what_is_loaded_one_hit_per_round(acolyte, shoot, weapon):
+    gun = weapon("Autogun", loaded=2)
     setup = AttackSetup("BS", (Modifier("Full auto", 20),), "full", max_hits=10, rounds=10,
                         jam_from=94)  # fmt: skip
-    shooter = person("Shooter", weapons=[gun])
+    shooter = acolyte("Shooter", weapons=[gun])
     result = shoot([13, 5, 5], setup, weapon="Autogun", attacker=shooter)
     assert (result.hits, kinds(result, "ammo")[0].amount) == (2, 2)
     assert result.steps[0].outcome == "only 2 of 10 rounds loaded"
 
 
-def test_an_empty_weapon_rolls_no_dice():
-    shooter = person("Shooter", weapons=[{**LASGUN, "loaded": 0}])
+def test_an_empty_weapon_rolls_no_dice(acolyte, shoot, weapon):
+    shooter = acolyte("Shooter", weapons=[weapon("Lasgun", loaded=0)])
     result = shoot([], attacker=shooter)
     assert (result.hits, result.steps[0].outcome, result.effects) == (0, "empty", ())
 
 
-def test_multiple_melee_attacks_each_have_a_test_and_a_location():
+def test_multiple_melee_attacks_each_have_a_test_and_a_location(shoot):
     setup = AttackSetup("WS", (), "melee", max_hits=2)
     result = shoot([30, 4, 12, 6], setup, weapon="Sword")  # 30 -> 03 head; 12 -> 21 left arm
     assert [step.title for step in result.steps[:1]] == ["Weapon Skill test (attack 1)"]
@@ -162,7 +136,7 @@ def test_multiple_melee_attacks_each_have_a_test_and_a_location():
 # --- locations --------------------------------------------------------------------------------
 
 
-def test_a_called_shot_skips_the_location_roll():
+def test_a_called_shot_skips_the_location_roll(shoot):
     setup = AttackSetup("BS", (Modifier("Called shot", -20),), "single", rounds=1, jam_from=96,
                         called_location="head")  # fmt: skip
     result = shoot([15, 6], setup)  # 15 would read 51: body
@@ -170,7 +144,7 @@ def test_a_called_shot_skips_the_location_roll():
     assert any(step.detail == "called shot" for step in result.steps)
 
 
-def test_a_called_location_must_be_one_of_the_six():
+def test_a_called_location_must_be_one_of_the_six(shoot):
     setup = AttackSetup("BS", (), "single", rounds=1, called_location="tail")
     with pytest.raises(GmkitError, match="called location"):
         shoot([15], setup)
@@ -179,7 +153,7 @@ def test_a_called_location_must_be_one_of_the_six():
 # --- reactions --------------------------------------------------------------------------------
 
 
-def test_a_successful_dodge_negates_the_hit():
+def test_a_successful_dodge_negates_the_hit(shoot):
     result = shoot([21, 25], options={"reaction": "dodge"})  # Ag 30: 25 succeeds
     assert result.hits == 0
     assert [(e.kind, e.target, e.condition) for e in kinds(result, "reaction")] == [
@@ -188,14 +162,14 @@ def test_a_successful_dodge_negates_the_hit():
     assert not kinds(result, "damage")
 
 
-def test_a_failed_dodge_lets_the_hit_land():
+def test_a_failed_dodge_lets_the_hit_land(shoot):
     result = shoot([21, 45, 5], options={"reaction": "dodge"})
     assert result.hits == 1
     assert kinds(result, "reaction")
     assert kinds(result, "damage")
 
 
-def test_dodging_full_auto_negates_one_hit_and_one_more_per_degree():
+def test_dodging_full_auto_negates_one_hit_and_one_more_per_degree(shoot):
     setup = AttackSetup("BS", (Modifier("Full auto", 20),), "full", max_hits=4, rounds=10,
                         jam_from=94)  # fmt: skip
     # 4 hits; dodge 10 vs Ag 30: 2 degrees -> 3 hits negated; one left (body)
@@ -204,22 +178,22 @@ def test_dodging_full_auto_negates_one_hit_and_one_more_per_degree():
     assert [e.location for e in kinds(result, "damage")] == ["body"]
 
 
-def test_dodging_an_area_attack_fails_without_a_roll_when_the_edge_is_too_far():
+def test_dodging_an_area_attack_fails_without_a_roll_when_the_edge_is_too_far(shoot):
     setup = AttackSetup("BS", (), "single", rounds=0)
     options = {"reaction": "dodge", "dodge_distance": 5}  # AgB 3
-    result = shoot([21, 5, 5], setup, weapon="Frag grenade", options=options)
+    result = shoot([21, 5, 5], setup, weapon="Frag Grenade", options=options)
     assert result.hits == 1
     assert any(step.outcome == "failed" and "AgB 3" in step.detail for step in result.steps)
 
 
-def test_dodging_an_area_attack_within_reach_negates_it():
+def test_dodging_an_area_attack_within_reach_negates_it(shoot):
     setup = AttackSetup("BS", (), "single", rounds=0)
     options = {"reaction": "dodge", "dodge_distance": 2}
-    result = shoot([21, 15], setup, weapon="Frag grenade", options=options)
+    result = shoot([21, 15], setup, weapon="Frag Grenade", options=options)
     assert result.hits == 0
 
 
-def test_parry_with_a_balanced_weapon_negates_a_melee_hit():
+def test_parry_with_a_balanced_weapon_negates_a_melee_hit(shoot):
     result = shoot([30, 45], MELEE, weapon="Sword", options={"reaction": "parry"})
     assert result.hits == 0  # WS 40 + Balanced 10 = 50
     parry = next(step for step in result.steps if step.title == "Parry")
@@ -227,7 +201,7 @@ def test_parry_with_a_balanced_weapon_negates_a_melee_hit():
     assert parry.modifiers == (Modifier("Balanced (Sword)", 10),)
 
 
-def test_ranged_attacks_cannot_be_parried_and_unwieldy_weapons_cannot_parry():
+def test_ranged_attacks_cannot_be_parried_and_unwieldy_weapons_cannot_parry(shoot):
     ranged = shoot([21, 5], options={"reaction": "parry"})
     assert any("only melee attacks can be parried" in step.detail for step in ranged.steps)
     options = {"reaction": "parry", "parry_weapon": "Maul"}
@@ -236,7 +210,7 @@ def test_ranged_attacks_cannot_be_parried_and_unwieldy_weapons_cannot_parry():
     assert unwieldy.hits == 1
 
 
-def test_when_the_setup_forbids_reactions_a_step_says_so():
+def test_when_the_setup_forbids_reactions_a_step_says_so(shoot):
     setup = AttackSetup("WS", (), "melee", can_dodge=False, can_parry=False,
                         notes=("feinted: no dodge or parry",))  # fmt: skip
     result = shoot([30, 4], setup, weapon="Sword", options={"reaction": "dodge"})
@@ -246,22 +220,50 @@ def test_when_the_setup_forbids_reactions_a_step_says_so():
     assert not kinds(result, "reaction")
 
 
-def test_no_reaction_left_this_round():
+def test_no_reaction_left_this_round(shoot):
     result = shoot([21, 5], options={"reaction": "dodge", "reactions_left": 0})
     assert result.hits == 1
     assert any(step.detail == "no reaction left this round" for step in result.steps)
 
 
-def test_a_reaction_and_its_modifiers_with_fatigue():
-    tired = person("Target", fatigue=1)
-    options = {"reaction": "dodge", "reaction_modifiers": {"Dodge (trained)": 0, "Prone": -20}}
-    result = shoot([21, 15, 5], target=tired, options=options)  # 30 - 20 - 10 = 0: 15 fails
+def test_a_reaction_and_its_modifiers_with_fatigue(acolyte, shoot):
+    tired = acolyte("Target", fatigue=1)
+    gm = {"Dodge (trained)": 0, "Slippery floor": -20}
+    options = {"reaction": "dodge", "reaction_modifiers": gm}
+    result = shoot([21, 15, 5], target=tired, options=options)  # 30 - 10 - 20 = 0: 15 fails
     dodge = next(step for step in result.steps if step.title == "Dodge")
     assert dodge.target == 0
+    assert dodge.modifiers == (
+        Modifier("Fatigued", -10),  # the sheet's fatigue, as the conditions give it
+        Modifier("Dodge (trained)", 0),
+        Modifier("Slippery floor", -20),
+    )
     assert result.hits == 1
 
 
-def test_an_unknown_reaction_is_refused():
+def test_the_defenders_conditions_weigh_on_its_dodge(shoot):
+    # Ag 30 - Prone 20 = 10: 15 fails (it would dodge standing); the same by circumstance
+    for named in ({"options": {"target_conditions": ["prone"]}},
+                  {"circumstances": {"target_prone": True}}):  # fmt: skip
+        options = {"reaction": "dodge", **named.get("options", {})}
+        circumstances = named.get("circumstances", {})
+        result = shoot([21, 15, 5], options=options, circumstances=circumstances)
+        dodge = next(step for step in result.steps if step.title == "Dodge")
+        assert (dodge.target, dodge.modifiers) == (10, (Modifier("Prone", -20),))
+        assert result.hits == 1
+    standing = shoot([21, 15], options={"reaction": "dodge"})
+    assert standing.hits == 0
+
+
+def test_a_guarded_defender_parries_better(shoot):
+    options = {"reaction": "parry", "target_conditions": ["guarded"]}
+    result = shoot([30, 55], MELEE, weapon="Sword", options=options)  # WS 40 + 10 + 10 = 60
+    parry = next(step for step in result.steps if step.title == "Parry")
+    assert parry.modifiers == (Modifier("Guarded Attack", 10), Modifier("Balanced (Sword)", 10))
+    assert (parry.target, result.hits) == (60, 0)
+
+
+def test_an_unknown_reaction_is_refused(shoot):
     with pytest.raises(GmkitError, match="dodge, parry or none"):
         shoot([21], options={"reaction": "duck"})
 
@@ -269,7 +271,7 @@ def test_an_unknown_reaction_is_refused():
 # --- odds and ends ----------------------------------------------------------------------------
 
 
-def test_an_unknown_weapon_is_refused_naming_the_weapons():
+def test_an_unknown_weapon_is_refused_naming_the_weapons(shoot):
     with pytest.raises(GmkitError, match="no weapon 'Plasma gun'"):
         shoot([], weapon="Plasma gun")
 
@@ -280,10 +282,10 @@ def test_special_attacks_by_mode_or_action_name():
     assert special_attack("single") is None
 
 
-def test_seeded_dice_give_the_same_result_twice():
+def test_seeded_dice_give_the_same_result_twice(acolyte):
     results = [
         resolve_attack(
-            AttackRequest(person("A", weapons=[AUTOGUN]), "Autogun", person("B")),
+            AttackRequest(acolyte("A", weapons=["Autogun"]), "Autogun", acolyte("B")),
             SeededDice(7),
             AttackSetup("BS", (), "full", max_hits=10, rounds=10, jam_from=94),
         ).explain()
@@ -293,20 +295,17 @@ def test_seeded_dice_give_the_same_result_twice():
     assert "Ballistic Skill test" in results[0]
 
 
-def test_deathwatch_marines_with_unnatural_toughness():
-    brother = DeathwatchCharacter.build(
-        name="Castor", characteristics={**PROFILE, "T": 43}, unnatural={"T": 2}, wounds=20,
-        armour_points={"all": 8},
-    )  # fmt: skip
+def test_deathwatch_marines_with_unnatural_toughness(marine, shoot):
+    brother = marine("Castor", unnatural={"T": 2}, armour_points={"all": 8})
     result = shoot([21, 9], target=brother)  # 12 - AP 8 - TB 8: nothing
     assert result.hits == 1
     assert not kinds(result, "damage")
 
 
-def test_with_the_setup_from_the_modifiers_module():
+def test_with_the_setup_from_the_modifiers_module(acolyte):
     modifiers = pytest.importorskip("gmkit.systems.imperial.modifiers")
-    shooter = person("Shooter", weapons=[LASGUN], talents=["Basic Weapon Training (Las)"])
-    request = AttackRequest(shooter, "Lasgun", person("Target"), action="standard_attack")
+    shooter = acolyte("Shooter", weapons=["Lasgun"], talents=["Basic Weapon Training (Las)"])
+    request = AttackRequest(shooter, "Lasgun", acolyte("Target"), action="standard_attack")
     setup = modifiers.attack_setup(request, "dark_heresy")
     assert setup.characteristic == "BS"
     source = EnteredDice([21, 9])
@@ -317,6 +316,27 @@ def test_with_the_setup_from_the_modifiers_module():
         ("ammo", 1, None),
         ("damage", 9 + 3 - 3, "right_arm"),
     ]
-    untrained = AttackRequest(person("Shooter", weapons=[LASGUN]), "Lasgun", person("Target"))
+    untrained = AttackRequest(acolyte("Shooter", weapons=["Lasgun"]), "Lasgun", acolyte("Target"))
     missed = resolve_attack(untrained, EnteredDice([21]))  # untrained: 40 - 20 = 20
     assert missed.hits == 0
+
+
+def test_a_blinded_shooter_misses_without_a_roll_and_spends_the_round(acolyte):
+    shooter = acolyte("Shooter", weapons=["Lasgun"], talents=["Basic Weapon Training"])
+    options = {"attacker_conditions": ["blinded"]}
+    request = AttackRequest(shooter, "Lasgun", acolyte("Target"), distance=60, options=options)
+    source = EnteredDice([])
+    result = resolve_attack(request, source)  # the setup from the conditions: no die rolled
+    assert source.history == []
+    test = next(step for step in result.steps if step.title == "Ballistic Skill test")
+    assert (test.outcome, test.detail) == (
+        "automatic failure",
+        "Blinded: BS tests fail automatically",
+    )
+    assert (result.hits, [(e.kind, e.amount) for e in result.effects]) == (0, [("ammo", 1)])
+
+
+def test_an_automatic_failure_wins_over_an_automatic_hit(shoot):
+    setup = AttackSetup("BS", (), "single", rounds=1, auto_hit=True, auto_fail="Blinded")
+    result = shoot([], setup)
+    assert (result.hits, result.steps[0].outcome) == (0, "automatic failure")

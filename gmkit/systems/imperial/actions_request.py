@@ -15,6 +15,8 @@ Choices where the texts are silent:
   ``"suppressing"`` are their own actions (Semi-Auto Burst, Full Auto Burst, Suppressing
   Fire), which Overwatch and Multiple Attacks name through the mode. A melee weapon with a
   range is thrown with ``mode="thrown"`` (a BS attack); otherwise it strikes in melee.
+- Training is the sheet's (``trained``), but "<Class> Training (Universal)" trains every weapon
+  of that class whatever its group.
 - Multiple Attacks needs Swift Attack or Lightning Attack (the books' talents 004 names), or a
   weapon in each hand (``options["two_weapons"]``) with Two-Weapon Wielder of the weapon's
   kind: Melee for melee weapons, Ballistic for ranged ones (004).
@@ -235,6 +237,15 @@ def _multiple_attacks(attack: Attack, request: AttackRequest) -> None:
         )
 
 
+def trained(sheet: Any, weapon: Any) -> bool:
+    """Whether a talent trains ``sheet`` in ``weapon``: the sheet's ``trained``, and a class
+    trained "(Universal)" (Basic Weapon Training (Universal)) trains every group of it, where
+    the sheet reads Universal as the name of a group."""
+    if sheet.trained(weapon):
+        return True
+    return "universal" in getattr(sheet, "weapon_training", {}).get(weapon.weapon_class, ())
+
+
 def check_options(options: Mapping[str, Any]) -> None:
     """Refuse options of the wrong type (see modifiers' docstring for each)."""
     for key in BOOL_OPTIONS:
@@ -302,6 +313,6 @@ def attack_flags(
     if weapon is not None:
         flags.add(f"class:{weapon.weapon_class}")
         flags |= {f"quality:{q.partition('(')[0]}" for q in weapon.qualities}
-        picks["untrained"] = not sheet.trained(weapon)
+        picks["untrained"] = not trained(sheet, weapon)
         picks["unbraced_heavy"] = weapon.weapon_class == "heavy" and not picks["braced"]
     return flags | {key for key, value in picks.items() if value}

@@ -3,9 +3,9 @@
 ``circumstances.yaml`` of each game lists them (its header documents the fields); an
 ``AttackRequest`` names them by id in ``circumstances`` with a value (``{"darkness": True,
 "cover": 8, "ganging_up": 3}``). This module reads the catalog, checks the values, works out
-range bands, cover and the ally hit of a shot into melee, and the modifiers each circumstance
-gives; ``modifiers.attack_setup`` gathers them. Weapon-handling rules (Deathwatch's, always on)
-and Dark Heresy's house rules (options) are ``circumstances_handling``'s.
+range bands and the ally hit of a shot into melee, and the modifiers each circumstance gives;
+``modifiers.attack_setup`` gathers them. Weapon-handling rules (Deathwatch's, always on) and
+Dark Heresy's house rules (options) are ``circumstances_handling``'s; cover is ``cover``'s.
 
 Choices where the texts are silent:
 
@@ -14,11 +14,8 @@ Choices where the texts are silent:
   weapon's range (+10); long beyond twice the range (-10); extreme beyond three times (-30).
   No maximum range unless a GM sets ``maximum_multiple``. Without a distance the request may
   name a ``range_band``; with neither, no range modifier is applied (a note says so).
-- Cover protects only against ranged attacks (both texts speak of shooting), at the locations
-  the request names (``{"cover": {"points": 8, "locations": [...]}}`` or
-  ``options["covered_locations"]``, which the resolver reads too), else the body and legs
-  ("as a rule", both texts). A hit whose damage
-  exceeds the cover's points wears it down by 1 (``cover_after_hit``).
+- Cover gives no modifier; its value is checked here (``cover_spec``) and its rule (armour at
+  the covered locations against ranged attacks, worn down by hits that beat it) is ``cover``'s.
 - Terrain (difficult, arduous) weighs on whoever stands in it: the attacker's WS and the
   target's Dodge; the value says who (``True`` or ``"both"``, ``"attacker"``, ``"target"``).
 - Modifiers to the target's reactions come only from specs naming Dodge or Parry (prone,
@@ -39,7 +36,6 @@ from typing import Any
 
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial.actions import (
-    GAMES,
     ModifierSpec,
     check_game,
     game_data,
@@ -176,7 +172,7 @@ def range_band(distance: float, weapon_range: float, game: str = "deathwatch") -
     return band(game, "short") if distance < short else band(game, "normal")
 
 
-# --- cover --------------------------------------------------------------------------------
+# --- cover's value (its rule is cover.py's) ------------------------------------------------
 
 
 def cover_spec(
@@ -205,34 +201,6 @@ def weapon_of(request: AttackRequest) -> Any:
     wanted = request.weapon.strip().casefold()
     listed = getattr(request.attacker, "weapons", [])
     return next((weapon for weapon in listed if weapon.name.casefold() == wanted), None)
-
-
-def is_ranged_attack(request: AttackRequest) -> bool:
-    """A shot or a throw: a ranged or thrown weapon, or a melee weapon thrown (mode thrown)."""
-    weapon = weapon_of(request)
-    if weapon is None:
-        return False
-    return weapon.weapon_class != "melee" or request.mode == "thrown"
-
-
-def cover_points(request: AttackRequest, location: str) -> int:
-    """Armour points of the target's cover at ``location`` against this attack (0: none).
-
-    Resolve applies them before the target's own armour; a hit whose damage exceeds them wears
-    the cover down (``cover_after_hit``; the encounter records it with a ``cover`` effect).
-    """
-    value = request.circumstances.get("cover")
-    if not value or not is_ranged_attack(request):
-        return 0
-    game = getattr(request.attacker, "game", "deathwatch")
-    item = circumstance(game if game in GAMES else "deathwatch", "cover")
-    points, places = cover_spec(value, item, request.options.get("covered_locations"))
-    return points if location in places else 0
-
-
-def cover_after_hit(points: int, damage: int, *, wear: int = 1) -> int:
-    """Cover's points after a hit of ``damage``: ``wear`` less if the damage exceeded them."""
-    return max(0, points - wear) if damage > points else points
 
 
 # --- shooting into melee -------------------------------------------------------------------

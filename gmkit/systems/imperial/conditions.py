@@ -9,7 +9,14 @@ Defensive Stance, Guarded Attack, Running...; ``gains`` in actions.yaml).
 A request carries the combatants' conditions as lists of ids in
 ``options["attacker_conditions"]`` and ``options["target_conditions"]``; ``attack_setup`` adds
 those its circumstances name (``target_prone``...) and, for an attacker whose sheet has any
-fatigue, ``fatigued``. Each condition counts once however it is named.
+fatigue, ``fatigued``. Each condition counts once however it is named; a name may add what it
+is about after a colon, as the encounter keeps a jam (``"jammed: Lasgun"``: that weapon cannot
+fire, ``attack_setup`` refuses it).
+
+The rules name a condition only through ``gain`` and ``lose``, which refuse an id the game's
+catalog does not define: one vocabulary for the rules, the data and the encounter (resolve's
+grappled/grappling, feinted, prone, stunned, on_fire; pinned and jammed from fire discipline,
+a horde's broken; unconscious and dead from the effects; the critical tables' own).
 
 The encounter keeps active conditions as ``{id: rounds or None}`` and calls ``tick`` at the
 start and end of each turn and at the end of each round; ``reminders`` lists what the GM must
@@ -39,7 +46,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.base import AttackRequest, Effect, EffectKind, Modifier
 from gmkit.systems.imperial.actions import ModifierSpec, check_game, game_data, names, refuse, specs
 from gmkit.systems.imperial.circumstances import condition_ids
 
@@ -127,14 +134,58 @@ def condition(game: str, condition_id: str, field_name: str = "conditions") -> C
     return found
 
 
+def gain(
+    game: str,
+    target: str,
+    condition_id: str,
+    rounds: int | None = None,
+    *,
+    note: str = "",
+    location: str | None = None,
+    weapon: str | None = None,
+    kind: EffectKind = "condition",
+) -> Effect:
+    """The effect giving ``target`` condition ``condition_id`` (RulesError if ``game`` has none).
+
+    ``kind`` is ``condition`` but for a failed pinning test (``pinned``).
+    """
+    condition(game, condition_id, "condition")
+    return Effect(
+        kind, target, location=location, condition=condition_id, rounds=rounds, weapon=weapon,
+        note=note,
+    )  # fmt: skip
+
+
+def lose(game: str, target: str, condition_id: str, *, weapon: str | None = None) -> Effect:
+    """The effect lifting condition ``condition_id`` from ``target``."""
+    condition(game, condition_id, "condition")
+    return Effect("remove_condition", target, condition=condition_id, weapon=weapon)
+
+
 def checked(
     game: str, ids: Iterable[str] | None, field_name: str = "conditions"
 ) -> tuple[Condition, ...]:
-    """The conditions ``ids`` name, each once, in order; RulesError for an unknown id."""
+    """The conditions ``ids`` name, each once, in order; RulesError for an unknown id.
+
+    A name may say what it is about after a colon (``"jammed: Lasgun"``, as the encounter keeps
+    a jam): the id is what comes before it (``about`` splits the two).
+    """
     if isinstance(ids, str):
         raise refuse(field_name, f"a list of condition ids, not the string {ids!r}")
-    unique = dict.fromkeys(str(item) for item in ids or ())
+    unique = dict.fromkeys(about(str(item))[0] for item in ids or ())
     return tuple(condition(game, item, field_name) for item in unique)
+
+
+def about(name: str) -> tuple[str, str]:
+    """(id, what it is about) of a condition's name: ``"jammed: Lasgun"`` -> (jammed, Lasgun)."""
+    head, _, tail = name.partition(":")
+    return head.strip(), tail.strip()
+
+
+def jammed_weapons(names: Iterable[str] | None) -> frozenset[str]:
+    """The weapons (lower case) that the conditions ``names`` say are jammed."""
+    found = (about(str(name)) for name in names or ())
+    return frozenset(what.casefold() for key, what in found if key == "jammed" and what)
 
 
 def flags_of(game: str, ids: Iterable[str] | None) -> frozenset[str]:
@@ -197,15 +248,15 @@ def tick(
     if when not in WHEN[:3]:
         raise refuse("when", f"one of {', '.join(WHEN[:3])}, not {when!r}")
     after: dict[str, int | None] = {}
-    for item in checked(game, active):
-        rounds = active[item.id]
+    for name, rounds in active.items():
+        item = condition(game, about(name)[0])
         if item.duration == "until_next_turn" and when == "start_of_turn":
             continue
         if item.duration == "rounds" and item.ticks == when and rounds is not None:
             rounds -= 1
             if rounds <= 0:
                 continue
-        after[item.id] = rounds
+        after[name] = rounds
     return after
 
 

@@ -12,7 +12,8 @@ Choices where the texts are silent:
   (``right_arm``) reads its class.
 - The row is the one whose ``value`` equals the critical damage; above ``max_value`` the last
   row counts (the books' tables end at 10). A missing row gives None: nothing to apply.
-- Effects: ``{condition, rounds}`` (no rounds: until removed), ``{fatigue: N}``,
+- Effects: ``{condition, rounds}`` (no rounds: until removed; an id conditions.yaml defines,
+  or ``to_effects`` raises a RulesError naming it), ``{fatigue: N}``,
   ``{dead: true}`` (the condition ``dead``), ``{lost: part}`` (the condition ``lost_<part>``);
   anything else is a note for the GM.
 """
@@ -26,6 +27,7 @@ from typing import Any
 from gmkit.errors import GmkitError
 from gmkit.systems.base import Effect
 from gmkit.systems.imperial.actions import check_game, game_data, refuse
+from gmkit.systems.imperial.conditions import gain
 from gmkit.systems.percentile import location_class
 
 DAMAGE_TYPES = ("Energy", "Explosive", "Impact", "Rending")
@@ -70,7 +72,7 @@ class CriticalEffect:
         where = location or self.location
         label = f"critical {self.damage_type} {self.location} {self.value}"
         found = [
-            Effect("condition", target, location=where, condition=name, rounds=rounds, note=label)
+            gain(self.game, target, name, rounds, location=where, note=label)
             for name, rounds in self.conditions
         ]
         if self.fatigue:

@@ -3,7 +3,7 @@
 001 and 004 agree: damage - armour points at the location - Toughness Bonus; at zero or less
 the target shrugs the hit off (001's worked example: 10 - 5 - 3 = 2). Cover (001, 004) is a
 layer of armour in front of the covered locations: the damage meets the cover's points first,
-what is left goes on as normal, and each hit whose damage beats the cover wears it down by 1.
+what is left goes on as normal (which locations, and how the cover wears: ``cover``).
 
 Choices where the texts are silent:
 
@@ -11,7 +11,6 @@ Choices where the texts are silent:
   against the cover's points" and the rest "as normal", and normal is where Pen applies.
 - Armour that counts double (unarmed and Primitive hits, stun) is doubled before Pen is taken
   off. The books' exception for primitive armour is not in the seeds and is not applied.
-- A hit "beats" the cover when its damage is more than the cover's points (004: "supere").
 - Felling(X) lowers the target's Unnatural Toughness multiplier by X, never below 1.
 """
 
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 
 from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.sheets.percentile import bonus_of
+from gmkit.systems.imperial.cover import cover_after_hit
 
 
 def toughness_bonus(target: ImperialCharacter, felling: int = 0) -> int:
@@ -46,8 +46,8 @@ class Soak:
 
     @property
     def cover_worn(self) -> bool:
-        """Whether this hit wears the cover down by a point (its damage beat the cover)."""
-        return self.cover > 0 and self.damage > self.cover
+        """Whether this hit wears the cover down (its damage beat the cover: ``cover``'s rule)."""
+        return self.cover > 0 and cover_after_hit(self.cover, self.damage) < self.cover
 
     @property
     def effective_armour(self) -> int:

@@ -10,6 +10,8 @@
 - Ammunition, magnitude: the weapon's ``loaded`` and the horde's ``magnitude`` go down, never
   below 0. Conditions, reactions, jams, cover, pinning and notes belong to the encounter: the
   sheet is returned unchanged.
+- ``apply_for_encounter`` is the systems' ``apply_effect``: the same for one effect, None for
+  what the encounter applies itself (ammunition included: it counts the rounds spent).
 - Damage states and natural healing (004, Healing): lightly damaged heals 1 a day (TB for a day
   in bed), heavily damaged 1 a week (TB for a week of rest), critical damage only with rest
   and medical care, 1 a week, and the wounds wait until it is gone.
@@ -18,7 +20,8 @@ Choices where the texts are silent (or disagree):
 
 - 004 calls a character heavily damaged above 2 x TB but has it heal back to lightly damaged
   only at TB or less; the sheet keeps no state, so 2 x TB decides both ways.
-- Critical damage stops at 10 (the tables end there: every entry is death); more is noted.
+- Critical damage stops at 10 (the tables end there: every entry is death); more is noted and
+  kills (a ``dead`` condition follows, unless the table's row already gave one).
 - Deathwatch's sheet holds critical damage only beyond full wounds; a bare critical effect on
   a Deathwatch sheet that is not yet at full wounds fills its wounds first.
 - Dark Heresy (001) gives fatigue no floor on unconsciousness and recovers 1 level an hour;
@@ -29,16 +32,18 @@ Choices where the texts are silent (or disagree):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import Any, Generic, TypeVar
 
 from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.systems.base import Effect
+from gmkit.systems.imperial.conditions import gain
 
 S = TypeVar("S", bound=ImperialCharacter)
 CRITICAL_MAX = 10
 SHEET_KINDS = ("damage", "critical", "fatigue", "ammo", "magnitude")
+RULES_KINDS = ("damage", "critical", "fatigue", "magnitude")  # the encounter counts ammunition
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,8 @@ def critical_effect(game: str, location: str | None, damage_type: str | None, va
 
 def _criticals(sheet: S, added: int, effect: Effect, notes: list[str]) -> Applied[S]:
     total = sheet.critical_damage + added
-    if total > CRITICAL_MAX:
+    past = total > CRITICAL_MAX
+    if past:
         notes.append(f"critical damage {total} is past the tables' {CRITICAL_MAX}: dead")
     total = min(total, CRITICAL_MAX)
     changes: dict[str, Any] = {"critical_damage": total}
@@ -76,8 +82,10 @@ def _criticals(sheet: S, added: int, effect: Effect, notes: list[str]) -> Applie
     to_effects = getattr(found, "to_effects", None)
     if callable(to_effects):
         follow.extend(to_effects(sheet.name, effect.location))
-    if getattr(new, "dead", False):
-        follow.append(Effect("condition", sheet.name, condition="dead", note="a minion"))
+    minion = bool(getattr(new, "dead", False))
+    if (past or minion) and not any(item.condition == "dead" for item in follow):
+        why = "a minion" if minion else f"past {CRITICAL_MAX} critical damage"
+        follow.append(gain(sheet.game, sheet.name, "dead", note=why))
     where = (effect.location or "body").replace("_", " ")
     notes.append(f"{total} critical damage ({effect.damage_type or 'Impact'}, {where})")
     criticals = (found,) if found is not None else ()
@@ -121,7 +129,7 @@ def _fatigue(sheet: S, levels: int) -> Applied[S]:
     if levels > 0 and new.unconscious_from_fatigue and not sheet.unconscious_from_fatigue:
         minutes = new.unconscious_minutes
         note = f"more fatigue than TB: unconscious for {minutes} minutes"
-        out = Effect("condition", sheet.name, condition="unconscious", note=note)
+        out = gain(sheet.game, sheet.name, "unconscious", note=note)
         return Applied(new, (out,), (note,))
     return Applied(new, notes=(f"fatigue {new.fatigue}",))
 
@@ -129,6 +137,23 @@ def _fatigue(sheet: S, levels: int) -> Applied[S]:
 def apply_effect(sheet: S, effect: Effect) -> S:
     """``apply`` for callers that only want the new sheet."""
     return apply(sheet, effect).sheet
+
+
+def apply_for_encounter(sheet: S, effect: Effect) -> tuple[S, tuple[Effect, ...]] | None:
+    """``effect`` on ``sheet`` if it is the sheet's business (``RULES_KINDS``): the new sheet,
+    and the effects it caused (unconscious, dead, the critical table's) for the encounter to
+    apply in turn; None for what the encounter applies itself (conditions, ammunition, jams,
+    reactions, cover, pinning, notes). ``effect.target`` may be the encounter's id for the
+    combatant: the effect goes to ``sheet`` whatever it says, and the follow-ups to that target.
+    """
+    if effect.kind not in RULES_KINDS:
+        return None
+    applied = apply(sheet, replace(effect, target=sheet.name))
+    follow = tuple(
+        replace(item, target=effect.target) if item.target == sheet.name else item
+        for item in applied.follow_up
+    )
+    return applied.sheet, follow
 
 
 def apply_effects(sheet: S, effects: Iterable[Effect]) -> Applied[S]:

@@ -29,6 +29,7 @@ from gmkit.dice import DiceSource, DieRoll, roll
 from gmkit.sheets.dark_heresy import ImperialWeapon
 from gmkit.sheets.deathwatch import HordeRules
 from gmkit.systems.base import Effect, Modifier, Step
+from gmkit.systems.imperial.conditions import gain
 from gmkit.systems.percentile import PercentileTest, roll_test
 from gmkit.systems.tables import table
 
@@ -135,9 +136,10 @@ def break_test(
     willpower: int,
     check: BreakCheck,
     source: DiceSource,
+    game: str = "deathwatch",
 ) -> tuple[PercentileTest | None, Step, tuple[Effect, ...]]:
     """Roll the horde's Willpower test if ``check`` calls for one; broken: it flees."""
-    fled = (Effect("condition", name, condition="broken", note="flees at its best speed"),)
+    fled = (gain(game, name, "broken", note="flees at its best speed"),)
     if check.broken:
         return None, Step("Horde morale", "broken", check.reason), fled
     if not check.test_needed:

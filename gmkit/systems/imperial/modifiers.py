@@ -3,9 +3,11 @@
 ``attack_setup(request, game)`` -> :class:`~gmkit.systems.imperial.setup.AttackSetup`: the
 characteristic tested, every modifier with its source and uncapped (``roll_test`` caps the
 total at +/-60), the hit cap and rounds of the fire mode, the jam threshold, whether the target
-may Dodge or Parry, a called location, automatic hits and extra damage dice, armour counting
-double, the GM's warnings and notes. Illegal requests raise :class:`~gmkit.errors.RulesError`
-naming the field. ``defence_modifiers`` gives the target's Dodge or Parry modifiers.
+may Dodge or Parry, a called location, automatic hits (or an automatic failure: a blinded
+shooter) and extra damage dice, armour counting double, the GM's warnings and notes. Illegal
+requests raise :class:`~gmkit.errors.RulesError` naming the field. ``defence_modifiers`` gives
+the target's Dodge or Parry modifiers, ``target_modifiers`` those of any test the target makes
+against the attack (an opposed test); the resolver reads both.
 
 ``request.options`` (all optional):
 
@@ -63,7 +65,13 @@ from gmkit.systems.imperial.actions_request import (
 from gmkit.systems.imperial.circumstances_handling import handling
 from gmkit.systems.imperial.setup import AttackSetup
 
-__all__ = ["RulesError", "attack_setup", "clear_caches", "defence_modifiers"]
+__all__ = [
+    "RulesError",
+    "attack_setup",
+    "clear_caches",
+    "defence_modifiers",
+    "target_modifiers",
+]
 
 _HITS = {"semi": "semi", "full": "full", "suppressing": "full"}
 
@@ -80,6 +88,7 @@ class _Draft:
     """The setup being built: modifiers, notes and warnings, and the GM's override."""
 
     override: bool
+    auto_fail: str | None = None
     modifiers: list[Modifier] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -132,8 +141,11 @@ def _limits(
         if item.only_actions and attack.action.id not in item.only_actions:
             draft.limit(field_name, f"{item.name}: only {', '.join(sorted(item.only_actions))}")
         if attack.test in item.auto_fail:
-            draft.warnings.append(f"{item.name}: {attack.test} tests fail automatically")
-            draft.notes.append(f"auto_fail: {item.name}, the {attack.test} test fails")
+            draft.auto_fail = f"{item.name}: {attack.test} tests fail automatically"
+            draft.warnings.append(draft.auto_fail)
+    jammed = cond.jammed_weapons(request.options.get("attacker_conditions"))
+    if attack.weapon is not None and attack.weapon.name.casefold() in jammed:
+        draft.limit("weapon", f"{attack.weapon.name} is jammed: clear it first (clear_jam)")
     needed = attack.action.requires_condition
     if needed and needed not in attacker_ids:
         draft.limit(field_name, f"{attack.action.name} is only used in a grapple ({needed})")
@@ -240,6 +252,7 @@ def _finish(
         can_parry=can_parry,
         called_location=called or spec.called_location,
         auto_hit=auto_hit,
+        auto_fail=draft.auto_fail,
         extra_damage_dice=extra,
         primitive_armour_double=(
             attack.unarmed or "quality:Primitive" in flags or spec.armour_doubled
@@ -315,6 +328,12 @@ def defence_modifiers(request: AttackRequest, game: str, reaction: str) -> tuple
     test = {"dodge": "Dodge", "parry": "Parry"}.get(reaction)
     if test is None:
         raise refuse("reaction", f"dodge or parry, not {reaction!r}")
+    return target_modifiers(request, game, test)
+
+
+def target_modifiers(request: AttackRequest, game: str, test: str) -> tuple[Modifier, ...]:
+    """Modifiers the target's conditions and terrain give its own ``test`` against the attack:
+    ``Dodge``, ``Parry``, or the characteristic of an opposed test (WS, S, Ag)."""
     _, target_ids = cond.request_conditions(request, check_game(game))
     if getattr(request.target, "fatigue", 0) and "fatigued" not in target_ids:
         target_ids.append("fatigued")

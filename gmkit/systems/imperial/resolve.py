@@ -17,8 +17,9 @@ Rules as the seeds and their README give them: a ranged attack jams on a natural
 above ``setup.jam_from`` (96, or 94 for semi and full auto) and fails; semi-auto scores one
 more hit per two degrees of success, full auto one per degree, never beyond ``setup.max_hits``;
 suppressing fire one per two degrees (004); the first hit's location reverses the roll (or is
-the called one), the rest follow the Multiple Hits rows; cover is armour in front of the covered
-locations that each beating hit wears down by a point.
+the called one), the rest follow the Multiple Hits rows. Cover is ``cover``'s rule (armour at
+the covered locations against ranged attacks, each beating hit wearing it down); the
+target's reaction, with the modifiers its conditions give it, is ``resolve_reactions``'.
 
 Choices where the texts are silent:
 
@@ -29,8 +30,8 @@ Choices where the texts are silent:
   attack with fewer rounds loaded than it needs fires what is loaded, one hit at most per round.
 - An automatic hit (``setup.auto_hit``: helpless targets, flame) has no degrees of success; its
   location is a d100 rolled for the purpose.
-- Cover: ``request.circumstances["cover"]`` is its armour points, ``options["covered_locations"]``
-  the locations behind it (default body and legs: 004's "as a general rule").
+- A setup's automatic failure (``setup.auto_fail``: a blinded shooter) rolls no test and
+  misses; the rounds are spent all the same (the shot is fired blind).
 - A hit from a Flame weapon that lands on a character (not a horde) calls for a Challenging (+0)
   Agility test against catching fire (004, Fire).
 - Hordes have no locations (004); each hit that deals damage costs one magnitude, and the
@@ -47,6 +48,9 @@ from gmkit.errors import GmkitError
 from gmkit.sheets.deathwatch import HordeRules
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.imperial import hordes, resolve_fire, resolve_special
+from gmkit.systems.imperial.conditions import gain
+from gmkit.systems.imperial.cover import Cover, cover_of
+from gmkit.systems.imperial.modifiers import attack_setup
 from gmkit.systems.imperial.resolve_hit import Strike, find_weapon, resolve_hit
 from gmkit.systems.imperial.resolve_reactions import react, restrictions
 from gmkit.systems.imperial.resolve_test import Shot, finish, take_shot
@@ -59,7 +63,6 @@ from gmkit.systems.percentile import (
     roll_test,
 )
 
-DEFAULT_COVERED = ("body", "right_leg", "left_leg")
 Special = Callable[[AttackRequest, AttackSetup, DiceSource], AttackResult]
 SPECIAL: dict[str, Special] = {
     "stun": resolve_special.stun,
@@ -85,8 +88,6 @@ def resolve_attack(
 ) -> AttackResult:
     """Resolve ``request`` with dice from ``source`` (see the module's docstring)."""
     if setup is None:
-        from gmkit.systems.imperial.modifiers import attack_setup  # built beside this module
-
         setup = attack_setup(request, request.attacker.game)
     fired_overwatch = bool(request.options.get("overwatch"))
     special = special_attack(setup.mode) or special_attack(request.action)
@@ -95,20 +96,7 @@ def resolve_attack(
     if special is not None and not (special is resolve_fire.declare_overwatch and fired_overwatch):
         return special(request, setup, source)
     weapon, unarmed = find_weapon(request.attacker, request.weapon)  # type: ignore[arg-type]
-    strike = Strike(request, setup, source, weapon, unarmed, covered_locations(request))
-    return attack(strike)
-
-
-def covered_locations(request: AttackRequest) -> tuple[str, ...]:
-    listed = request.options.get("covered_locations", DEFAULT_COVERED)
-    return tuple(str(location) for location in listed)
-
-
-def cover_points(request: AttackRequest) -> int:
-    value = request.circumstances.get("cover", 0)
-    if isinstance(value, bool) or not isinstance(value, int):
-        return 0
-    return value
+    return attack(Strike(request, setup, source, weapon, unarmed))
 
 
 def locations(strike: Strike, shot: Shot, hits: int) -> tuple[list[str | None], Step | None]:
@@ -138,7 +126,7 @@ def locations(strike: Strike, shot: Shot, hits: int) -> tuple[list[str | None], 
 class Tally:
     """The running count of one attack's hits, with the cover they wear down."""
 
-    cover: int
+    cover: Cover
     reactions_left: int = 1
     hits: int = 0
     damaging: int = 0
@@ -210,7 +198,7 @@ def attack(strike: Strike) -> AttackResult:
             steps.append(Step("Ammunition", f"only {spent} of {setup.rounds} rounds loaded"))
     tests = cap if not ranged and cap > 1 else 1
     rules = hordes.horde_rules(strike.game) if strike.is_horde else None
-    tally = Tally(cover_points(strike.request), int(strike.options.get("reactions_left", 1)))
+    tally = Tally(cover_of(strike.request), int(strike.options.get("reactions_left", 1)))
     for index in range(1, tests + 1):
         shot = take_shot(strike, f" (attack {index})" if tests > 1 else "", cap // tests)
         steps.extend(shot.steps)
@@ -252,4 +240,4 @@ def catch_fire(strike: Strike) -> tuple[list[Step], list[Effect]]:
     if test.success:
         return [step], []
     note = "1d10 damage (no armour) and 1 fatigue each round until put out"
-    return [step], [Effect("condition", target.name, condition="on_fire", note=note)]
+    return [step], [gain(strike.game, target.name, "on_fire", note=note)]

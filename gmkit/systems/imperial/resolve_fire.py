@@ -29,6 +29,7 @@ from typing import Any
 from gmkit.dice import DiceSource
 from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
+from gmkit.systems.imperial.conditions import gain, lose
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.percentile import PercentileTest, opposed_winner, roll_test
 from gmkit.systems.tables import table
@@ -60,7 +61,7 @@ def pinning(
     if test.success:
         return [step], []
     note = "half actions only; -20 Ballistic Skill; stays in cover or gets to it"
-    return [step], [Effect("pinned", sheet.name, condition="pinned", note=note)]
+    return [step], [gain(sheet.game, sheet.name, "pinned", note=note, kind="pinned")]
 
 
 def recover_from_pinning(
@@ -72,7 +73,7 @@ def recover_from_pinning(
     test = roll_test("WP", int(sheet.characteristics.WP), modifiers, source, "pinning recovery")
     outcome = "no longer pinned" if test.success else "still pinned"
     step = Step(f"Pinning ({sheet.name})", outcome, test.explain(), (test.roll,), test.target)
-    effects = (Effect("remove_condition", sheet.name, condition="pinned"),)
+    effects = (lose(sheet.game, sheet.name, "pinned"),)
     return test, step, effects if test.success else ()
 
 
@@ -117,8 +118,8 @@ def declare_overwatch(
     watch = overwatch_of(request)
     detail = f"kill zone {watch.kill_zone or '45 degrees ahead'}; ends at {watch.expires}"
     step = Step("Overwatch", f"{watch.mode} fire when {watch.trigger}", detail)
-    effect = Effect(
-        "condition", request.attacker.name, condition="overwatch", rounds=1, weapon=request.weapon,
+    effect = gain(
+        request.attacker.game, request.attacker.name, "overwatch", 1, weapon=request.weapon,
         note=f"{watch.mode} fire when {watch.trigger}",
     )  # fmt: skip
     summary = f"{request.attacker.name} sets overwatch with {request.weapon}"
@@ -174,7 +175,7 @@ def clear_jam(
     lost = weapon.loaded if rule == "clip" else min(int(rule), weapon.loaded)
     detail = f"{test.explain()}; loses {lost} rounds ({weapon.group or 'no group'}: {rule})"
     step = Step("Clear jam (full action)", "cleared", detail, (test.roll,), test.target)
-    effects = [Effect("remove_condition", character.name, condition="jammed", weapon=weapon.name)]
+    effects = [lose(character.game, character.name, "jammed", weapon=weapon.name)]
     if lost:
         effects.append(Effect("ammo", character.name, lost, weapon=weapon.name, note="jam"))
     return JamClearing(True, (step,), tuple(effects))

@@ -22,7 +22,7 @@ Choices where the texts are silent:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -31,6 +31,7 @@ from gmkit.errors import GmkitError
 from gmkit.sheets import sheet_type
 from gmkit.sheets.dark_heresy import ImperialCharacter, ImperialWeapon
 from gmkit.systems.base import AttackRequest, Effect, Modifier, Step
+from gmkit.systems.imperial.cover import Cover
 from gmkit.systems.imperial.damage import DamageRoll, DamageRules, roll_damage
 from gmkit.systems.imperial.damage_fury import FuryRules, righteous_fury
 from gmkit.systems.imperial.damage_soak import Soak, toughness_bonus
@@ -39,6 +40,7 @@ from gmkit.systems.percentile import PercentileTest, roll_test
 from gmkit.systems.tables import table
 
 UNARMED_NAMES = ("unarmed", "fists")
+NO_COVER = Cover()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,6 @@ class Strike:
     source: DiceSource
     weapon: ImperialWeapon
     unarmed: bool = False
-    covered: Sequence[str] = field(default=())
 
     @property
     def game(self) -> str:
@@ -160,13 +161,14 @@ class HitOutcome:
     steps: tuple[Step, ...]
     effects: tuple[Effect, ...]
     wounds: int
-    cover_left: int
+    cover_left: Cover
 
 
 def resolve_hit(
-    strike: Strike, number: int, location: str | None, degrees: int, cover: int = 0
+    strike: Strike, number: int, location: str | None, degrees: int, cover: Cover = NO_COVER
 ) -> HitOutcome:
-    """Damage, Righteous Fury and soak for hit ``number`` at ``location`` (None: a horde)."""
+    """Damage, Righteous Fury and soak for hit ``number`` at ``location`` (None: a horde),
+    behind ``cover`` (``cover.cover_of`` the request; none by default)."""
     label = f"hit {number}"
     target, weapon = strike.target, strike.weapon
     damage = strike.roll_weapon(
@@ -196,7 +198,6 @@ def resolve_hit(
     total = damage.total + fury.extra_damage
     horde = getattr(target, "horde", None)
     armour = horde.armour if horde is not None else target.armour_at(location)  # type: ignore[arg-type]
-    covered = cover if location is not None and location in strike.covered else 0
     felling = int(weapon.quality("Felling"))
     soak = Soak(
         total,
@@ -204,13 +205,15 @@ def resolve_hit(
         toughness_bonus(target, felling),
         pen=weapon.pen,
         armour_multiplier=strike.armour_multiplier,
-        cover=covered,
+        cover=cover.at(location),
     )
     steps.append(Step(f"Soak ({label})", f"{soak.wounds} damage taken", soak.explain()))
     effects: list[Effect] = []
     kind = weapon.damage_type
-    if soak.cover_worn:
-        effects.append(Effect("cover", target.name, 1, location, note="the hit beat the cover"))
+    left = cover.after_hit(location, total)
+    if left.points < cover.points:
+        worn = cover.points - left.points
+        effects.append(Effect("cover", target.name, worn, location, note="the hit beat the cover"))
     if fury.critical:
         effects.append(
             Effect(
@@ -229,5 +232,4 @@ def resolve_hit(
         effects.append(
             Effect("fatigue", target.name, rules.fatigue_levels, note="unarmed blow reached TB")
         )
-    left = cover - 1 if soak.cover_worn else cover
     return HitOutcome(tuple(steps), tuple(effects), soak.wounds, left)

@@ -13,11 +13,14 @@ Choices where the texts are silent:
   round (the encounter counts them; Defensive Stance gives two). Each use is an
   ``Effect(kind="reaction")``. Against several attacks of one action (two weapons, Swift
   Attack) the reaction goes to the first attack that lands, then the next while any are left.
-- The sheets hold no skills, so Dodge is an Agility test; ``options["reaction_modifiers"]``
-  ({"Dodge trained": 0, "Prone": -20, ...}) carries the rest. Any fatigue gives -10 (004). The
-  parrying weapon (``options["parry_weapon"]``, else the first melee weapon) adds the books'
-  Balanced +10, Defensive +15, Unbalanced -10; an Unwieldy weapon cannot parry. Modifiers are
-  capped at +/-60 like the attack's.
+- The defender's modifiers are ``modifiers.defence_modifiers``: its conditions
+  (``options["target_conditions"]`` and the circumstances naming one: prone -20 to Dodge,
+  Guarded Attack +10, any fatigue -10 (004)...) and the terrain it stands in. The sheets hold
+  no skills, so Dodge is an Agility test; ``options["reaction_modifiers"]`` ({"Dodge
+  trained": 0, ...}) adds what else the GM gives. The parrying weapon
+  (``options["parry_weapon"]``, else the first melee weapon) adds the books' Balanced +10,
+  Defensive +15, Unbalanced -10; an Unwieldy weapon cannot parry. Modifiers are capped at
+  +/-60 like the attack's.
 - Hordes do not react (004) unless the GM allows it: ``options["horde_reacts"]``.
 - A melee attack is one tested with anything but Ballistic Skill.
 """
@@ -31,6 +34,7 @@ from typing import Any
 from gmkit.errors import GmkitError
 from gmkit.sheets.dark_heresy import ImperialWeapon
 from gmkit.systems.base import Effect, Modifier, Step
+from gmkit.systems.imperial.modifiers import defence_modifiers
 from gmkit.systems.imperial.resolve_hit import Strike
 from gmkit.systems.percentile import roll_test
 
@@ -101,9 +105,10 @@ def react(strike: Strike, hits: int, reactions_left: int) -> Reaction:
         return Reaction((Step(title, "not taken", "no reaction left this round"),))
     if choice == "dodge" and not strike.setup.can_dodge:
         return Reaction()
-    modifiers = listed_modifiers(strike.options.get("reaction_modifiers"))
-    if strike.target.fatigue:
-        modifiers.append(Modifier("Fatigued", strike.target.fatigue_penalty))
+    modifiers = [
+        *defence_modifiers(strike.request, strike.game, choice),
+        *listed_modifiers(strike.options.get("reaction_modifiers")),
+    ]
     key = "Ag"
     if choice == "parry":
         refusal = _parry_refusal(strike)
@@ -125,7 +130,8 @@ def react(strike: Strike, hits: int, reactions_left: int) -> Reaction:
     base = int(getattr(strike.target.characteristics, key))
     test = roll_test(key, base, modifiers, strike.source, f"{choice} ({strike.target.name})")
     if not test.success:
-        step = Step(title, "failed: the attack lands", test.explain(), (test.roll,), test.target)
+        failed = "failed: the attack lands"
+        step = Step(title, failed, test.explain(), (test.roll,), test.target, test.modifiers)
         return Reaction((step,), (spent,), 0, True)
     cancelled = hits
     outcome = "the attack is negated"

@@ -10,7 +10,8 @@
 - Feint: an opposed Weapon Skill test; the attacker wins: its next melee attack on that target
   cannot be dodged or parried. Manoeuvre: an opposed Weapon Skill test; the attacker wins: the
   target moves a metre where the attacker chooses.
-- Grapple: an attack (Weapon Skill, the target may react) starts it. Then the controller's
+- Grapple: an attack (Weapon Skill, the target may react) starts it: both are ``grappled``
+  (in a grapple, 004), the attacker ``grappling`` as well (it controls it). Then the controller's
   options (``options["grapple"]``): "damage" (opposed Strength: unarmed damage to the body with
   armour counting double, and a level of fatigue), "throw_down", "push" (1 metre and 1 more per
   degree of success, at most a half move), "ready", "stand", "release"; the grappled one's:
@@ -31,6 +32,8 @@ Choices where 004 is silent (or garbled):
   Righteous Fury on them is confirmed with the Strength test again.
 - A tie in an opposed test (same degrees, same characteristic) changes nothing.
 - The sheets hold no skills: Contortionist is an Agility test.
+- The other side of an opposed test has the modifiers its conditions and terrain give that
+  test (``modifiers.target_modifiers``: fatigue, prone...) and ``options["defender_modifiers"]``.
 """
 
 from __future__ import annotations
@@ -39,8 +42,10 @@ from dataclasses import dataclass, replace
 
 from gmkit.dice import DiceSource
 from gmkit.errors import GmkitError
-from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
+from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
+from gmkit.systems.imperial.conditions import gain, lose
 from gmkit.systems.imperial.damage_soak import toughness_bonus
+from gmkit.systems.imperial.modifiers import target_modifiers
 from gmkit.systems.imperial.resolve_hit import Strike, UnarmedRules, find_weapon, resolve_hit
 from gmkit.systems.imperial.resolve_reactions import listed_modifiers, react, restrictions
 from gmkit.systems.imperial.resolve_test import finish, take_shot
@@ -72,9 +77,10 @@ def opposed(strike: Strike, key: str, title: str, size: int = 0) -> Opposed:
     attacker, target = strike.attacker, strike.target
     mine = roll_test(key, int(getattr(attacker.characteristics, key)), strike.setup.modifiers,
                      strike.source, f"{title} ({attacker.name})")  # fmt: skip
-    theirs_modifiers = listed_modifiers(strike.options.get("defender_modifiers"))
-    if target.fatigue:
-        theirs_modifiers.append(Modifier("Fatigued", target.fatigue_penalty))
+    theirs_modifiers = [
+        *target_modifiers(strike.request, strike.game, key),
+        *listed_modifiers(strike.options.get("defender_modifiers")),
+    ]
     theirs = roll_test(key, int(getattr(target.characteristics, key)), theirs_modifiers,
                        strike.source, f"{title} ({target.name})")  # fmt: skip
     winner = _winner(mine, theirs, max(size, 0), max(-size, 0))
@@ -99,12 +105,19 @@ def _winner(a: PercentileTest, b: PercentileTest, a_extra: int, b_extra: int) ->
     return None
 
 
-def _condition(name: str, condition: str, rounds: int | None = None, note: str = "") -> Effect:
-    return Effect("condition", name, condition=condition, rounds=rounds, note=note)
+def _condition(
+    strike: Strike, name: str, condition: str, rounds: int | None = None, note: str = ""
+) -> Effect:
+    return gain(strike.game, name, condition, rounds, note=note)
 
 
-def _lift(name: str, condition: str) -> Effect:
-    return Effect("remove_condition", name, condition=condition)
+def _lift(strike: Strike, name: str, condition: str) -> Effect:
+    return lose(strike.game, name, condition)
+
+
+def _grapple_ends(strike: Strike, controller: str, held: str) -> list[Effect]:
+    lifted = ((held, "grappled"), (controller, "grappled"), (controller, "grappling"))
+    return [_lift(strike, name, condition) for name, condition in lifted]
 
 
 def _attack_lands(strike: Strike, steps: list[Step], effects: list[Effect]) -> bool:
@@ -143,7 +156,8 @@ def stun(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> Atta
         return finish(strike, steps, effects, 1)
     rounds = max(1, mine - theirs)
     steps.append(Step("Stun", f"stunned for {rounds} rounds", detail, (blow, guard)))
-    effects += [_condition(target.name, "stunned", rounds), Effect("fatigue", target.name, 1)]
+    stunned = _condition(strike, target.name, "stunned", rounds)
+    effects += [stunned, Effect("fatigue", target.name, 1)]
     result = finish(strike, steps, effects, 1)
     return replace(result, summary=f"{attacker.name} stuns {target.name} for {rounds} rounds")
 
@@ -167,13 +181,13 @@ def knock_down(request: AttackRequest, setup: AttackSetup, source: DiceSource) -
     steps.append(test.step)
     attacker, target = strike.attacker.name, strike.target.name
     if test.winner == 0:
-        effects.append(_condition(target, "prone", note="knocked down"))
+        effects.append(_condition(strike, target, "prone", note="knocked down"))
         if test.active.degrees >= 2:
             _body_blow(strike, steps, effects)
         summary = f"{attacker} knocks {target} down"
     else:
         if test.winner == 1 and test.other.degrees >= 2:
-            effects.append(_condition(attacker, "prone", note="knocked down"))
+            effects.append(_condition(strike, attacker, "prone", note="knocked down"))
         summary = f"{target} stays on its feet"
     result = finish(strike, steps, effects, int(test.winner == 0))
     return replace(result, summary=summary)
@@ -188,7 +202,7 @@ def feint(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> Att
     attacker, target = strike.attacker.name, strike.target.name
     if test.winner == 0:
         note = f"{attacker}'s next standard attack on {target} cannot be dodged or parried"
-        effects.append(_condition(target, "feinted", 1, note))
+        effects.append(_condition(strike, target, "feinted", 1, note))
     summary = f"{attacker} feints {target}" if test.winner == 0 else f"{target} is not fooled"
     return replace(finish(strike, steps, effects, 0), summary=summary)
 
@@ -237,8 +251,9 @@ def grapple(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> A
         if not _attack_lands(strike, steps, effects):
             return finish(strike, steps, effects, 0)
         effects += [
-            _condition(target, "grappled", note=f"held by {attacker}"),
-            _condition(attacker, "grappling", note=f"controls the grapple on {target}"),
+            _condition(strike, target, "grappled", note=f"held by {attacker}"),
+            _condition(strike, attacker, "grappled", note=f"grappling {target}"),
+            _condition(strike, attacker, "grappling", note=f"controls the grapple on {target}"),
         ]
         steps.append(Step("Grapple", f"{attacker} grapples {target}", "no reactions inside it"))
         return replace(finish(strike, steps, effects, 1), summary=steps[-1].outcome)
@@ -250,14 +265,14 @@ def grapple(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> A
     if choice in ("ready", "release"):
         outcome = "readies an item" if choice == "ready" else "releases the grapple"
         if choice == "release":
-            effects += [_lift(target, "grappled"), _lift(attacker, "grappling")]
+            effects += _grapple_ends(strike, attacker, target)
     elif choice == "slip":
         agility = int(strike.attacker.characteristics.Ag)
         test = roll_test("Ag", agility, setup.modifiers, source, "slip free")
         steps.append(Step("Contortionist (Agility)", "", test.explain(), (test.roll,)))
         outcome = "slips free" if test.success else "stays held"
         if test.success:
-            effects += [_lift(attacker, "grappled"), _lift(target, "grappling")]
+            effects += _grapple_ends(strike, target, attacker)
     else:
         test = opposed(strike, "S", f"Grapple: {choice.replace('_', ' ')}", size)
         steps.append(test.step)
@@ -273,9 +288,9 @@ def _grapple_option(
 ) -> str:
     attacker, target = strike.attacker.name, strike.target.name
     if choice == "stand":
-        effects.append(_lift(attacker, "prone"))
+        effects.append(_lift(strike, attacker, "prone"))
         if won:
-            effects.append(_lift(target, "prone"))
+            effects.append(_lift(strike, target, "prone"))
         return "stands up" + (f", lifting {target}" if won else "")
     if not won:
         return f"fails to {choice.replace('_', ' ')}"
@@ -283,19 +298,17 @@ def _grapple_option(
         _body_blow(strike, steps, effects)
         return f"crushes {target}"
     if choice == "throw_down":
-        effects.append(_condition(target, "prone", note="thrown down in the grapple"))
+        effects.append(_condition(strike, target, "prone", note="thrown down in the grapple"))
         return f"throws {target} down"
     if choice == "push":
         metres = min(1 + degrees, strike.attacker.bonus("Ag"))
         effects.append(Effect("note", target, metres, note=f"pushed {metres} m; follow or release"))
         return f"pushes {target} {metres} m"
     if choice == "break_free":
-        effects += [_lift(attacker, "grappled"), _lift(target, "grappling")]
+        effects += _grapple_ends(strike, target, attacker)
         return "breaks free and may take a half action"
     effects += [
-        _lift(attacker, "grappled"),
-        _lift(target, "grappling"),
-        _condition(attacker, "grappling", note=f"controls the grapple on {target}"),
-        _condition(target, "grappled", note=f"held by {attacker}"),
+        _lift(strike, target, "grappling"),
+        _condition(strike, attacker, "grappling", note=f"controls the grapple on {target}"),
     ]
     return "takes control of the grapple"

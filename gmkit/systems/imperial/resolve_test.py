@@ -4,7 +4,9 @@ Shared by ordinary attacks (``resolve``) and the special ones (``resolve_special
 the setup's characteristic with its modifiers capped at +/-60 (004, step one), a jam on a
 ranged attack whose natural roll is at or above ``setup.jam_from`` (an automatic failure,
 004), and the hits the degrees of success buy: semi-auto one per two, full auto one per
-degree, suppressing fire one per two (004), never beyond the cap the setup gives.
+degree, suppressing fire one per two (004), never beyond the cap the setup gives. No test is
+rolled for an automatic failure (``setup.auto_fail``: a blinded shooter) or an automatic hit;
+the failure wins when a setup has both (a blinded flamer cannot pick its target either).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ def take_shot(strike: Strike, label: str, cap: int) -> Shot:
     """The attack's test, its jam, and the hits it scores (at most ``cap``)."""
     setup = strike.setup
     title = f"{SKILLS.get(setup.characteristic, setup.characteristic)} test{label}"
+    if setup.auto_fail:
+        return Shot((Step(title, "automatic failure", setup.auto_fail),))
     if setup.auto_hit:
         return Shot((Step(title, "automatic hit", "; ".join(setup.notes) or "no test"),), 1)
     test = strike.test(f"to hit{label}")

@@ -25,6 +25,7 @@ class AttackSetup:
     can_parry: bool = True  # whether the target may parry it
     called_location: str | None = None  # a called shot skips the location roll
     auto_hit: bool = False  # helpless targets in melee, flame weapons (a dodge test instead)
+    auto_fail: str | None = None  # why the test fails without a roll (a blinded shooter)
     extra_damage_dice: int = 0  # e.g. helpless targets: roll the damage dice twice
     primitive_armour_double: bool = False  # unarmed/primitive: armour counts double
     warnings: tuple[str, ...] = ()  # house-rule limits the GM may overrule (001)
