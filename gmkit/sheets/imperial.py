@@ -277,7 +277,8 @@ class ImperialCharacter(Sheet):
             names = (f"{kind} training", f"{kind} weapon training")
             groups = d100.talent_specialities(self.talents, *names)
             if universal or groups is not None:
-                found[kind] = ["*"] if universal or not groups else sorted(groups)
+                every = universal or not groups or "universal" in groups
+                found[kind] = ["*"] if every else sorted(groups)
         return found
 
     def trained(self, weapon: ImperialWeapon) -> bool:

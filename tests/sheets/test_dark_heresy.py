@@ -409,3 +409,32 @@ def test_the_armour_catalog_has_seed_001s_carapace_greaves(catalog_entries):
     entries = catalog_entries("dark_heresy", "armour.yaml")
     armour = {entry["name"]: Armour.model_validate(entry) for entry in entries}
     assert armour["Carapace Greaves"].points.at("right_leg") == 5
+
+
+def test_universal_training_trains_every_group_of_its_class():
+    from gmkit.sheets.dark_heresy import DarkHeresyCharacter, Weapon
+
+    profile = dict(WS=35, BS=40, S=30, T=35, Ag=30, Int=30, Per=30, WP=30, Fel=30)
+    plasma = Weapon.model_validate(
+        {
+            "name": "Plasma Gun",
+            "weapon_class": "basic",
+            "group": "plasma",
+            "range": 90,
+            "rof": "S/2/-",
+            "damage": "1d10+6",
+            "damage_type": "E",
+            "pen": 6,
+            "clip": 10,
+            "reload": "Full",
+        }
+    )
+    veteran = DarkHeresyCharacter.build(
+        name="Vet",
+        characteristics=profile,
+        wounds=10,
+        talents=["Basic Weapon Training (Universal)"],
+    )
+    assert veteran.weapon_training["basic"] == ["*"]
+    assert veteran.trained(plasma)
+    assert veteran.untrained_penalty(plasma) == 0
