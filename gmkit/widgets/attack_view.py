@@ -1,0 +1,166 @@
+"""HTML for the attack panel: formatting only, from the rules' values (steps, modifiers)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping, Sequence
+
+from gmkit.dice import DieRoll
+from gmkit.systems.base import AttackResult, Effect, Modifier, Step
+from gmkit.systems.choices import Preview
+from gmkit.widgets.i18n import t
+
+_E = html.escape
+
+
+def label(key: str, english: str) -> str:
+    """The label ``key`` in the current language; ``english`` until i18n holds the key."""
+    found = t(key)
+    return english if found == key else found
+
+
+def _rolls(rolls: Iterable[DieRoll]) -> str:
+    return " ".join(
+        f"<span title='{_E(roll.purpose)}'>{roll.die}={roll.value}{'*' if roll.physical else ''}"
+        "</span>"
+        for roll in rolls
+    )
+
+
+def _modifiers(modifiers: Sequence[Modifier]) -> str:
+    return ", ".join(_E(str(modifier)) for modifier in modifiers)
+
+
+def needs(preview: Preview) -> str:
+    """What the roll must show: "53 or less on d100", "7+ on D6", "no roll"."""
+    if preview.target is None:
+        return label("no_roll", "no roll")
+    if preview.die == "d100":
+        return f"{preview.target} {label('or_less', 'or less')} (d100)"
+    return f"{preview.target}+ (D6)"
+
+
+def preview_html(preview: Preview | None, problem: str, modifiers_seen: Sequence[Step]) -> str:
+    """The modifiers listed and totalled before the dice, or from the resolved steps."""
+    title = _E(t("modifiers"))
+    if problem:
+        shown = _E(label("cannot_resolve", "Cannot resolve yet"))
+        return f"<div class='gmkit-problem'><b>{shown}:</b> {_E(problem)}</div>"
+    if preview is None:
+        if not modifiers_seen:
+            after = label("modifiers_after", "shown from the steps once resolved")
+            return f"<p><b>{title}:</b> {_E(after)}</p>"
+        rows = "".join(
+            f"<tr><td>{_E(step.title)}</td><td>{_modifiers(step.modifiers) or '-'}</td>"
+            f"<td>{sum(m.value for m in step.modifiers):+d}</td>"
+            f"<td>{'' if step.target is None else step.target}</td></tr>"
+            for step in modifiers_seen
+        )
+        return (
+            f"<p><b>{title}</b></p><table class='gmkit-table gmkit-preview'><tr><th></th>"
+            f"<th>{title}</th><th>{_E(t('total'))}</th><th>{_E(label('needed', 'Needed'))}</th>"
+            f"</tr>{rows}</table>"
+        )
+    rows = (
+        "".join(
+            f"<tr><td>{_E(modifier.source)}</td><td>{modifier.value:+d}</td></tr>"
+            for modifier in preview.modifiers
+        )
+        or f"<tr><td colspan='2'>{_E(label('no_modifiers', 'no modifiers'))}</td></tr>"
+    )
+    capped = (
+        f" ({label('uncapped', 'uncapped')} {preview.uncapped:+d})"
+        if preview.uncapped != preview.total
+        else ""
+    )
+    notes = "".join(f"<li>{_E(note)}</li>" for note in preview.notes)
+    return (
+        f"<p><b>{_E(preview.title)}</b>: {_E(preview.base)}</p>"
+        f"<table class='gmkit-table gmkit-preview'>{rows}"
+        f"<tr><th>{_E(t('total'))}</th><th>{preview.total:+d}{_E(capped)}</th></tr>"
+        f"<tr><th>{_E(label('needed', 'Needed'))}</th><th>{_E(needs(preview))}</th></tr>"
+        f"</table>" + (f"<ul class='gmkit-notes'>{notes}</ul>" if notes else "")
+    )
+
+
+def refused_html(title: str, refused: Mapping[str, str], names: Mapping[str, str]) -> str:
+    """What is not offered, and why."""
+    if not refused:
+        return ""
+    items = "".join(
+        f"<li><b>{_E(names.get(key, key))}</b>: {_E(why)}</li>" for key, why in refused.items()
+    )
+    return (
+        f"<details class='gmkit-refused'><summary>{_E(title)}</summary><ul>{items}</ul></details>"
+    )
+
+
+def steps_html(result: AttackResult | None) -> str:
+    """The rules' explained steps, in order, with the dice and the numbers rolled against."""
+    if result is None:
+        return ""
+    head = "".join(
+        f"<th>{_E(text)}</th>"
+        for text in (
+            label("step", "Step"),
+            t("outcome"),
+            label("why", "Why"),
+            t("dice"),
+            label("needed", "Needed"),
+        )
+    )
+    rows = "".join(
+        f"<tr><td>{_E(step.title)}</td><td><b>{_E(step.outcome)}</b></td>"
+        f"<td>{_E(step.detail)}"
+        + (f"<br><i>{_modifiers(step.modifiers)}</i>" if step.modifiers else "")
+        + f"</td><td>{_rolls(step.rolls)}</td>"
+        f"<td>{'' if step.target is None else step.target}</td></tr>"
+        for step in result.steps
+    )
+    effects = "".join(f"<li>{_E(describe(effect))}</li>" for effect in result.effects)
+    none = _E(label("no_effects", "nothing to apply"))
+    return (
+        f"<p class='gmkit-summary'><b>{_E(result.summary)}</b></p>"
+        f"<table class='gmkit-table gmkit-steps'><tr>{head}</tr>{rows}</table>"
+        f"<p><b>{_E(label('effects', 'Effects'))}</b></p>"
+        f"<ul class='gmkit-effects'>{effects or f'<li>{none}</li>'}</ul>"
+    )
+
+
+def describe(effect: Effect) -> str:
+    """One effect in a line: "damage 4 to Ungor Snitch at right arm (Bow)"."""
+    parts = [effect.kind]
+    if effect.amount:
+        parts.append(str(effect.amount))
+    if effect.condition:
+        parts.append(effect.condition)
+    parts.append(f"-> {effect.target}")
+    if effect.location:
+        parts.append(f"at {effect.location.replace('_', ' ')}")
+    if effect.damage_type:
+        parts.append(f"({effect.damage_type})")
+    if effect.weapon:
+        parts.append(f"[{effect.weapon}]")
+    if effect.rounds:
+        parts.append(f"for {effect.rounds} rounds")
+    if effect.note:
+        parts.append(f"- {effect.note}")
+    return " ".join(parts)
+
+
+def prompt_html(prompt: str, typed: Sequence[str]) -> str:
+    """The die the panel asks for, and what was typed so far."""
+    if not prompt and not typed:
+        return ""
+    so_far = " ".join(typed) or "-"
+    asked = f"<b>{_E(prompt)}</b><br>" if prompt else ""
+    return (
+        f"<div class='gmkit-prompt'>{asked}{_E(label('typed', 'Typed so far'))}: {_E(so_far)}</div>"
+    )
+
+
+def error_html(error: str, warnings: Sequence[str] = ()) -> str:
+    shown = "".join(f"<div class='gmkit-warning'>{_E(w)}</div>" for w in warnings)
+    if error:
+        shown = f"<div class='gmkit-error' style='color:#b00020'><b>{_E(error)}</b></div>" + shown
+    return shown

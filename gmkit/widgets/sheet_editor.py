@@ -1,0 +1,351 @@
+"""Edit a character sheet's typed fields, with each refusal shown next to its field.
+
+``SheetEditor(sheet, on_save=callback)`` shows an input per typed field of the sheet (the
+profile's numbers, wounds or damage, notes, nested values such as ``characteristics.WS``), the
+values the rules derive from it, kept up to date as the GM types, and a Save button. The sheet's
+own validation decides: a value it refuses is shown beside its input (the field path of the
+:class:`~gmkit.errors.SheetError` mapped to the input), and nothing changes until every value is
+valid. ``save()`` returns the new validated sheet and calls ``on_save`` with it (the dashboard
+persists it); on invalid input it returns None and changes nothing.
+
+Each user action is a public method: ``set_value(path, value)`` (what typing in an input does),
+``save()``, ``reset()``.
+
+Choices made:
+
+- Scalars and nested values (a mapping such as ``characteristics``) get one input each, by
+  dotted path; a list of names (skills, talents, qualities) is typed comma-separated; a list of
+  records (weapons, armour) and a value that is empty (None) are typed as YAML. An error inside
+  such a list (``weapons[0].damage``) is shown beside the list's input.
+- Numbers are typed as text and handed to the sheet as typed when they are not numbers, so the
+  refusal is the sheet's own ("should be a valid integer"), naming the field.
+- The game of a sheet is not editable (another game is another sheet).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Literal
+
+import ipywidgets as widgets
+import yaml
+from traitlets import Bool, Dict, Unicode
+
+from gmkit.errors import SheetError
+from gmkit.sheets.base import Sheet
+from gmkit.widgets.i18n import LANGUAGE, t
+
+Kind = Literal["int", "float", "bool", "str", "text", "list", "yaml"]
+GENERAL = "(sheet)"
+_INT = re.compile(r"[+-]?\d+")
+_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
+_LONG_TEXT = ("notes",)
+
+
+def _label(key: str, english: str) -> str:
+    found = t(key)
+    return english if found == key else found
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool)
+
+
+def flatten(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Kind, Any]]:
+    """(path, kind, value) for each editable value of a sheet's dump, in the sheet's order."""
+    for key, value in data.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if path == "game":
+            continue
+        if isinstance(value, Mapping):
+            yield from flatten(value, path)
+        elif isinstance(value, list):
+            yield path, "list" if all(_scalar(v) for v in value) else "yaml", value
+        elif isinstance(value, bool):
+            yield path, "bool", value
+        elif isinstance(value, int):
+            yield path, "int", value
+        elif isinstance(value, float):
+            yield path, "float", value
+        elif isinstance(value, str):
+            yield path, "text" if key in _LONG_TEXT else "str", value
+        else:
+            yield path, "yaml", value
+
+
+def shown(kind: Kind, value: Any) -> Any:
+    """A value as its input shows it."""
+    if kind == "bool":
+        return bool(value)
+    if kind == "list":
+        return ", ".join(str(item) for item in value)
+    if kind == "yaml":
+        if value is None:
+            return ""
+        return yaml.safe_dump(value, allow_unicode=True, sort_keys=False).strip()
+    if kind == "float":
+        return f"{value:g}"
+    return str(value)
+
+
+class _Unreadable(ValueError):
+    """A typed value that cannot even be read (bad YAML)."""
+
+
+def parse(kind: Kind, typed: Any) -> Any:
+    """The value typed in an input, for the sheet to validate."""
+    if kind == "bool":
+        return bool(typed)
+    if not isinstance(typed, str):
+        return typed  # a value given by code, not typed: the sheet validates it as is
+    text = typed.strip()
+    if kind == "int":
+        return int(text) if _INT.fullmatch(text) else text
+    if kind == "float":
+        return float(text) if _FLOAT.fullmatch(text) else text
+    if kind == "list":
+        return [item.strip() for item in text.split(",") if item.strip()]
+    if kind == "yaml":
+        if not text:
+            return None
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            where = f" (line {mark.line + 1})" if mark is not None else ""
+            raise _Unreadable(f"not readable as YAML{where}") from None
+    return typed
+
+
+def _place(data: dict[str, Any], path: str, value: Any) -> None:
+    *parents, last = path.split(".")
+    node = data
+    for part in parents:
+        node = node[part]
+    node[last] = value
+
+
+def owner(paths: list[str], error_path: str) -> str:
+    """The input an error's field path belongs to (the longest path it starts with)."""
+    if error_path in paths:
+        return error_path
+    found = [
+        path
+        for path in paths
+        if error_path.startswith(f"{path}.") or error_path.startswith(f"{path}[")
+    ]
+    return max(found, key=len) if found else GENERAL
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ", ".join(f"{html.escape(str(k))} {_cell(v)}" for k, v in value.items()) or "-"
+    if isinstance(value, list | tuple):
+        return ", ".join(_cell(item) for item in value) or "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return html.escape(str(value)) if value not in (None, "") else "-"
+
+
+class SheetEditor(widgets.VBox):
+    """Edit one sheet (see the module docstring)."""
+
+    valid = Bool(True, help="whether every typed value is accepted by the sheet")
+    dirty = Bool(False, help="whether a typed value differs from the saved sheet")
+    errors = Dict(help="field path -> the sheet's refusal, for each refused input")
+    character = Unicode("", help="the name of the character being edited")
+
+    def __init__(
+        self,
+        sheet: Sheet,
+        *,
+        on_save: Callable[[Sheet], Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.sheet = sheet
+        self.on_save = on_save
+        self.candidate: Sheet | None = sheet
+        self.kinds: dict[str, Kind] = {}
+        self.inputs: dict[str, widgets.Widget] = {}
+        self.messages: dict[str, widgets.HTML] = {}
+        self._syncing = False
+        self.title = widgets.HTML()
+        self.general = widgets.HTML()
+        self.derived_html = widgets.HTML()
+        self.save_button = widgets.Button(button_style="success")
+        self.reset_button = widgets.Button()
+        self.save_button.on_click(lambda _: self.save())
+        self.reset_button.on_click(lambda _: self.reset())
+        rows = [self._row(path, kind, value) for path, kind, value in flatten(self._dump(sheet))]
+        super().__init__(
+            children=[
+                self.title,
+                widgets.VBox(rows),
+                self.general,
+                widgets.HBox([self.save_button, self.reset_button]),
+                self.derived_html,
+            ],
+            **kwargs,
+        )
+        LANGUAGE.observe(self._on_language, names="value")
+        self._check()
+
+    # --- public ------------------------------------------------------------------------------
+
+    def set_value(self, path: str, value: Any) -> bool:
+        """Type ``value`` into the input of ``path`` (``"characteristics.WS"``); returns whether
+        the whole sheet is then valid. The sheet itself changes only on :meth:`save`."""
+        if path not in self.inputs:
+            known = ", ".join(self.inputs)
+            raise KeyError(f"no editable field {path!r}; fields: {known}")
+        self._syncing = True
+        try:
+            kind = self.kinds[path]
+            self.inputs[path].value = shown(kind, value) if not isinstance(value, str) else value
+        finally:
+            self._syncing = False
+        return self._check()
+
+    def value(self, path: str) -> Any:
+        """What the input of ``path`` holds, as typed."""
+        return self.inputs[path].value
+
+    def save(self) -> Sheet | None:
+        """The new validated sheet (and ``on_save`` called with it); None, changing nothing,
+        while a value is refused."""
+        if not self._check() or self.candidate is None:
+            return None
+        self.sheet = self.candidate
+        self.dirty = False
+        if self.on_save is not None:
+            self.on_save(self.sheet)
+        self._render_title()
+        return self.sheet
+
+    def reset(self) -> None:
+        """Put the saved sheet's values back in every input."""
+        self._syncing = True
+        try:
+            for path, kind, value in flatten(self._dump(self.sheet)):
+                if path in self.inputs:
+                    self.inputs[path].value = shown(kind, value)
+        finally:
+            self._syncing = False
+        self._check()
+
+    def close(self) -> None:
+        LANGUAGE.unobserve(self._on_language, names="value")
+        super().close()
+
+    # --- inside ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _dump(sheet: Sheet) -> dict[str, Any]:
+        data: dict[str, Any] = sheet.model_dump(mode="json")
+        return data
+
+    def _row(self, path: str, kind: Kind, value: Any) -> widgets.Widget:
+        layout = {"width": "24em"}
+        style = {"description_width": "12em"}
+        description = path.replace("_", " ")
+        control: widgets.Widget
+        if kind == "bool":
+            control = widgets.Checkbox(value=bool(value), description=description, style=style)
+        elif kind in ("text", "yaml"):
+            rows = 2 if kind == "text" else max(2, min(12, shown(kind, value).count("\n") + 1))
+            control = widgets.Textarea(
+                value=shown(kind, value),
+                description=description,
+                rows=rows,
+                style=style,
+                layout={"width": "40em"},
+            )
+        else:
+            control = widgets.Text(
+                value=shown(kind, value), description=description, style=style, layout=layout
+            )
+            control.continuous_update = True
+        message = widgets.HTML()
+        self.kinds[path], self.inputs[path], self.messages[path] = kind, control, message
+
+        def typed(change: dict[str, Any]) -> None:
+            if not self._syncing:
+                self._check()
+
+        control.observe(typed, names="value")
+        return widgets.HBox([control, message])
+
+    def _typed_data(self) -> tuple[dict[str, Any], dict[str, str]]:
+        data = self._dump(self.sheet)
+        unreadable: dict[str, str] = {}
+        for path, control in self.inputs.items():
+            try:
+                _place(data, path, parse(self.kinds[path], control.value))
+            except _Unreadable as error:
+                unreadable[path] = str(error)
+        return data, unreadable
+
+    def _check(self) -> bool:
+        """Validate what is typed: errors beside their inputs, derived values when valid."""
+        data, problems = self._typed_data()  # an unreadable value keeps the saved one here
+        candidate: Sheet | None = None
+        try:
+            candidate = type(self.sheet).build(data)
+        except SheetError as error:
+            paths = list(self.inputs)
+            for field, message in error.problems:
+                where = owner(paths, field)
+                shown_message = message if where == field else f"{field}: {message}"
+                problems[where] = "; ".join(filter(None, [problems.get(where), shown_message]))
+        if problems:
+            candidate = None
+        self.candidate = candidate
+        self.errors = problems
+        self.valid = candidate is not None
+        self.dirty = candidate is None or candidate != self.sheet
+        self._render(problems)
+        return self.valid
+
+    def _render(self, problems: Mapping[str, str]) -> None:
+        for path, message in self.messages.items():
+            problem = problems.get(path, "")
+            message.value = (
+                f"<span class='gmkit-error' style='color:#b00020'>{html.escape(problem)}</span>"
+                if problem
+                else ""
+            )
+        general = problems.get(GENERAL, "")
+        self.general.value = (
+            f"<div class='gmkit-error' style='color:#b00020'>{html.escape(general)}</div>"
+            if general
+            else ""
+        )
+        shown_sheet = self.candidate or self.sheet
+        rows = "".join(
+            f"<tr><th>{html.escape(key.replace('_', ' '))}</th><td>{_cell(value)}</td></tr>"
+            for key, value in shown_sheet.derived().items()
+        )
+        stale = "" if self.candidate is not None else f" ({_label('stale', 'last valid values')})"
+        self.derived_html.value = (
+            f"<h4>{html.escape(t('derived'))}{html.escape(stale)}</h4>"
+            f"<table class='gmkit-derived'>{rows}</table>"
+        )
+        self.save_button.description = t("save")
+        self.save_button.disabled = not self.valid
+        self.reset_button.description = _label("reset", "Reset")
+        self._render_title()
+
+    def _render_title(self) -> None:
+        self.character = self.sheet.name
+        mark = " *" if self.dirty else ""
+        self.title.value = (
+            f"<h3>{html.escape(t('sheet'))}: {html.escape(self.sheet.name)}{mark}</h3>"
+        )
+
+    def _on_language(self, change: dict[str, Any]) -> None:
+        self._render(self.errors)
+
+
+__all__ = ["SheetEditor", "flatten", "owner", "parse", "shown"]
