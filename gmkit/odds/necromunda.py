@@ -1,0 +1,350 @@
+"""Exact odds of a Necromunda shot, from the rules the resolver uses.
+
+Every number comes from the rules: :func:`~gmkit.systems.necromunda_shooting.shot_setup`
+(the score needed, Strength, the to-wound score, high impact, the states, the checks), the
+resolver's own ammo roll and armour save run over each face of their die
+(:func:`gmkit.odds.sixes.faces`), :func:`~gmkit.systems.sixes.chance` for the to-hit and
+to-wound rolls, the weapon's damage dice through :func:`gmkit.dice.distribution`, and the
+injury table read by :func:`~gmkit.systems.necromunda_injuries.injury_table` with
+:func:`~gmkit.systems.necromunda_injuries.injury_rolls` and
+:func:`~gmkit.systems.necromunda_state.bled_out`. The order of the resolver is followed step by
+step (:func:`~gmkit.systems.necromunda_resolve.resolve_shot`); ``tests/odds`` check the odds
+against the resolver run over every sequence of dice, and against 200,000 seeded resolutions.
+
+The target's state afterwards (``Odds.states``), outcomes that exclude each other:
+
+- ``out of action``; ``down`` (down afterwards: gone down now, or still down);
+- ``flesh wound``: fights on with a new flesh wound (pinned by the hit);
+- ``pinned``: pinned (hit without an injury, or pinned before and missed);
+- ``standing``: none of these (missed).
+
+Events (named apart from the states: ``Odds.p`` reads either): ``hit``, ``pinned by the hit``
+(not a fighter already down), ``wounded`` (a wound got through, saves included), ``saved``,
+``injury roll``, ``flesh wound taken`` (at least one, even if the fighter then goes down or
+out), ``went down`` (a "down" result that counts: not one ignored on a fighter already down),
+``out of action`` (the same chance as the state), ``ammo roll failed``. Details: ``flesh
+wounds`` (new ones), ``wounds left``.
+
+A refused shot raises the resolver's :class:`~gmkit.errors.RulesError`; one the GM allows
+(``gm_allows_shot``) has its refusals in ``notes``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import NamedTuple
+
+from gmkit.dice import DieRoll, distribution
+from gmkit.errors import RulesError
+from gmkit.odds.core import ONE, Curve, Dist, MemberOdds, Odds, register
+from gmkit.odds.sixes import MODIFIERS, faces, needed_at, total_of
+from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.systems.base import AttackRequest
+from gmkit.systems.necromunda import SYSTEM
+from gmkit.systems.necromunda_injuries import injury_rolls, injury_table
+from gmkit.systems.necromunda_resolve import OFF_TABLE, _ammo, _save, _settings
+from gmkit.systems.necromunda_shooting import ShotSetup, shot_setup
+from gmkit.systems.necromunda_state import FighterState, Settings, bled_out, fighter_of
+from gmkit.systems.sixes import chance
+
+GAME = "necromunda"
+STATES: tuple[str, ...] = ("standing", "pinned", "flesh wound", "down", "out of action")
+
+__all__ = [
+    "GAME",
+    "STATES",
+    "Outcome",
+    "Shot",
+    "necromunda_curve",
+    "necromunda_odds",
+    "prepare",
+    "wound_outcomes",
+]
+
+
+class Outcome(NamedTuple):
+    """One way a shot can end, as the resolver's steps and effects would show it."""
+
+    hit: bool
+    wounded: bool  # a wound got through (to wound, and not saved)
+    saved: bool  # wounded, but the armour save held
+    caused: int  # wounds caused
+    lost: int  # wounds lost: the ``damage`` effect
+    rolls: int  # injury rolls made
+    flesh: int  # new flesh wounds
+    down: bool  # a "down" effect (newly down)
+    out: bool  # out of action
+    state: str  # one of STATES
+
+
+def _state(*, out: bool, down: bool, flesh: int, pinned: bool) -> str:
+    if out:
+        return "out of action"
+    if down:
+        return "down"
+    if flesh:
+        return "flesh wound"
+    return "pinned" if pinned else "standing"
+
+
+def _unhurt(*, hit: bool, state: str) -> Outcome:
+    return Outcome(hit, False, False, 0, 0, 0, 0, False, False, state)
+
+
+Chain = tuple[int, bool, bool]  # flesh wounds in all, down (before out masks it), out of action
+
+
+def _injury_chain(
+    fighter: NecromundaFighter, state: FighterState, rolls: int, high_impact: bool
+) -> Dist[Chain]:
+    """``rolls`` injury rolls in a row, as ``resolve_wounds`` makes them (it stops at out of
+    action): the table's faces, grouped by result, one die at a time."""
+    chart = injury_table(high_impact)
+    sides = len(chart)
+    results: dict[str, int] = {}
+    for result in chart.values():
+        results[result] = results.get(result, 0) + 1
+    counts: dict[Chain, int] = {(state.flesh(fighter), state.down, False): 1}
+    for _ in range(rolls):
+        after: dict[Chain, int] = {}
+        for (flesh, down, out), count in counts.items():
+            if out:  # no more rolls: the same chance over the larger denominator
+                after[(flesh, down, out)] = after.get((flesh, down, out), 0) + count * sides
+                continue
+            for result, ways in results.items():
+                if result == "flesh wound":
+                    key = (flesh + 1, down, bled_out(fighter, flesh + 1))
+                elif result == "down":
+                    key = (flesh, True, False)
+                else:
+                    key = (flesh, down, True)
+                after[key] = after.get(key, 0) + count * ways
+        counts = after
+    return Dist(counts, sides**rolls)
+
+
+def wound_outcomes(
+    fighter: NecromundaFighter, state: FighterState, wounds: int, *, high_impact: bool = False
+) -> Dist[FighterState]:
+    """The exact distribution of the state
+    :func:`~gmkit.systems.necromunda_injuries.resolve_wounds` leaves ``fighter`` in."""
+    if state.out_of_action:
+        raise RulesError(f"{fighter.name}: already out of action")
+    left = state.wounds(fighter)
+    lost = min(wounds, left)
+    chain = _injury_chain(fighter, state, injury_rolls(wounds, left), high_impact)
+    return chain.map(
+        lambda key: state.with_changes(
+            wounds_left=left - lost,
+            flesh_wounds=key[0],
+            down=key[1] and not key[2],
+            out_of_action=key[2],
+            pinned=state.pinned and not key[1] and not key[2],
+        )
+    )
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A shot ready for its odds: what the dice are rolled against, and where a hit leads.
+
+    ``rolled``: a to-hit roll against ``needed`` decides the hit (in range, not a template);
+    otherwise ``certain_hit`` says whether it hits. ``current`` is the total to-hit modifier.
+    """
+
+    request: AttackRequest
+    setup: ShotSetup
+    settings: Settings
+    target: NecromundaFighter
+    rolled: bool
+    needed: int | None
+    certain_hit: bool
+    current: int | None
+    jam: Fraction
+    on_hit: Dist[Outcome]
+    on_miss: Outcome
+    notes: tuple[str, ...]
+
+    def hit_chance(self, total: int | None = None) -> Fraction:
+        """The chance to hit, at the total modifier ``total`` (None: the shot's own)."""
+        if not self.rolled:
+            return ONE if self.certain_hit else Fraction(0)
+        needed = self.needed if total is None else needed_at(self.setup.bs, total)
+        return chance(needed)
+
+
+def _refusals(request: AttackRequest, setup: ShotSetup) -> tuple[str, ...]:
+    """The resolver's refusal: raised as it raises it, or noted when the GM allows the shot."""
+    refused = setup.refused
+    if not refused:
+        return ()
+    shooter = fighter_of(request.attacker, "attacker")
+    target = fighter_of(request.target, "target")
+    reasons = "; ".join(f"{c.rule}: {c.reason}" for c in refused)
+    off_table = any(c.rule in OFF_TABLE for c in refused)
+    if off_table or not request.options.get("gm_allows_shot"):
+        raise RulesError(f"{shooter.name} may not shoot {target.name}: {reasons}")
+    return (f"allowed by the GM: {reasons}",)
+
+
+def prepare(request: AttackRequest, settings: Settings | None = None) -> Shot:
+    """Everything about the shot but the to-hit chance (which a curve varies)."""
+    settings = _settings(request, settings or SYSTEM.settings)
+    setup = shot_setup(request, settings)
+    notes = _refusals(request, setup)
+    shooter = fighter_of(request.attacker, "attacker")
+    target = fighter_of(request.target, "target")
+    template = setup.weapon.template
+    rolled = not template and setup.band != "out of range"
+    six = DieRoll(6, 6, "to hit", physical=False)
+    jam_on_six = faces(lambda probe: bool(_ammo(setup, six, shooter.name, settings, probe)[1]))
+    jam = Fraction(0) if template else Fraction(1, 6) * jam_on_six.p(True)
+
+    before = setup.target_state
+    on_miss = _unhurt(
+        hit=False, state=_state(out=False, down=before.down, flesh=0, pinned=before.pinned)
+    )
+    return Shot(
+        request,
+        setup,
+        settings,
+        target,
+        rolled,
+        setup.needed if rolled else None,
+        template,
+        total_of(setup.modifiers) if rolled else None,
+        jam,
+        _on_hit(setup, settings, shooter, target),
+        on_miss,
+        notes,
+    )
+
+
+def _on_hit(
+    setup: ShotSetup, settings: Settings, shooter: NecromundaFighter, target: NecromundaFighter
+) -> Dist[Outcome]:
+    """Where a hit leads: to wound, the save, the wounds caused, the injury rolls."""
+    before = setup.target_state
+    state = before.with_changes(pinned=not before.down)  # as the resolver passes it on
+    unhurt = _state(out=False, down=before.down, flesh=0, pinned=state.pinned)
+    no_wound = _unhurt(hit=True, state=unhurt)
+    saved = no_wound._replace(saved=True)
+    wound = chance(setup.to_wound)
+    if settings.armour_saves:
+        save = faces(lambda probe: bool((found := _save(setup, target, probe)) and found[1]))
+        holds = save.p(True)
+    else:
+        holds = Fraction(0)
+    damage = setup.weapon.damage
+    if damage.strip() != "1":
+        rolled = distribution(damage, shooter.bonuses())
+        wounds = Dist(dict(rolled.die.items()), rolled.die.denominator()).map(lambda w: max(1, w))
+    else:
+        wounds = Dist.certain(1)
+    left = state.wounds(target)
+    flesh_before = state.flesh(target)
+    chains: dict[int, Dist[Chain]] = {}
+
+    def injuries(caused: int) -> Dist[Outcome]:
+        lost = min(caused, left)
+        rolls = injury_rolls(caused, left)
+        if rolls not in chains:
+            chains[rolls] = _injury_chain(target, state, rolls, setup.high_impact)
+
+        def outcome(chain: Chain) -> Outcome:
+            flesh, down, out = chain
+            new = flesh - flesh_before
+            after = _state(
+                out=out, down=down, flesh=new, pinned=state.pinned and not down and not out
+            )
+            return Outcome(
+                True, True, False, caused, lost, rolls, new, down and not state.down, out, after
+            )
+
+        return chains[rolls].map(outcome)
+
+    through = wounds.given(injuries)
+    # to wound (w) then the save (s): no wound 1 - w, saved w * s, through w * (1 - s)
+    denominator = wound.denominator * holds.denominator
+    w_count = wound.numerator * holds.denominator
+    saved_count = wound.numerator * holds.numerator
+    parts = [
+        (denominator - w_count, Dist.certain(no_wound)),
+        (saved_count, Dist.certain(saved)),
+        (w_count - saved_count, through),
+    ]
+    return Dist.mixture(parts, denominator).reduced()
+
+
+def _assemble(shot: Shot, hit: Fraction) -> Odds:
+    """The odds of the shot when it hits with chance ``hit``."""
+    whole = Dist.mixture(
+        [
+            (hit.numerator, shot.on_hit),
+            (hit.denominator - hit.numerator, Dist.certain(shot.on_miss)),
+        ],
+        hit.denominator,
+    )
+    target = shot.target
+    hits = whole.map(lambda o: int(o.hit))
+    per_hit = shot.on_hit.map(lambda o: o.caused)
+    wounds = whole.map(lambda o: o.caused)
+    left = shot.setup.target_state.wounds(target)
+    pins = Fraction(0) if shot.setup.target_state.down else hit
+    events = {
+        "hit": hit,
+        "pinned by the hit": pins,
+        "wounded": whole.chance(lambda o: o.wounded),
+        "saved": whole.chance(lambda o: o.saved),
+        "injury roll": whole.chance(lambda o: o.rolls > 0),
+        "flesh wound taken": whole.chance(lambda o: o.flesh > 0),
+        "went down": whole.chance(lambda o: o.down),
+        "out of action": whole.chance(lambda o: o.out),
+        "ammo roll failed": shot.jam,
+    }
+    slain = whole.map(lambda o: int(o.out))
+    member = MemberOdds(target.name, target.name, 1, target.W, hits, per_hit, wounds, slain)
+    return Odds(
+        game=GAME,
+        hits=hits,
+        per_hit=per_hit,
+        wounds=wounds,
+        damage=whole.map(lambda o: o.lost),
+        states=whole.map(lambda o: o.state).with_keys(STATES),
+        events=events,
+        members=(member,),
+        details={
+            "flesh wounds": whole.map(lambda o: o.flesh),
+            "wounds left": whole.map(lambda o: left - o.lost),
+        },
+        notes=shot.notes,
+    )
+
+
+def necromunda_odds(request: AttackRequest, settings: Settings | None = None) -> Odds:
+    """The exact odds of a Necromunda shot (``settings``: the system's, as the resolver's)."""
+    shot = prepare(request, settings)
+    return _assemble(shot, shot.hit_chance())
+
+
+def necromunda_curve(
+    request: AttackRequest, modifiers: Sequence[int] | None = None, settings: Settings | None = None
+) -> Curve:
+    """The odds of the shot at each total to-hit modifier (default -4..+4).
+
+    The total replaces the sum of the shot's modifiers (circumstances and range): 7 - BS less
+    the total, by :func:`~gmkit.systems.sixes.to_hit_needed`. A template, or a target out of
+    range, gives the same odds at every point (``current`` None).
+    """
+    shot = prepare(request, settings)
+    points = tuple(MODIFIERS if modifiers is None else modifiers)
+    return Curve(
+        points,
+        tuple(_assemble(shot, shot.hit_chance(total)) for total in points),
+        shot.current,
+    )
+
+
+register(GAME, necromunda_odds, necromunda_curve)
