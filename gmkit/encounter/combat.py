@@ -1,5 +1,6 @@
 """Attacks through the encounter: the request built from the current state, the game's rules
-resolve it, and one event records the result (and, by default, applies its effects)."""
+resolve it, and one event records the result (and, by default, applies its effects: what they
+changed is worked out now and recorded, see :mod:`gmkit.encounter.effects`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any
 
 from gmkit.dice import DiceSource
 from gmkit.encounter.core import EncounterCore, roll_record
+from gmkit.encounter.effects import application
+from gmkit.encounter.state import Combatant
 from gmkit.errors import RulesError
 from gmkit.systems import system
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
@@ -27,17 +30,21 @@ class CombatCommands(EncounterCore):
         circumstances: dict[str, Any] | None = None,
         options: dict[str, Any] | None = None,
     ) -> AttackRequest:
-        """The request for the rules, with what the encounter knows of both combatants
-        (their conditions, and their counters such as wounds lost or ammunition spent)."""
+        """The request for the rules, with what the encounter knows of both combatants: their
+        conditions (``surprised`` too, in the first round, for one the start named), their
+        counters (wounds lost in the D6 games, ammunition spent...) and the reaction pools they
+        spent this round. ``options`` given win over these."""
         a, t = self.combatant(attacker), self.combatant(target)
         for who in (a, t):
             if who.removed:
                 raise RulesError(f"combatant: {who.name} has been removed from the fight")
         merged = {
-            "attacker_conditions": sorted(a.conditions),
-            "target_conditions": sorted(t.conditions),
+            "attacker_conditions": self._conditions(a),
+            "target_conditions": self._conditions(t),
             "attacker_counters": dict(a.counters),
             "target_counters": dict(t.counters),
+            "attacker_reactions": dict(a.reactions),
+            "target_reactions": dict(t.reactions),
             "round": self.state.round,
             **(options or {}),
         }
@@ -52,6 +59,12 @@ class CombatCommands(EncounterCore):
             circumstances=dict(circumstances or {}),
             options=merged,
         )
+
+    def _conditions(self, combatant: Combatant) -> list[str]:
+        names = set(combatant.conditions)
+        if combatant.surprised and self.state.round == 1:
+            names.add("surprised")
+        return sorted(names)
 
     def attack(
         self,
@@ -69,6 +82,8 @@ class CombatCommands(EncounterCore):
         rolls and result from the players."""
         built = self.attack_request(attacker, weapon, target, **request)
         result = system(self.game).resolve_attack(built, source)
+        effects = [_effect_record(effect, self) for effect in result.effects]
+        applied = application(self.state, effects).record() if apply else {}
         self._append(
             {
                 "kind": "attack",
@@ -81,17 +96,25 @@ class CombatCommands(EncounterCore):
                 "summary": result.summary,
                 "steps": [str(step) for step in result.steps],
                 "rolls": [roll_record(roll) for roll in result.rolls],
-                "effects": [_effect_record(effect, self) for effect in result.effects],
+                "effects": effects,
                 "applied": apply,
+                **applied,
                 **({"visibility": "gm"} if secret else {}),  # else: the GM's if a side is hidden
             }
         )
         return result
 
     def apply_effects(self, effects: list[Effect], *, note: str = "") -> None:
-        """Apply effects the GM confirms (an attack's, or ones typed by hand)."""
+        """Apply effects the GM confirms (an attack's, or ones typed by hand), through the
+        game's rules; the event records what they changed."""
+        records = [_effect_record(effect, self) for effect in effects]
         self._append(
-            {"kind": "effects", "effects": [_effect_record(e, self) for e in effects], "note": note}
+            {
+                "kind": "effects",
+                "effects": records,
+                "note": note,
+                **application(self.state, records).record(),
+            }
         )
 
 

@@ -2,9 +2,9 @@
 
 Every event is a small JSON-ready dict with a ``kind``. ``fold(state, event)`` returns the next
 state or raises :class:`~gmkit.errors.RulesError` (the command that made the event is then
-refused and nothing is written). Effects of attacks are applied through the game's rules
-(``apply_effect`` of its system, when it has one); what is generic (conditions, counters,
-ammunition, jams, reactions) is applied here.
+refused and nothing is written). An event that applies effects carries what they changed,
+worked out by the command through the game's rules (:mod:`gmkit.encounter.effects`): folding it
+only sets those values.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, get_args
 
+from gmkit.encounter.effects import apply_effects, apply_recorded
 from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, Trigger
 from gmkit.errors import RulesError, SheetError
 from gmkit.sheets import load_sheet
-from gmkit.systems.base import Effect
 from gmkit.systems.turns import turn_structure
 
 Event = Mapping[str, Any]
@@ -485,84 +485,17 @@ def _condition_removed(state: EncounterState, event: Event) -> EncounterState:
 def _attack(state: EncounterState, event: Event) -> EncounterState:
     _combatant(state, event["attacker"])
     if event.get("applied"):
-        return apply_effects(state, event.get("effects", ()))
+        return _apply(state, event)
     return state
 
 
 @handles("effects")
 def _effects(state: EncounterState, event: Event) -> EncounterState:
+    return _apply(state, event)
+
+
+def _apply(state: EncounterState, event: Event) -> EncounterState:
+    """The application the event recorded; an older event without one, through the rules."""
+    if "changes" in event:
+        return apply_recorded(state, event)
     return apply_effects(state, event.get("effects", ()))
-
-
-GENERIC_EFFECTS = frozenset({"condition", "remove_condition", "ammo", "jam", "reaction", "cover"})
-
-
-def apply_effects(state: EncounterState, effects: Any) -> EncounterState:
-    """Apply ``effects``: the generic kinds here, always; the others (damage, criticals...)
-    through the game's ``apply_effect`` when its rules have one, else counted for the GM."""
-    apply_rule: Callable[[Any, Effect], Any] | None = None
-    for data in effects:
-        try:
-            effect = Effect(**dict(data))
-        except TypeError as error:
-            raise RulesError(f"effect: {error}") from None
-        combatant = _by_name_or_id(state, effect.target)
-        if effect.kind == "note":
-            continue
-        sheet = None
-        if effect.kind not in GENERIC_EFFECTS:
-            apply_rule = apply_rule or _rules_apply(state.game)
-            sheet = apply_rule(combatant.sheet, effect)
-        if sheet is not None:
-            combatant = replace(combatant, sheet=sheet)
-        else:
-            combatant = _apply_common(combatant, effect)
-        state = state.with_combatant(combatant)
-    return state
-
-
-def _rules_apply(game: str) -> Callable[[Any, Effect], Any]:
-    """The game's ``apply_effect`` (a new sheet, or None to count the effect), imported only
-    when an effect needs the rules; without one, every effect is counted for the GM."""
-    try:
-        from gmkit.systems import system
-
-        rules = system(game)
-    except (ImportError, AttributeError):
-        rules = None
-    found = getattr(rules, "apply_effect", None)
-    return found if found is not None else (lambda sheet, effect: None)
-
-
-def _by_name_or_id(state: EncounterState, target: str) -> Combatant:
-    if target in state.combatants:
-        return state.combatants[target]
-    for combatant in state.combatants.values():
-        if combatant.name == target:
-            return combatant
-    raise RulesError(f"effect: no combatant {target!r}")
-
-
-def _apply_common(combatant: Combatant, effect: Effect) -> Combatant:
-    """Effects every game reads alike; the rest are counted for the GM."""
-    match effect.kind:
-        case "condition" | "injury" | "pinned":
-            name = effect.condition or effect.kind
-            return combatant.with_condition(Condition(name, effect.rounds, "end_of_turn"))
-        case "remove_condition":
-            return combatant.without_condition(effect.condition or "")
-        case "ammo":
-            return combatant.counted(f"ammo spent: {effect.weapon}", effect.amount)
-        case "jam":
-            return combatant.with_condition(Condition(f"jammed: {effect.weapon}", None, "never"))
-        case "reaction":
-            spent = {**combatant.reactions}
-            key = effect.condition or "reaction"
-            spent[key] = spent.get(key, 0) + 1
-            return replace(combatant, reactions=spent)
-        case "cover":
-            return combatant.counted(f"cover lost: {effect.location}", effect.amount)
-        case "note":
-            return combatant
-        case _:
-            return combatant.counted(effect.kind, effect.amount)

@@ -115,12 +115,67 @@ class AttackResult:
         return "\n".join(str(step) for step in self.steps)
 
 
+EffectApplication = tuple[Sheet, tuple[Effect, ...]] | None
+"""What ``apply_effect`` answers: the sheet after the effect and the effects it caused (its
+follow-ups), or None when the effect is not the sheet's business."""
+
+
 class GameSystem(Protocol):
-    """The rules of one game, as the encounter and the panels use them."""
+    """The rules of one game, as the encounter and the panels use them.
+
+    Besides ``resolve_attack``, a system may have (the encounter looks for it with
+    ``getattr``; see :class:`AppliesEffects`):
+
+    ``apply_effect(sheet, effect) -> tuple[Sheet, tuple[Effect, ...]] | None``
+        Apply one effect to ``sheet``, purely: the new sheet (``sheet.edit``) and the
+        follow-ups the effect caused (a critical hit, a ``dead`` or ``unconscious``
+        condition...), which the encounter applies in turn, right after it, to their own
+        targets. None says the effect is not the sheet's business: the encounter then applies
+        it itself. It applies conditions, ammunition, jams, reactions, cover and notes
+        generically, and counts the other kinds, by kind, on the combatant (``damage`` in the
+        D6 games, whose sheets keep no wounds: ``counters["damage"]``).
+
+        ``effect.target`` may be the encounter's id for the combatant rather than the sheet's
+        name: the effect goes to the ``sheet`` given whatever it names, and follow-ups aimed at
+        that combatant keep the target the effect named.
+
+        A follow-up the effects being applied already hold next (same kind, target and
+        location: an attack's critical, rolled by the resolver right after the damage that
+        caused it) is not applied twice.
+
+        A condition's ``rounds`` count down at the end of the bearer's turns (stunned for 1
+        round by a foe: the bearer loses its next turn), or at the start of them when the
+        bearer gains it in its own turn (or its side's): an action's "until your next turn"
+        is ``rounds=1``.
+
+        The encounter calls it when a command applies effects and records what it changed
+        (the sheets after, the effects it applied itself) in the event, so that replaying a
+        log never runs the rules again: rules fixed later never rewrite an old fight.
+
+    Per game: the d100 games keep damage on the sheet (WFRP 2e ``wounds_current``, its
+    overflow's critical as a follow-up; Dark Heresy and Deathwatch ``damage``,
+    ``critical_damage``, ``fatigue`` and a horde's ``magnitude``); Necromunda raises the sheet's
+    ``flesh_wounds`` and leaves damage (a counter) and pinned, down, out of action (conditions)
+    to the encounter; WFB 6e answers None to everything (wounds are counters).
+
+    The encounter's request options the rules may read: ``attacker_conditions`` and
+    ``target_conditions`` (the condition names the combatants bear, ``surprised`` included in
+    the first round for a surprised one), ``attacker_counters`` and ``target_counters``
+    (``{"damage": 2, "ammo spent: Lasgun": 3}``), ``attacker_reactions`` and
+    ``target_reactions`` (the round's reaction pools spent: ``{"parry": 1}``) and ``round``.
+    Each system maps them to its own state (Necromunda's ``FighterState``, WFRP's
+    circumstances) in its own modules.
+    """
 
     game: str
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult: ...
+
+
+class AppliesEffects(Protocol):
+    """A system with the optional ``apply_effect`` (see :class:`GameSystem`)."""
+
+    def apply_effect(self, sheet: Sheet, effect: Effect) -> EffectApplication: ...
 
 
 @dataclass(frozen=True, slots=True)

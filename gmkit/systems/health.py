@@ -1,8 +1,17 @@
 """How hurt a combatant is, per game: (left, total), from the sheet and the fight's counters.
 
-The d100 sheets keep their damage (Dark Heresy and Deathwatch ``wounds_remaining``; WFRP
-``wounds_current``); in the D6 games wounds lost in a fight are the encounter's ``damage``
-counter. A horde counts its magnitude.
+What the encounter's effects leave behind, game by game (the systems' ``apply_effect``):
+
+- The d100 games keep their damage on the sheet: Dark Heresy and Deathwatch
+  ``wounds_remaining`` of ``wounds``, WFRP ``wounds_current`` of W. Should damage have been
+  counted instead (``counters["damage"]``: a fight folded with rules that had no
+  ``apply_effect``), it is taken off too, so no wound is ever lost from sight.
+- A Deathwatch horde counts its magnitude (``horde.magnitude`` of ``magnitude_max``, less a
+  ``magnitude`` counter likewise).
+- The D6 games (Necromunda, WFB 6e) keep no wounds on the sheet: the wounds lost are the
+  encounter's ``damage`` counter, taken from the profile's W.
+
+Never below 0.
 """
 
 from __future__ import annotations
@@ -13,12 +22,17 @@ from gmkit.sheets.base import Sheet
 
 
 def health(sheet: Sheet, counters: Mapping[str, int]) -> tuple[int, int]:
+    """(left, total): wounds, or a horde's magnitude."""
     horde = getattr(sheet, "horde", None)
     if horde is not None:
-        return horde.magnitude, horde.magnitude_max
+        left = horde.magnitude - counters.get("magnitude", 0)
+        return max(left, 0), horde.magnitude_max
+    lost = counters.get("damage", 0)
     if sheet.game in ("dark_heresy", "deathwatch"):
-        return sheet.wounds_remaining, sheet.wounds  # type: ignore[attr-defined]
-    if sheet.game == "wfrp2":
-        return sheet.wounds_current, sheet.secondary.W  # type: ignore[attr-defined]
-    total = int(getattr(sheet, "W", 1))
-    return max(total - counters.get("damage", 0), 0), total
+        left, total = sheet.wounds_remaining, sheet.wounds  # type: ignore[attr-defined]
+    elif sheet.game == "wfrp2":
+        left, total = sheet.wounds_current, sheet.secondary.W  # type: ignore[attr-defined]
+    else:
+        total = int(getattr(sheet, "W", 1))
+        left = total
+    return max(left - lost, 0), total

@@ -47,6 +47,19 @@ choice) or ``other_targets`` (``[{"name", "distance", "circumstances"}]``: the r
 ``gm_allows_shot`` (go ahead despite a refusal), ``ammo_auto`` and ``armour_saves`` (settings
 for this shot).
 
+Through the encounter: :meth:`NecromundaRules.apply_effect` applies one effect to a sheet. An
+``injury`` flesh wound raises the sheet's ``flesh_wounds`` (-1 WS and BS for the rest of the
+battle; the sheet refuses more than the fighter can bear, so they stop there). Everything else
+is the encounter's (None): the wounds a ``damage`` effect takes are its ``damage`` counter;
+``pinned``, ``hidden`` and the ``down`` and ``out of action`` injuries its conditions (a
+fighter pinned before going down keeps the ``pinned`` condition: the rules read ``down``
+first); a failed ammo roll its jam. A recovered fighter's ``pinned`` for a turn (rounds 1,
+gained in its own recovery phase) is the ``pinned`` condition for rounds 2: the encounter counts
+the rounds of a condition gained in one's own turn from the start of the next turn, and the
+fighter stays pinned through that turn. When the request gives no ``attacker_state`` /
+``target_state``, the shot reads them from the encounter's conditions and counters
+(:func:`~gmkit.systems.necromunda_state.state_from_encounter`).
+
 Left out, because seed 000 does not hold them: close combat, the effects of being pinned and
 escaping them (only a pinned fighter's not moving or shooting is applied), broken fighters and
 rallying, overwatch, template placement, weapons' special rules (sustained fire...), armour
@@ -55,8 +68,11 @@ saves (available as an opt-in setting).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gmkit.dice import DiceSource
-from gmkit.systems.base import AttackRequest, AttackResult
+from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.systems.base import AttackRequest, AttackResult, Effect
 from gmkit.systems.necromunda_hiding import (
     detects,
     hide,
@@ -95,7 +111,14 @@ from gmkit.systems.necromunda_shooting import (
     target_choice_check,
     to_hit_modifiers,
 )
-from gmkit.systems.necromunda_state import Check, FighterState, Settings
+from gmkit.systems.necromunda_state import (
+    CONDITION_FIELDS,
+    Check,
+    FighterState,
+    Settings,
+    state_from_encounter,
+    with_encounter_states,
+)
 from gmkit.systems.necromunda_turn import (
     Phase,
     TurnPosition,
@@ -108,6 +131,7 @@ from gmkit.systems.necromunda_turn import (
 )
 
 __all__ = [
+    "CONDITION_FIELDS",
     "SYSTEM",
     "Candidate",
     "ChargeOutcome",
@@ -124,6 +148,7 @@ __all__ = [
     "WoundOutcome",
     "advance",
     "allowance",
+    "apply_effect",
     "charge",
     "detects",
     "hide",
@@ -148,10 +173,45 @@ __all__ = [
     "shot_setup",
     "spotting_range",
     "start",
+    "state_from_encounter",
     "target_choice_check",
     "terrain_cost",
     "to_hit_modifiers",
+    "with_encounter_states",
 ]
+
+
+def apply_effect(
+    sheet: NecromundaFighter, effect: Effect
+) -> tuple[NecromundaFighter, tuple[Effect, ...]] | None:
+    """One effect on ``sheet`` for the encounter (see the module docstring), whatever its
+    target names: only a flesh wound is the sheet's; a recovered fighter's "pinned for a
+    turn" comes back as the ``pinned`` condition that lasts through its next turn."""
+    if effect.kind == "pinned" and effect.rounds is not None:
+        # pinned "for a turn" by a recovery roll, in the fighter's own recovery phase: the
+        # encounter counts rounds gained in one's own turn from the start of the next one, so
+        # one more keeps it pinned through that turn
+        pinned = Effect("condition", effect.target, condition="pinned", note=effect.note)
+        return sheet, (replace(pinned, rounds=effect.rounds + 1),)
+    if effect.kind != "injury" or effect.condition != "flesh wound":
+        return None
+    most = max(sheet.WS, sheet.BS, 1)
+    return sheet.edit(flesh_wounds=min(sheet.flesh_wounds + 1, most)), ()
+    target = effect.target
+    if effect.condition == "flesh wound":
+        most = max(sheet.WS, sheet.BS, 1)
+        return sheet.edit(flesh_wounds=min(sheet.flesh_wounds + 1, most)), ()
+    if effect.condition == "down":
+        face_down = Effect("condition", target, condition="down", note=effect.note)
+        return sheet, (face_down, Effect("remove_condition", target, condition="pinned"))
+    if effect.condition == "out of action":
+        gone = Effect("condition", target, condition="out of action", note=effect.note)
+        return sheet, (
+            gone,
+            Effect("remove_condition", target, condition="pinned"),
+            Effect("remove_condition", target, condition="down"),
+        )
+    return None
 
 
 class NecromundaRules:
@@ -169,6 +229,12 @@ class NecromundaRules:
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
         """Resolve a shot (see :func:`~gmkit.systems.necromunda_resolve.resolve_shot`)."""
         return resolve_shot(request, source, self.settings)
+
+    def apply_effect(
+        self, sheet: NecromundaFighter, effect: Effect
+    ) -> tuple[NecromundaFighter, tuple[Effect, ...]] | None:
+        """One effect on ``sheet`` for the encounter (:func:`apply_effect`)."""
+        return apply_effect(sheet, effect)
 
 
 SYSTEM = NecromundaRules()

@@ -26,6 +26,13 @@ Choices where the texts are silent:
 - A hit on a down fighter does not pin it (it lies face down already).
 - The shooter firing from hiding loses it; a hidden target within the shooter's spotting
   range is spotted (``remove_condition`` "hidden" on the target).
+- A weapon the encounter keeps jammed (``"jammed: <weapon>"`` among
+  ``options["attacker_conditions"]``: a failed ammo roll) is refused: not usable again this
+  battle, unless the GM allows the shot.
+- Without ``attacker_state`` / ``target_state`` in the options, the states come from the
+  encounter's conditions and counters
+  (:func:`~gmkit.systems.necromunda_state.with_encounter_states`); the result's request is
+  the one resolved, states included.
 """
 
 from __future__ import annotations
@@ -36,7 +43,12 @@ from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.necromunda_injuries import resolve_wounds
 from gmkit.systems.necromunda_shooting import IMPOSSIBLE, ShotSetup, shot_setup
-from gmkit.systems.necromunda_state import Settings, fighter_of
+from gmkit.systems.necromunda_state import (
+    Check,
+    Settings,
+    fighter_of,
+    with_encounter_states,
+)
 from gmkit.systems.sixes import roll_needed
 
 OFF_TABLE = ("on the table", "target on the table")
@@ -89,6 +101,15 @@ def _ammo(
     return [step], [] if test.success else [spent]
 
 
+def _ammunition(request: AttackRequest, setup: ShotSetup) -> tuple[Check, ...]:
+    """A failed check when the encounter keeps the weapon jammed (a failed ammo roll)."""
+    held = {str(name).casefold() for name in request.options.get("attacker_conditions") or ()}
+    if f"jammed: {setup.weapon.name}".casefold() not in held:
+        return ()
+    why = f"{setup.weapon.name} failed its ammo roll: not usable again this battle"
+    return (Check("ammunition", False, why),)
+
+
 def _save(
     setup: ShotSetup, target: NecromundaFighter, source: DiceSource
 ) -> tuple[Step, bool] | None:
@@ -108,13 +129,14 @@ def resolve_shot(
     request: AttackRequest, source: DiceSource, settings: Settings | None = None
 ) -> AttackResult:
     """Resolve one shot: every die from ``source``; nothing is modified."""
+    request = with_encounter_states(request)
     settings = _settings(request, settings)
     setup = shot_setup(request, settings)
     shooter = fighter_of(request.attacker, "attacker")
     target = fighter_of(request.target, "target")
     steps: list[Step] = []
     effects: list[Effect] = []
-    refused = setup.refused
+    refused = setup.refused + _ammunition(request, setup)
     if refused:
         reasons = "; ".join(f"{c.rule}: {c.reason}" for c in refused)
         off_table = any(c.rule in OFF_TABLE for c in refused)

@@ -2,9 +2,14 @@
 
 The sheet (:class:`~gmkit.sheets.necromunda.NecromundaFighter`) keeps what outlasts a fight;
 what changes turn by turn (wounds left, pinned, down, hidden, engaged, how the fighter moved)
-belongs to the encounter. Until the encounter supplies it, the rules read it from a
-:class:`FighterState` value, which a request may carry in its ``options`` (``"target_state"``,
-``"attacker_state"``, as a ``FighterState`` or a plain mapping of its fields).
+belongs to the encounter. The rules read it from a :class:`FighterState` value, which a
+request may carry in its ``options`` (``"target_state"``, ``"attacker_state"``, as a
+``FighterState`` or a plain mapping of its fields). Without one, it is built from what the
+encounter passes (:func:`state_from_encounter`, :func:`with_encounter_states`): the
+combatant's conditions (``options["target_conditions"]``...) by the names the rules' own
+effects give them (:data:`CONDITION_FIELDS`: pinned, down, out of action, hidden, engaged), and
+its wounds left from its counters, W less ``counters["damage"]`` (the wounds the ``damage``
+effects took). Flesh wounds are on the sheet (the ``injury`` effect raises them).
 
 Choices where the texts are silent:
 
@@ -21,17 +26,29 @@ Choices where the texts are silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from gmkit.errors import RulesError
 from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.systems.base import AttackRequest
 from gmkit.systems.tables import table
 
 AmmoAuto = Literal["fail", "pass"]
 MoveKind = Literal["move", "run", "charge", "failed_charge", "crawl", "compulsory"]
 MOVE_KINDS: tuple[MoveKind, ...] = ("move", "run", "charge", "failed_charge", "crawl", "compulsory")
+
+
+CONDITION_FIELDS: dict[str, str] = {
+    "pinned": "pinned",
+    "down": "down",
+    "out of action": "out_of_action",
+    "hidden": "hidden",
+    "engaged": "engaged",
+}
+"""Encounter condition name -> :class:`FighterState` field (the names of the rules' effects:
+``pinned``, the ``injury`` results, hiding's ``hidden``; ``engaged`` is the GM's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +104,43 @@ class FighterState:
     def with_changes(self, **changes: Any) -> FighterState:
         """A copy with ``changes`` (the state is a value: nothing is modified)."""
         return replace(self, **changes)
+
+
+def state_from_encounter(
+    fighter: NecromundaFighter,
+    conditions: Iterable[str] | None = None,
+    counters: Mapping[str, int] | None = None,
+) -> FighterState:
+    """A fighter's state from the encounter's conditions and counters (see the module
+    docstring); conditions of other names change nothing.
+
+    >>> jo = NecromundaFighter.build(name="Jo", W=2)
+    >>> state_from_encounter(jo, ["pinned", "stunned"], {"damage": 1})
+    FighterState(wounds_left=1, flesh_wounds=None, pinned=True, down=False, \
+out_of_action=False, hidden=False, engaged=False, moved=None)
+    """
+    held = set(conditions or ())
+    flags = {field: True for name, field in CONDITION_FIELDS.items() if name in held}
+    lost = int(dict(counters or {}).get("damage", 0))
+    wounds = max(0, fighter.W - lost) if lost else None
+    return FighterState(wounds_left=wounds, **flags)
+
+
+def with_encounter_states(request: AttackRequest) -> AttackRequest:
+    """``request`` with ``attacker_state`` and ``target_state`` built from the encounter's
+    options where the request does not give them."""
+    options = dict(request.options)
+    for role, sheet in (("attacker", request.attacker), ("target", request.target)):
+        if f"{role}_state" in options or not isinstance(sheet, NecromundaFighter):
+            continue
+        if f"{role}_conditions" not in options and f"{role}_counters" not in options:
+            continue
+        options[f"{role}_state"] = state_from_encounter(
+            sheet, options.get(f"{role}_conditions"), options.get(f"{role}_counters")
+        )
+    if options == dict(request.options):
+        return request
+    return replace(request, options=options)
 
 
 def effective_ws(fighter: NecromundaFighter, state: FighterState) -> int:

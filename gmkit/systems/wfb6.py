@@ -60,6 +60,10 @@ What is included, and the choices where the texts are silent:
   then, member by member, every roll to wound and then every save.
 - Effects: one ``damage`` effect per model that lost wounds; a unit's rank and file and
   champions are named by the unit (the ``note`` says which model), characters by name.
+- Through the encounter: :meth:`WFB6System.apply_effect` answers None to every effect. A
+  sheet is one model's profile and keeps no wounds: the encounter counts the unsaved wounds
+  (``counters["damage"]``) on the combatant the effect names (a character, or the combatant
+  standing for a unit), and the GM keeps the unit's models in the ``situation``.
 - ``request.mode`` may name a kind of attack (``missile``, ``magic_missile``, ``spell``,
   ``template``, ``cannon``, ``breath``, ``template_spell``); otherwise the weapon's special
   rules decide, else ``missile``. ``options``: ``situation`` (a :class:`Situation`;
@@ -335,6 +339,10 @@ class WFB6System:
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
         return resolve_attack(request, source)
+
+    def apply_effect(self, sheet: WFB6Character, effect: Effect) -> None:
+        """None: no effect is the sheet's business (see the module docstring)."""
+        return None
 
 
 SYSTEM = WFB6System()

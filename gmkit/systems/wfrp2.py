@@ -51,11 +51,24 @@ and the weapon qualities follow the book, not 002 (and can be switched off: the 
 (outnumbering, higher ground, darkness, range, cover, prone) are left to ``gm_modifier``; the
 critical table is the GM's to fill; conditions are returned for the encounter to keep, since the
 sheet has no field for them.
+
+Through the encounter (:meth:`WFRP2System.resolve_attack`): the combatants' conditions
+(``options["attacker_conditions"]`` and ``["target_conditions"]``) set the circumstances whose
+``condition`` the catalog names, for the bearer it names (a stunned target: +20 WS and no
+parry or dodge; a helpless one: hit automatically, +1d10 damage; a surprised one, a running
+one, an aiming attacker...), and the reactions the target spent this round
+(``options["target_reactions"]``: ``{"parry": 1}``) rule out another of the same (002: one
+parry and one dodge a round). A circumstance the request gives, even as False, is the GM's
+word and stays. Conditions the catalog does not price (prone: 002 gives no modifier) change
+nothing; ``gm_modifier`` is for them. :meth:`WFRP2System.apply_effect` applies one effect to a
+sheet for the encounter (:func:`~gmkit.systems.wfrp2_effects.apply_effect`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 from gmkit.dice import DiceSource
 from gmkit.sheets.wfrp2 import WFRP2Character
@@ -70,7 +83,7 @@ from gmkit.systems.wfrp2_catalogs import (
     turn_problems,
 )
 from gmkit.systems.wfrp2_damage import Critical, Damage, roll_critical, roll_damage, soak
-from gmkit.systems.wfrp2_effects import Applied, apply_effects
+from gmkit.systems.wfrp2_effects import Applied, apply_effect, apply_effects
 from gmkit.systems.wfrp2_resolve import resolve_attack
 from gmkit.systems.wfrp2_round import ActionResult, InitiativeResult, initiative, perform_action
 from gmkit.systems.wfrp2_setup import (
@@ -94,9 +107,11 @@ __all__ = [
     "ReactionOption",
     "WFRP2System",
     "actions",
+    "apply_effect",
     "apply_effects",
     "attack_setup",
     "circumstances",
+    "encounter_circumstances",
     "initiative",
     "perform_action",
     "qualities",
@@ -107,6 +122,39 @@ __all__ = [
     "soak",
     "turn_problems",
 ]
+
+
+REACTION_CIRCUMSTANCES = {"parry": "target_parried", "dodge": "target_dodged"}
+"""The circumstance a reaction the target spent this round sets (002: one of each a round)."""
+
+
+def encounter_circumstances(request: AttackRequest) -> dict[str, Any]:
+    """The circumstances the encounter's state in ``request.options`` sets (see the module
+    docstring); those the request gives are left out."""
+    held = {
+        "attacker": set(request.options.get("attacker_conditions") or ()),
+        "target": set(request.options.get("target_conditions") or ()),
+    }
+    found: dict[str, Any] = {}
+    for item in circumstances().values():
+        if item.condition is None or item.condition not in held[item.bearer]:
+            continue
+        if item.actions and request.action not in item.actions:
+            continue
+        found[item.id] = True
+    spent: Mapping[str, Any] = request.options.get("target_reactions") or {}
+    for reaction, circumstance in REACTION_CIRCUMSTANCES.items():
+        if int(spent.get(reaction, 0) or 0) > 0:
+            found[circumstance] = True
+    return {key: value for key, value in found.items() if key not in request.circumstances}
+
+
+def with_encounter_state(request: AttackRequest) -> AttackRequest:
+    """``request`` with the circumstances the encounter's state sets added."""
+    found = encounter_circumstances(request)
+    if not found:
+        return request
+    return replace(request, circumstances={**request.circumstances, **found})
 
 
 class WFRP2System:
@@ -120,13 +168,15 @@ class WFRP2System:
         ``request.action`` is an id of :func:`actions`, ``request.circumstances`` keys of
         :func:`circumstances`, ``request.mode`` "melee" or "ranged" (else: the weapon's own),
         ``request.options["reaction"]`` the defender's choice ("parry", "dodge", None, or one per
-        attack).
+        attack). The encounter's conditions and reactions spent add circumstances
+        (:func:`encounter_circumstances`); the result's request is the one resolved.
         """
-        return resolve_attack(request, source)
+        return resolve_attack(with_encounter_state(request), source)
 
     def reactions_available(self, request: AttackRequest) -> dict[str, ReactionOption]:
-        """What the defender may do against ``request`` (before any die)."""
-        return reactions_available(request)
+        """What the defender may do against ``request`` (before any die), the encounter's
+        state counted as :meth:`resolve_attack` counts it."""
+        return reactions_available(with_encounter_state(request))
 
     def initiative(
         self,
@@ -148,6 +198,13 @@ class WFRP2System:
     ) -> ActionResult:
         """Take an action that is not an attack (move, run, stances, feint, manoeuvre...)."""
         return perform_action(action_id, actor, source, target=target)
+
+    def apply_effect(
+        self, sheet: WFRP2Character, effect: Effect
+    ) -> tuple[WFRP2Character, tuple[Effect, ...]] | None:
+        """One effect on ``sheet`` for the encounter: damage lowers ``wounds_current`` (below
+        zero, the critical follow-up); the other kinds are the encounter's (None)."""
+        return apply_effect(sheet, effect)
 
     def apply_effects(self, sheet: WFRP2Character, effects: Iterable[Effect]) -> Applied:
         """A new sheet with ``effects`` applied, and what is left for the encounter."""

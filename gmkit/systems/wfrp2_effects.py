@@ -10,6 +10,10 @@ cannot hold, for the encounter to keep (conditions, criticals, reactions spent, 
   on; damage that comes without one (typed by the GM) gets a new critical effect whose amount is
   the critical value (how far below zero), for :func:`~gmkit.systems.wfrp2_damage.roll_critical`.
 
+:func:`apply_effect` is the same for one effect, as the encounter asks (the protocol's
+``apply_effect``): a damage effect gives the new sheet and, below zero, the critical as a
+follow-up; every other kind is the encounter's (None).
+
 Choices where seed 002 is silent:
 
 - The sheet has no conditions: stunned, helpless, dead... are returned in ``outstanding``.
@@ -38,6 +42,29 @@ class Applied:
     def explain(self) -> str:
         """The steps, one a line."""
         return "\n".join(str(step) for step in self.steps)
+
+
+def apply_effect(
+    sheet: WFRP2Character, effect: Effect
+) -> tuple[WFRP2Character, tuple[Effect, ...]] | None:
+    """One effect on ``sheet``, whatever its target names (the encounter may name the combatant
+    by its id): damage gives the new sheet and, for the wounds it would take below zero, a
+    critical effect as the follow-up (``amount`` the critical value; aimed at the effect's
+    target). Every other kind is not the sheet's business: None.
+    """
+    if effect.kind != "damage":
+        return None
+    if effect.amount < 0:
+        raise GmkitError(f"{sheet.name}: damage of {effect.amount} (a negative amount)")
+    left = sheet.wounds_current - effect.amount
+    new = sheet if effect.amount == 0 else sheet.edit(wounds_current=max(0, left))
+    if left >= 0:
+        return new, ()
+    note = f"critical value +{-left}: roll it on the critical table"
+    critical = Effect(
+        "critical", effect.target, -left, effect.location, weapon=effect.weapon, note=note
+    )
+    return new, (critical,)
 
 
 def apply_effects(sheet: WFRP2Character, effects: Iterable[Effect]) -> Applied:

@@ -1,0 +1,264 @@
+"""Effects in the encounter: applied once, when the command is given, and recorded in its event.
+
+A command that applies effects (``attack(..., apply=True)``, ``apply_effects``) works out here,
+against the state of that moment, what they change (:func:`application`):
+
+- each effect goes first to the game's rules (``apply_effect`` of its system, see
+  :class:`~gmkit.systems.base.GameSystem`): a new sheet and the follow-ups it caused, which are
+  applied right after it (unless the effects already hold the same follow-up next: an
+  attack's critical, rolled by the resolver);
+- an effect the rules leave alone (None), or every effect in a game without ``apply_effect``,
+  the encounter applies itself (:func:`apply_common`): conditions, reactions, jams, and counters
+  for the rest (``damage`` in the D6 games, ``ammo spent: <weapon>``...).
+
+The event records what that gave (:meth:`Application.record`)::
+
+    "changes":    [{"id": "ungor-snitch", "sheet": {...the whole sheet after...}}, ...]
+    "generic":    [{"kind": "condition", "target": "ungor-snitch", ..., "ticks": ...}, ...]
+    "follow_ups": [{"kind": "critical", "target": "ungor-snitch", ...}, ...]
+
+``changes`` are the sheets the rules changed, as they are after every effect. ``generic`` are
+the effects the encounter applied itself, in order, follow-ups included (notes too, for the
+log: they change nothing), a condition with the moment its rounds tick (``ticks``):
+at the end of the bearer's turns, but the start of them for a condition the combatant gains
+in its own turn (or its side's), so that an action's "until your next turn" (rounds 1) ends
+when that turn begins while a "stunned for 1 round" dealt by a foe costs the bearer its next
+turn.
+``follow_ups`` are the follow-ups the rules caused and that were applied, wherever they went
+(for the log only). Folding such an event only sets those values (:func:`apply_recorded`): a
+replay never runs the rules again, so rules fixed later never rewrite an old fight. An event
+written before this format (no ``changes``) is applied as it used to be, through the rules of
+the day (:func:`apply_effects`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, replace
+from typing import Any, get_args
+
+from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick
+from gmkit.errors import GmkitError, RulesError, SheetError
+from gmkit.sheets import load_sheet
+from gmkit.sheets.base import Sheet
+from gmkit.systems.base import Effect
+from gmkit.systems.turns import turn_structure
+
+LIMIT = 500
+"""Effects one application may hold, follow-ups included: a guard against rules whose
+follow-ups never end."""
+
+RulesApply = Callable[[Sheet, Effect], Any]
+TICKS: tuple[str, ...] = get_args(Tick)
+CONDITIONS = frozenset({"condition", "injury", "pinned"})
+"""Kinds the encounter keeps as a condition (whose record says when its rounds tick)."""
+
+
+@dataclass(frozen=True)
+class Application:
+    """What applying some effects changed: the sheets after, and the effects the encounter
+    applied itself (targets are the combatants' ids)."""
+
+    changes: tuple[tuple[str, Sheet], ...] = ()
+    generic: tuple[tuple[Effect, Tick], ...] = ()  # each with the moment its rounds tick
+    follow_ups: tuple[Effect, ...] = ()
+
+    def record(self) -> dict[str, Any]:
+        """The event's fields (JSON-ready)."""
+        return {
+            "changes": [
+                {"id": ident, "sheet": sheet.model_dump(mode="json")}
+                for ident, sheet in self.changes
+            ],
+            "generic": [
+                {**asdict(effect), "ticks": ticks} if effect.kind in CONDITIONS else asdict(effect)
+                for effect, ticks in self.generic
+            ],
+            "follow_ups": [asdict(effect) for effect in self.follow_ups],
+        }
+
+
+def as_effect(data: Effect | Mapping[str, Any]) -> Effect:
+    if isinstance(data, Effect):
+        return data
+    try:
+        return Effect(**dict(data))
+    except TypeError as error:
+        raise RulesError(f"effect: {error}") from None
+
+
+def by_name_or_id(state: EncounterState, target: str) -> Combatant:
+    if target in state.combatants:
+        return state.combatants[target]
+    for combatant in state.combatants.values():
+        if combatant.name == target:
+            return combatant
+    raise RulesError(f"effect: no combatant {target!r}")
+
+
+def rules_apply(game: str) -> RulesApply | None:
+    """The game's ``apply_effect``, or None when its rules have none."""
+    try:
+        from gmkit.systems import system
+
+        rules = system(game)
+    except (ImportError, AttributeError, GmkitError):
+        return None
+    found: RulesApply | None = getattr(rules, "apply_effect", None)
+    return found
+
+
+def application(
+    state: EncounterState, effects: Iterable[Effect | Mapping[str, Any]]
+) -> Application:
+    """What ``effects`` change in ``state`` (nothing is changed: see :func:`apply_recorded`).
+
+    RulesError when an effect names no combatant, or the rules refuse it (the command is then
+    refused and nothing is written).
+    """
+    queue = [as_effect(effect) for effect in effects]
+    rules: RulesApply | None = None
+    asked = False
+    sheets: dict[str, Sheet] = {}
+    generic: list[tuple[Effect, Tick]] = []
+    follow_ups: list[Effect] = []
+    index = 0
+    while index < len(queue):
+        if len(queue) > LIMIT:
+            raise RulesError(f"effects: more than {LIMIT} in one application (follow-ups loop?)")
+        effect = queue[index]
+        index += 1
+        combatant = by_name_or_id(state, effect.target)
+        answer = None
+        if effect.kind != "note":
+            if not asked:
+                rules, asked = rules_apply(state.game), True
+            if rules is not None:
+                answer = _ask(rules, sheets.get(combatant.id, combatant.sheet), effect)
+        if answer is None:
+            generic.append((replace(effect, target=combatant.id), _ticks(state, combatant)))
+            continue
+        sheet, caused = answer
+        if sheet.game != state.game:
+            raise RulesError(f"effect: the rules gave a {sheet.game} sheet in a {state.game} fight")
+        sheets[combatant.id] = sheet
+        following = queue[index] if index < len(queue) else None
+        added = []
+        for item in caused:
+            item = as_effect(item)
+            item = replace(item, target=by_name_or_id(state, item.target).id)
+            if following is not None and _same(state, item, following):
+                continue  # the effects hold it already, next: not twice
+            added.append(item)
+        follow_ups.extend(added)
+        queue[index:index] = added
+    changes = tuple(
+        (ident, sheet) for ident, sheet in sheets.items() if sheet != state.combatants[ident].sheet
+    )
+    return Application(changes, tuple(generic), tuple(follow_ups))
+
+
+def _ticks(state: EncounterState, bearer: Combatant) -> Tick:
+    """When the rounds of a condition ``bearer`` gains now tick: at the start of its turns if
+    it is gaining it in its own turn (or its side's), else at the end of them."""
+    if not state.started:
+        return "end_of_turn"
+    current = state.current
+    acting = current.id == bearer.id if current is not None else bearer.side == state.current_side
+    return "start_of_turn" if acting else "end_of_turn"
+
+
+def _ask(rules: RulesApply, sheet: Sheet, effect: Effect) -> tuple[Sheet, tuple[Any, ...]] | None:
+    try:
+        answer = rules(sheet, effect)
+    except RulesError:
+        raise
+    except (GmkitError, SheetError) as error:
+        raise RulesError(f"{effect.kind}: {error}") from None
+    if answer is None:
+        return None
+    new, caused = answer
+    if not isinstance(new, Sheet):
+        raise RulesError(f"effect {effect.kind}: the rules gave no sheet ({type(new).__name__})")
+    return new, tuple(caused)
+
+
+def _same(state: EncounterState, first: Effect, second: Effect) -> bool:
+    if (first.kind, first.location) != (second.kind, second.location):
+        return False
+    try:
+        return by_name_or_id(state, first.target).id == by_name_or_id(state, second.target).id
+    except RulesError:
+        return False
+
+
+def apply_recorded(state: EncounterState, event: Mapping[str, Any]) -> EncounterState:
+    """Set what an event recorded: its ``changes`` (sheets), then its ``generic`` effects."""
+    for change in event.get("changes", ()):
+        ident = change.get("id")
+        if ident not in state.combatants:
+            raise RulesError(f"combatant: no one with id {ident!r} in this encounter")
+        try:
+            sheet = load_sheet(dict(change["sheet"]))
+        except SheetError as error:
+            raise RulesError(str(error)) from None
+        if sheet.game != state.game:
+            raise RulesError(f"sheet: {sheet.name} is a {sheet.game} sheet, not {state.game}")
+        state = state.with_combatant(replace(state.combatants[ident], sheet=sheet))
+    for data in event.get("generic", ()):
+        fields = dict(data)
+        ticks = fields.pop("ticks", "end_of_turn")
+        effect = as_effect(fields)
+        combatant = by_name_or_id(state, effect.target)
+        state = state.with_combatant(apply_common(state.game, combatant, effect, ticks))
+    return state
+
+
+def set_application(state: EncounterState, applied: Application) -> EncounterState:
+    """``state`` with ``applied`` set (the same as folding its record)."""
+    return apply_recorded(state, applied.record())
+
+
+def apply_effects(state: EncounterState, effects: Any) -> EncounterState:
+    """Apply ``effects`` through the rules of the day (events without a recorded
+    application, written before it was recorded)."""
+    return set_application(state, application(state, effects))
+
+
+def apply_common(
+    game: str, combatant: Combatant, effect: Effect, ticks: Tick = "end_of_turn"
+) -> Combatant:
+    """An effect the rules left to the encounter: the same in every game; kinds it does not
+    know are counted for the GM (``counters[kind] += amount``). A condition's rounds tick at
+    ``ticks``."""
+    match effect.kind:
+        case "condition" | "injury" | "pinned":
+            name = effect.condition or effect.kind
+            if ticks not in TICKS:
+                raise RulesError(f"ticks: {ticks!r} is not one of {', '.join(TICKS)}")
+            return combatant.with_condition(Condition(name, effect.rounds, ticks))
+        case "remove_condition":
+            # "jammed" with a weapon lifts the encounter's "jammed: <weapon>" (a cleared jam)
+            name = effect.condition or ""
+            if effect.weapon and f"{name}: {effect.weapon}" in combatant.conditions:
+                name = f"{name}: {effect.weapon}"
+            return combatant.without_condition(name)
+        case "ammo":
+            return combatant.counted(f"ammo spent: {effect.weapon}", effect.amount)
+        case "jam":
+            return combatant.with_condition(Condition(f"jammed: {effect.weapon}", None, "never"))
+        case "reaction":
+            # spent from the game's round pools (a 40k dodge spends the one reaction), else
+            # under its own name
+            name = effect.condition or "reaction"
+            costs = turn_structure(game).reaction_costs.get(name) or {name: 1}
+            spent = {**combatant.reactions}
+            for pool, cost in costs.items():
+                spent[pool] = spent.get(pool, 0) + cost
+            return replace(combatant, reactions=spent)
+        case "cover":
+            return combatant.counted(f"cover lost: {effect.location}", effect.amount)
+        case "note":
+            return combatant
+        case _:
+            return combatant.counted(effect.kind, effect.amount)
