@@ -34,10 +34,10 @@ the day (:func:`apply_effects`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any, get_args
 
-from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick
+from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, evolve
 from gmkit.errors import GmkitError, RulesError, SheetError
 from gmkit.sheets import load_sheet
 from gmkit.sheets.base import Sheet
@@ -136,7 +136,7 @@ def application(
             if rules is not None:
                 answer = _ask(rules, sheets.get(combatant.id, combatant.sheet), effect)
         if answer is None:
-            generic.append((replace(effect, target=combatant.id), _ticks(state, combatant)))
+            generic.append((evolve(effect, target=combatant.id), _ticks(state, combatant)))
             continue
         sheet, caused = answer
         if sheet.game != state.game:
@@ -146,7 +146,7 @@ def application(
         added = []
         for item in caused:
             item = as_effect(item)
-            item = replace(item, target=by_name_or_id(state, item.target).id)
+            item = evolve(item, target=by_name_or_id(state, item.target).id)
             if following is not None and _same(state, item, following):
                 continue  # the effects hold it already, next: not twice
             added.append(item)
@@ -204,7 +204,7 @@ def apply_recorded(state: EncounterState, event: Mapping[str, Any]) -> Encounter
             raise RulesError(str(error)) from None
         if sheet.game != state.game:
             raise RulesError(f"sheet: {sheet.name} is a {sheet.game} sheet, not {state.game}")
-        state = state.with_combatant(replace(state.combatants[ident], sheet=sheet))
+        state = state.with_combatant(evolve(state.combatants[ident], sheet=sheet))
     for data in event.get("generic", ()):
         fields = dict(data)
         ticks = fields.pop("ticks", "end_of_turn")
@@ -255,7 +255,7 @@ def apply_common(
             spent = {**combatant.reactions}
             for pool, cost in costs.items():
                 spent[pool] = spent.get(pool, 0) + cost
-            return replace(combatant, reactions=spent)
+            return evolve(combatant, reactions=spent)
         case "cover":
             return combatant.counted(f"cover lost: {effect.location}", effect.amount)
         case "note":

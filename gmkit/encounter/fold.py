@@ -10,11 +10,10 @@ only sets those values.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any, get_args
 
 from gmkit.encounter.effects import apply_effects, apply_recorded
-from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, Trigger
+from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, Trigger, evolve
 from gmkit.errors import RulesError, SheetError
 from gmkit.sheets import load_sheet
 from gmkit.systems.turns import turn_structure
@@ -37,7 +36,7 @@ def fold(state: EncounterState, event: Event) -> EncounterState:
     kind = event.get("kind")
     if kind not in _HANDLERS:
         raise RulesError(f"event {kind!r} is not an encounter event")
-    return replace(_HANDLERS[str(kind)](state, event), events=state.events + 1)
+    return evolve(_HANDLERS[str(kind)](state, event), events=state.events + 1)
 
 
 def _combatant(state: EncounterState, ident: Any, *, present: bool = True) -> Combatant:
@@ -72,7 +71,7 @@ def _added(state: EncounterState, event: Event) -> EncounterState:
     )
     new = state.with_combatant(combatant)
     if structure.kind == "sides" and combatant.side not in new.sides:
-        new = replace(new, sides=(*new.sides, combatant.side))
+        new = evolve(new, sides=(*new.sides, combatant.side))
     if state.started and structure.kind == "initiative" and event.get("initiative") is not None:
         new = _place_in_order(new, ident, int(event["initiative"]))
     return new
@@ -81,7 +80,7 @@ def _added(state: EncounterState, event: Event) -> EncounterState:
 def _place_in_order(state: EncounterState, ident: str, score: int) -> EncounterState:
     """A late joiner (or a corrected score) takes its place by score, ties to the higher base,
     then after those already placed; the current actor keeps the turn."""
-    joined = replace(state.combatants[ident], initiative=score)
+    joined = evolve(state.combatants[ident], initiative=score)
     state = state.with_combatant(joined)
     current = state.order[state.turn] if state.order else None
     if current == ident:
@@ -96,13 +95,13 @@ def _place_in_order(state: EncounterState, ident: str, score: int) -> EncounterS
     position = next((n for n, other in enumerate(order) if rank(other) < key), len(order))
     order.insert(position, ident)
     turn = order.index(current) if current else 0
-    return replace(state, order=tuple(order), turn=turn)
+    return evolve(state, order=tuple(order), turn=turn)
 
 
 @handles("removed")
 def _removed(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"])
-    return state.with_combatant(replace(combatant, removed=True))
+    return state.with_combatant(evolve(combatant, removed=True))
 
 
 @handles("revived")
@@ -110,7 +109,7 @@ def _revived(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"], present=False)
     if not combatant.removed:
         raise RulesError(f"revive: {combatant.name} is still in the fight")
-    state = state.with_combatant(replace(combatant, removed=False))
+    state = state.with_combatant(evolve(combatant, removed=False))
     # removed before the fight began: back in the order by its score (without one, it takes
     # its place when the GM rolls or sets one)
     if (
@@ -128,7 +127,7 @@ def _in_initiative_fight(state: EncounterState) -> bool:
 
 def _edited(combatant: Combatant, changes: Mapping[str, Any]) -> Combatant:
     try:
-        return replace(combatant, sheet=combatant.sheet.edit(**dict(changes)))
+        return evolve(combatant, sheet=combatant.sheet.edit(**dict(changes)))
     except SheetError as error:  # the encounter refuses with RulesError, naming the field
         raise RulesError(str(error)) from None
 
@@ -144,7 +143,7 @@ def _revealed(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"])
     if not combatant.hidden:
         raise RulesError(f"reveal: {combatant.name} is not hidden")
-    return state.with_combatant(replace(combatant, hidden=False))
+    return state.with_combatant(evolve(combatant, hidden=False))
 
 
 @handles("sheet_edited")
@@ -170,7 +169,7 @@ def _setting(state: EncounterState, event: Event) -> EncounterState:
         not isinstance(value, list) or not all(isinstance(v, str) for v in value)
     ):
         raise RulesError(f"player_sides: must be a list of side names (got {value!r})")
-    return replace(state, settings={**state.settings, key: value})
+    return evolve(state, settings={**state.settings, key: value})
 
 
 @handles("note")
@@ -193,7 +192,7 @@ def _initiative(state: EncounterState, event: Event) -> EncounterState:
         if state.started:  # a corrected score, or one for a revived combatant: re-placed
             state = _place_in_order(state, combatant.id, score)
         else:
-            state = state.with_combatant(replace(combatant, initiative=score))
+            state = state.with_combatant(evolve(combatant, initiative=score))
     return state
 
 
@@ -203,19 +202,19 @@ def _started(state: EncounterState, event: Event) -> EncounterState:
         raise RulesError("the encounter has started already")
     surprised = set(event.get("surprised", ()))
     combatants = {
-        ident: replace(c, surprised=ident in surprised) for ident, c in state.combatants.items()
+        ident: evolve(c, surprised=ident in surprised) for ident, c in state.combatants.items()
     }
-    new = replace(state, combatants=combatants, round=1, turn=0, phase=0)
+    new = evolve(state, combatants=combatants, round=1, turn=0, phase=0)
     if not state.present:
         raise RulesError("start: there is no one in the fight")
     if turn_structure(state.game).kind == "initiative":
         order = tuple(str(ident) for ident in event["order"])
         for ident in order:
             _combatant(state, ident)
-        new = replace(new, order=order)
+        new = evolve(new, order=order)
         return _begin_turn(new, skip_first=True)
     sides = tuple(str(side) for side in event.get("sides") or state.sides)
-    new = replace(new, sides=sides)
+    new = evolve(new, sides=sides)
     return _begin_side_turn(new, [])
 
 
@@ -235,23 +234,25 @@ def _begin_turn(state: EncounterState, *, skip_first: bool = False) -> Encounter
     current = state.current
     if current is None:
         return state
-    current = replace(current, spent={}, delayed=False, hidden=False)
+    if current.spent or current.delayed or current.hidden:
+        current = evolve(current, spent={}, delayed=False, hidden=False)
     current, ticked = _tick(current, "start_of_turn")
     reminders.extend(ticked)
-    return replace(state.with_combatant(current), reminders=tuple(reminders))
+    return evolve(state.with_combatant(current), reminders=tuple(reminders))
 
 
 def _step(state: EncounterState, reminders: list[str]) -> EncounterState:
     turn = state.turn + 1
     if turn < len(state.order):
-        return replace(state, turn=turn)
-    return _end_round(replace(state, turn=0), reminders)
+        return evolve(state, turn=turn)
+    return _end_round(evolve(state, turn=0), reminders)
 
 
 def _end_round(state: EncounterState, reminders: list[str]) -> EncounterState:
     combatants = {}
     for ident, combatant in state.combatants.items():
-        ticked, said = _tick(replace(combatant, reactions={}), "end_of_round")
+        fresh = evolve(combatant, reactions={}) if combatant.reactions else combatant
+        ticked, said = _tick(fresh, "end_of_round")
         reminders.extend(said)
         combatants[ident] = ticked
     new_round = state.round + 1
@@ -262,10 +263,12 @@ def _end_round(state: EncounterState, reminders: list[str]) -> EncounterState:
         else:
             owner = combatants[trigger.owner].name if trigger.owner in combatants else trigger.owner
             reminders.append(f"{owner}: {trigger.kind} expires")
-    return replace(state, combatants=combatants, round=new_round, triggers=tuple(triggers))
+    return evolve(state, combatants=combatants, round=new_round, triggers=tuple(triggers))
 
 
 def _tick(combatant: Combatant, moment: str) -> tuple[Combatant, list[str]]:
+    if not any(c.ticks == moment for c in combatant.conditions.values()):
+        return combatant, []  # the common case: nothing to tick, nothing to copy
     said: list[str] = []
     conditions = {}
     for name, condition in combatant.conditions.items():
@@ -277,10 +280,10 @@ def _tick(combatant: Combatant, moment: str) -> tuple[Combatant, list[str]]:
         if condition.rounds is None:
             conditions[name] = condition
         elif condition.rounds > 1:
-            conditions[name] = replace(condition, rounds=condition.rounds - 1)
+            conditions[name] = evolve(condition, rounds=condition.rounds - 1)
         else:
             said.append(f"{combatant.name}: {name} ends")
-    return replace(combatant, conditions=conditions), said
+    return evolve(combatant, conditions=conditions), said
 
 
 @handles("turn")
@@ -311,7 +314,7 @@ def _advance(state: EncounterState) -> EncounterState:
             break
         state = _step(state, reminders)
     began = _begin_turn(state)
-    return replace(began, reminders=(*reminders, *began.reminders))
+    return evolve(began, reminders=(*reminders, *began.reminders))
 
 
 def _previous_turn(state: EncounterState) -> EncounterState:
@@ -329,36 +332,36 @@ def _previous_turn(state: EncounterState) -> EncounterState:
         ident = state.order[turn]
         combatant = state.combatants[ident]
         if not combatant.removed and not (combatant.surprised and round_ == 1):
-            return replace(state, round=round_, turn=turn, reminders=())
+            return evolve(state, round=round_, turn=turn, reminders=())
     raise RulesError("turn: no earlier turn to go back to")
 
 
 def _side_turn(state: EncounterState, direction: int, phases: int) -> EncounterState:
     if direction < 0:
         if state.phase > 0:
-            return replace(state, phase=state.phase - 1, reminders=())
+            return evolve(state, phase=state.phase - 1, reminders=())
         if state.turn > 0:
-            return replace(state, phase=phases - 1, turn=state.turn - 1, reminders=())
+            return evolve(state, phase=phases - 1, turn=state.turn - 1, reminders=())
         if state.round <= 1:
             raise RulesError("turn: there is no phase before the first one of round 1")
-        return replace(
+        return evolve(
             state, phase=phases - 1, turn=len(state.sides) - 1, round=state.round - 1, reminders=()
         )
     if state.phase + 1 < phases:
-        return replace(state, phase=state.phase + 1, reminders=())
+        return evolve(state, phase=state.phase + 1, reminders=())
     reminders: list[str] = []
     side = state.current_side
     combatants = {}
     for ident, combatant in state.combatants.items():
         if combatant.side == side:
-            combatant, said = _tick(replace(combatant, spent={}), "end_of_turn")
+            combatant, said = _tick(evolve(combatant, spent={}), "end_of_turn")
             reminders.extend(said)
         combatants[ident] = combatant
-    state = replace(state, combatants=combatants, phase=0)
+    state = evolve(state, combatants=combatants, phase=0)
     if state.turn + 1 < len(state.sides):
-        state = replace(state, turn=state.turn + 1)
+        state = evolve(state, turn=state.turn + 1)
     else:
-        state = _end_round(replace(state, turn=0), reminders)
+        state = _end_round(evolve(state, turn=0), reminders)
     return _begin_side_turn(state, reminders)
 
 
@@ -369,10 +372,10 @@ def _begin_side_turn(state: EncounterState, reminders: list[str]) -> EncounterSt
     combatants = {}
     for ident, combatant in state.combatants.items():
         if combatant.side == side and not combatant.removed:
-            combatant, said = _tick(replace(combatant, spent={}), "start_of_turn")
+            combatant, said = _tick(evolve(combatant, spent={}), "start_of_turn")
             reminders.extend(said)
         combatants[ident] = combatant
-    return replace(state, combatants=combatants, reminders=tuple(reminders))
+    return evolve(state, combatants=combatants, reminders=tuple(reminders))
 
 
 # --- the action budget ---------------------------------------------------------------
@@ -390,15 +393,15 @@ def _spent(state: EncounterState, event: Event) -> EncounterState:
         if not combatant.delayed:
             raise RulesError(f"delay: {combatant.name} has no delayed action waiting")
         # the delayed half action was paid for when the actor delayed: it ends the wait
-        return state.with_combatant(replace(combatant, delayed=False, hidden=False))
+        return state.with_combatant(evolve(combatant, delayed=False, hidden=False))
     else:
         field_name = "spent"
     spent = dict(getattr(combatant, field_name))
     for pool, cost in pools.items():
         spent[pool] = spent.get(pool, 0) + cost
-    changed = replace(combatant, **{field_name: spent})
+    changed = evolve(combatant, **{field_name: spent})
     if field_name == "spent" and event.get("type") != "free":
-        changed = replace(changed, hidden=False)  # acting gives a hidden combatant away
+        changed = evolve(changed, hidden=False)  # acting gives a hidden combatant away
     return state.with_combatant(changed)
 
 
@@ -406,7 +409,7 @@ def _spent(state: EncounterState, event: Event) -> EncounterState:
 def _delayed(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"])
     if not event.get("waiting", True):
-        return state.with_combatant(replace(combatant, delayed=False))
+        return state.with_combatant(evolve(combatant, delayed=False))
     current = state.current
     if current is None or current.id != combatant.id:
         raise RulesError(f"delay: it is not {combatant.name}'s turn")
@@ -414,14 +417,14 @@ def _delayed(state: EncounterState, event: Event) -> EncounterState:
     for pool, cost in dict(event.get("pools", {})).items():
         spent[str(pool)] = spent.get(str(pool), 0) + int(cost)
     # Delay is a half action that ends the turn, keeping a half action for later (004, 002)
-    waiting = replace(combatant, delayed=True, spent=spent)
+    waiting = evolve(combatant, delayed=True, spent=spent)
     return _advance(state.with_combatant(waiting))
 
 
 @handles("readied")
 def _readied(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"])
-    return state.with_combatant(replace(combatant, readied=str(event.get("action", ""))))
+    return state.with_combatant(evolve(combatant, readied=str(event.get("action", ""))))
 
 
 @handles("trigger")
@@ -438,7 +441,7 @@ def _trigger(state: EncounterState, event: Event) -> EncounterState:
         str(event.get("detail", "")),
         None if expires is None else int(expires),
     )
-    return replace(state, triggers=(*state.triggers, trigger))
+    return evolve(state, triggers=(*state.triggers, trigger))
 
 
 @handles("trigger_done")
@@ -446,7 +449,7 @@ def _trigger_done(state: EncounterState, event: Event) -> EncounterState:
     index = int(event["index"])
     if not 0 <= index < len(state.triggers):
         raise RulesError(f"trigger: there is no trigger {index}")
-    return replace(state, triggers=state.triggers[:index] + state.triggers[index + 1 :])
+    return evolve(state, triggers=state.triggers[:index] + state.triggers[index + 1 :])
 
 
 # --- conditions and effects ----------------------------------------------------------
