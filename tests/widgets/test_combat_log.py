@@ -1,0 +1,174 @@
+"""The combat log widget: newest first, filters through its dropdowns, physical dice marked,
+CSV export, following the encounter."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+import pandas as pd
+import pytest
+
+from gmkit.demo import demo_campaign
+from gmkit.dice import EnteredDice, SeededDice
+from gmkit.encounter import Encounter
+from gmkit.sheets.base import Sheet
+from gmkit.widgets.combat_log import ALL, CombatLog
+from gmkit.widgets.i18n import LANGUAGE
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    LANGUAGE.value = "en"
+    yield
+    LANGUAGE.value = "en"
+
+
+@functools.cache
+def sheets(game: str) -> tuple[Sheet, ...]:
+    return next(r for r in demo_campaign().rosters if r.game == game).sheets
+
+
+@pytest.fixture
+def fight() -> Encounter:
+    """Three acolytes of the Dark Heresy demo, physical initiative 7, 0, 2; started; one turn."""
+    encounter = Encounter("dark_heresy", name="Crypt of St. Drusus")
+    encounter.add_many(sheets("dark_heresy")[:3])
+    encounter.roll_initiative(EnteredDice([7, 0, 2]))
+    encounter.start()
+    encounter.next_turn()
+    return encounter
+
+
+@pytest.fixture
+def log(fight: Encounter) -> Iterator[CombatLog]:
+    made = CombatLog(fight)
+    yield made
+    made.close()
+
+
+def body_rows(log: CombatLog) -> list[str]:
+    body = log.table.value.split("<tbody>", 1)[1]
+    return [row for row in body.split("</tr>") if row.startswith("<tr")]
+
+
+def test_the_table_is_newest_first(log, fight):
+    frame = log.frame()
+    assert frame["event"].tolist() == list(range(len(fight.effective_events), 0, -1))
+    assert frame["kind"].tolist()[:3] == ["turn", "started", "initiative"]
+    rows = body_rows(log)
+    assert len(rows) == len(fight.effective_events)
+    assert "<td class='gmkit-kind'>turn</td>" in rows[0]
+    assert "<td class='gmkit-kind'>added</td>" in rows[-1]
+
+
+def test_physical_rolls_are_marked(log):
+    initiative = next(row for row in body_rows(log) if ">initiative<" in row)
+    assert "gmkit-physical" in initiative
+    assert "<b>d10=7*</b>" in initiative
+    assert all("gmkit-physical" not in row for row in body_rows(log) if ">added<" in row)
+
+
+def test_filters_by_round_kind_and_actor_through_the_dropdowns(log):
+    assert [label for label, _ in log.round_filter.options] == ["All", "0", "1"]
+    assert log.round_filter.label == "All"  # shown, not blank
+    log.round_filter.value = 0
+    assert set(log.frame()["round"]) == {0}
+    log.kind_filter.value = "added"
+    assert log.frame()["kind"].tolist() == ["added"] * 3
+    assert len(body_rows(log)) == 3
+    log.actor_filter.value = "Ilse Marr"
+    frame = log.frame()
+    assert frame["kind"].tolist() == ["added"]
+    assert len(body_rows(log)) == 1
+    log.kind_filter.value = ALL  # All: Ilse's other events, the initiative roll among them
+    assert "initiative" in log.frame()["kind"].tolist()
+    assert all("Ilse Marr" in actors for actors in log.frame()["actor"])
+
+
+def test_it_follows_the_encounter_and_keeps_the_filter(log, fight):
+    log.kind_filter.value = "turn"
+    assert len(log.frame()) == 1
+    fight.next_turn()
+    fight.add_condition("ilse-marr", "stunned", rounds=1)
+    assert len(log.frame()) == 2
+    assert log.kind_filter.value == "turn"
+    assert ("condition", "condition") in log.kind_filter.options
+    fight.undo()
+    fight.undo()
+    assert len(log.frame()) == 1
+    log.kind_filter.value = ALL
+    assert log.frame()["kind"].iloc[0] == "turn"
+
+
+def test_a_filter_value_that_disappears_falls_back_to_all(log, fight):
+    fight.add_condition("ilse-marr", "stunned")
+    log.kind_filter.value = "condition"
+    fight.undo()
+    assert log.kind_filter.value == ALL
+    assert len(log.frame()) == len(fight.effective_events)
+
+
+def test_gm_only_events_are_flagged(fight):
+    fight.add(sheets("dark_heresy")[4], hidden=True, initiative=6)
+    log = CombatLog(fight)
+    assert "gmkit-gm" in body_rows(log)[0]
+    assert log.frame()["visibility"].iloc[0] == "gm"
+    log.close()
+
+
+def test_export_csv_writes_what_is_shown(log, tmp_path):
+    log.kind_filter.value = "added"
+    path = log.export_csv(tmp_path / "log.csv")
+    written = pd.read_csv(path, keep_default_na=False)
+    assert written["kind"].tolist() == ["added"] * 3
+    assert written["event"].tolist() == log.frame()["event"].tolist()
+    assert list(written.columns) == list(log.frame().columns)
+
+
+def test_the_export_button_writes_into_the_folder(fight, tmp_path):
+    log = CombatLog(fight, folder=tmp_path / "exports")
+    log.export_button.click()
+    target = tmp_path / "exports" / "Crypt-of-St.-Drusus-log.csv"
+    assert target.exists()
+    assert len(pd.read_csv(target)) == len(fight.effective_events)
+    assert str(target) in log.message_area.value
+    log.close()
+
+
+def test_an_export_that_fails_is_shown(log, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    log.folder.value = str(blocker)
+    assert log.export() is None
+    assert "gmkit-error" in log.message_area.value
+
+
+def test_a_sides_game_log(tmp_path):
+    fight = Encounter("necromunda")
+    fight.add_many(sheets("necromunda")[:4])
+    fight.start()
+    fight.next_turn()
+    log = CombatLog(fight)
+    assert log.frame()["turn"].iloc[0] == fight.state.sides[0]
+    assert [label for label, _ in log.round_filter.options] == ["All", "0", "1"]
+    log.close()
+
+
+def test_digital_rolls_are_not_marked(fight):
+    fight.add(sheets("dark_heresy")[5], source=SeededDice(3))
+    log = CombatLog(fight)
+    assert "gmkit-physical" not in body_rows(log)[0]
+    assert "d10=" in body_rows(log)[0]
+    assert log.frame()["dice"].iloc[0] == "digital"
+    log.close()
+
+
+def test_spanish_labels(log):
+    LANGUAGE.value = "es"
+    assert log.round_filter.description == "Asalto"
+    assert log.round_filter.options[0] == ("Todos", ALL)
+    assert "<th>Asalto</th>" in log.table.value
+    assert log.export_button.description == "Exportar CSV"
+    LANGUAGE.value = "en"
+    assert "<th>Round</th>" in log.table.value
