@@ -1,0 +1,46 @@
+"""Encounter simulation: who is likely to win a prepared fight, from the exact odds.
+
+::
+
+    from gmkit.simulate import simulate
+
+    report = simulate(encounter, 10_000, seed=1)        # or {"Acolytes": [...], "Cult": [...]}
+    report.wins, report.draw, report.rounds, report.taken_out
+    report.policy, report.simplifications               # what was played, and what was not
+    report.to_html()                                    # the table the widget shows
+
+The fight is played many times by a simple policy, stated in full in ``report.policy``
+(:data:`POLICIES`): each combatant attacks the foe with the fewest wounds left with its attack
+of the highest expected damage from the exact odds (:mod:`gmkit.odds`). How it runs:
+
+1. :mod:`~gmkit.simulate.fighters`: the combatants, sides and order of the encounter, and the
+   attacks each can make (the panel's choices: weapons, modes, default actions).
+2. The exact outcome distribution of every (attacker, attack, target), per state bucket where
+   the outcome depends on the target's state, as tables (:mod:`~gmkit.simulate.tables`):
+   :mod:`~gmkit.simulate.pool` for the games whose odds cost a pool of wounds or magnitude
+   (Dark Heresy, Deathwatch, WFRP 2e, WFB 6e), :mod:`~gmkit.simulate.necromunda` for
+   Necromunda's wounds, flesh wounds, down and pinned.
+3. :mod:`~gmkit.simulate.engine`: every fight at once, numpy arrays over the fights, each
+   attack drawn from its table with a seeded generator.
+4. :class:`~gmkit.simulate.report.SimulationReport`: each side's chance to win, a draw at the
+   round limit, the expected rounds, each combatant's chance to be taken out, with standard
+   errors.
+
+What is simplified is listed in ``report.simplifications`` and in :func:`simulate`'s docstring.
+"""
+
+from gmkit.simulate.core import BATCH, COMMON, GAME_NOTES, POLICIES, ROUNDS_LIMIT, simulate
+from gmkit.simulate.fighters import DISTANCES
+from gmkit.simulate.report import CombatantResult, SimulationReport
+
+__all__ = [
+    "BATCH",
+    "COMMON",
+    "DISTANCES",
+    "GAME_NOTES",
+    "POLICIES",
+    "ROUNDS_LIMIT",
+    "CombatantResult",
+    "SimulationReport",
+    "simulate",
+]

@@ -1,0 +1,205 @@
+"""Who fights in a simulation, with what, and the requests their attacks are computed from.
+
+:func:`prepare_fight` reads an :class:`~gmkit.encounter.Encounter` (or builds one in memory from
+sheets by side): the combatants present, their sides, conditions and counters, in the
+encounter's order (initiative order once rolled, else the order they were added), and for each
+the attacks the panel would offer (:mod:`gmkit.systems.choices`: each weapon in each mode, with
+the game's default action for that mode). Requests are built by the encounter itself
+(``Encounter.attack_request``), so the odds see what an attack at the table would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gmkit.encounter import Encounter
+from gmkit.encounter.state import Combatant
+from gmkit.errors import GmkitError
+from gmkit.sheets.base import Sheet
+from gmkit.systems import choices
+from gmkit.systems.base import AttackRequest
+from gmkit.systems.turns import turn_structure
+
+DISTANCES: dict[str, float] = {
+    "necromunda": 8,
+    "dark_heresy": 10,
+    "deathwatch": 10,
+    "wfrp2": 10,
+    "wfb6": 20,
+}
+"""The fixed distance between any two foes, in the game's unit (``choices.UNITS``): inches in
+Necromunda (short range for pistols), metres in the d100 games (short range for pistols),
+centimetres in WFB 6e (half a short bow's range)."""
+
+_OPTIONS: dict[tuple[str, str], tuple[Option, ...]] = {}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One attack a combatant can make: a weapon in a mode, with that mode's default action."""
+
+    weapon: str
+    mode: str
+    action: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.weapon} ({self.mode.replace('_', ' ')})"
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """A combatant as the simulation sees it."""
+
+    index: int
+    id: str
+    name: str
+    side: str
+    sheet: Sheet
+    conditions: tuple[str, ...]
+    counters: Mapping[str, int]
+    key: str  # the sheet, conditions and counters: what the odds of its attacks depend on
+    options: tuple[Option, ...] = ()
+
+
+@dataclass
+class Fight:
+    """The combatants of one encounter, ready for the odds."""
+
+    game: str
+    encounter: Encounter
+    fighters: tuple[Fighter, ...]
+    sides: tuple[str, ...]
+    distance: float
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def initiative(self) -> bool:
+        return turn_structure(self.game).kind == "initiative"
+
+    def side_index(self, fighter: Fighter) -> int:
+        return self.sides.index(fighter.side)
+
+    def foes(self, fighter: Fighter) -> tuple[Fighter, ...]:
+        return tuple(other for other in self.fighters if other.side != fighter.side)
+
+    def request(
+        self, attacker: Fighter, option: Option, target: Fighter, **options: Any
+    ) -> AttackRequest:
+        """The request the encounter would build for this attack, with ``options`` added."""
+        return self.encounter.attack_request(
+            attacker.id,
+            option.weapon,
+            target.id,
+            action=option.action,
+            mode=option.mode,
+            distance=self.distance,
+            options=options,
+        )
+
+
+def _as_encounter(source: Any) -> Encounter:
+    """An encounter as given, or one built in memory from sheets by side (a mapping, or a
+    roster with ``sides``)."""
+    if isinstance(source, Encounter):
+        return source
+    by_side = getattr(source, "sides", source)
+    if not isinstance(by_side, Mapping) or not by_side:
+        raise GmkitError(
+            "simulate: give an Encounter, or the sheets of each side as {side: [sheets]}"
+        )
+    sheets: list[tuple[str, Sheet]] = []
+    for side, members in by_side.items():
+        if isinstance(members, Sheet):
+            members = [members]
+        sheets.extend((str(side), sheet) for sheet in members)
+    games = {sheet.game for _, sheet in sheets}
+    if len(games) != 1:
+        raise GmkitError(f"simulate: the sheets must be of one game (got {sorted(games)})")
+    encounter = Encounter(games.pop(), name="simulation")
+    for side, sheet in sheets:
+        encounter.add(sheet, side=side)
+    return encounter
+
+
+def _ordered(encounter: Encounter) -> list[Combatant]:
+    state = encounter.state
+    present = {c.id: c for c in state.present}
+    ordered = [present.pop(ident) for ident in state.order if ident in present]
+    return ordered + list(present.values())
+
+
+def _side_order(encounter: Encounter, combatants: Iterable[Combatant]) -> tuple[str, ...]:
+    found: list[str] = [side for side in encounter.state.sides]
+    for combatant in combatants:
+        if combatant.side not in found:
+            found.append(combatant.side)
+    return tuple(found)
+
+
+def rules_key(sheet: Sheet) -> dict[str, Any]:
+    """What the rules read of a sheet: all of it but its name, side and notes (copies of one
+    profile share their odds)."""
+    data = sheet.model_dump(mode="json")
+    for text in ("name", "side", "notes"):
+        data.pop(text, None)
+    return data
+
+
+def options_of(game: str, sheet: Sheet) -> tuple[Option, ...]:
+    """The attacks ``sheet`` can make, as an attack panel offers them: each weapon
+    (``choices.weapons``) in each mode with a legal action, with the game's default action."""
+    key = (game, json.dumps(rules_key(sheet), sort_keys=True))
+    found = _OPTIONS.get(key)
+    if found is not None:
+        return found
+    made: list[Option] = []
+    for weapon in choices.weapons(game, sheet):
+        for mode in choices.attack_choices(game, sheet, weapon).modes:
+            refused = choices.refused_actions(game, sheet, weapon, mode.id)
+            legal = [action for action, why in refused.items() if not why]
+            action = choices.default_action(game, mode.id, legal)
+            if action:
+                made.append(Option(weapon, mode.id, action))
+    if len(_OPTIONS) > 4096:
+        _OPTIONS.clear()
+    _OPTIONS[key] = found = tuple(made)
+    return found
+
+
+def prepare_fight(source: Any, distance: float | None = None) -> Fight:
+    """The fight of ``source`` (an encounter, or sheets by side)."""
+    encounter = _as_encounter(source)
+    game = encounter.game
+    combatants = _ordered(encounter)
+    sides = _side_order(encounter, combatants)
+    if len({c.side for c in combatants}) < 2:
+        raise GmkitError("simulate: the fight needs combatants on at least two sides")
+    if distance is None:
+        distance = DISTANCES[game]
+    fighters = []
+    for index, combatant in enumerate(combatants):
+        conditions = tuple(sorted(combatant.conditions))
+        counters = dict(combatant.counters)
+        key = json.dumps([rules_key(combatant.sheet), conditions, counters], sort_keys=True)
+        fighters.append(
+            Fighter(
+                index,
+                combatant.id,
+                combatant.name,
+                combatant.side,
+                combatant.sheet,
+                conditions,
+                counters,
+                key,
+                options_of(game, combatant.sheet),
+            )
+        )
+    fight = Fight(game, encounter, tuple(fighters), sides, float(distance))
+    for fighter in fighters:
+        if not fighter.options:
+            fight.notes.append(f"{fighter.name} has no attack the rules offer: it never attacks")
+    return fight
