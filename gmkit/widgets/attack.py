@@ -8,6 +8,10 @@ the encounter. Every control calls a public method, and tests call the same meth
 ``set_distance``, ``set_circumstance``, ``select_location``, ``select_reaction``,
 ``set_dice_mode``, ``set_seed``, ``resolve``, ``enter``, ``apply``, ``undo``.
 
+Odds: ``odds_view`` (an :class:`~gmkit.widgets.odds_view.OddsView`) shows the exact odds of the
+request the panel would resolve, updated on every change of a selection or of the encounter,
+or why there are none (a selection missing, a refusal, a game without odds).
+
 Dice: "seeded" (gmkit rolls from a :class:`~gmkit.dice.SeededDice`, seedable) or "physical"
 (the table rolls; the panel resolves with an :class:`~gmkit.dice.EnteredDice` holding the values
 typed so far and, when the rules need one more, shows which die to roll and why; the rules are
@@ -56,6 +60,7 @@ from gmkit.widgets.attack_view import (
     steps_html,
 )
 from gmkit.widgets.i18n import LANGUAGE, t
+from gmkit.widgets.odds_view import OddsView
 from gmkit.widgets.render import STYLE
 
 _PROMPT = re.compile(r"^(?P<purpose>.*): roll a d(?P<sides>\d+) and enter its value$")
@@ -136,6 +141,7 @@ class AttackPanel(widgets.VBox):
         self._applied_at = -1
         self._busy = False
         self._syncing = False
+        self._closed = False
         self._dice = SeededDice(seed)
         self._build()
         super().__init__(children=self._layout(), **kwargs)
@@ -146,8 +152,11 @@ class AttackPanel(widgets.VBox):
 
     def close(self) -> None:
         """Stop following the encounter and the language, and close the controls."""
-        self._unsubscribe()
-        LANGUAGE.unobserve(self._on_language, names="value")
+        if not self._closed:  # once: ipywidgets closes a deleted widget again
+            self._closed = True
+            self._unsubscribe()
+            LANGUAGE.unobserve(self._on_language, names="value")
+            self.odds_view.close()
         super().close()
 
     # --- the selections -------------------------------------------------------------------
@@ -474,6 +483,16 @@ class AttackPanel(widgets.VBox):
             kept.update({k: v for k, v in found.items() if k in offered})
         self.circumstances = kept
         self._offer_reactions(state)
+        self._update_odds()
+
+    def _update_odds(self) -> None:
+        """Show the odds of the request the panel would resolve (or why there is none)."""
+        try:
+            request = self._request()
+        except (GmkitError, ValueError) as error:
+            self.odds_view.update(None, str(error))
+        else:
+            self.odds_view.update(request)
 
     def _offer_actions(self, state: EncounterState, attacker: Combatant | None) -> None:
         self.modes, self.actions, self.not_offered = (), (), {}
@@ -615,6 +634,7 @@ class AttackPanel(widgets.VBox):
         self.prompt_html = widgets.HTML()
         self.result_html = widgets.HTML()
         self.error_html = widgets.HTML()
+        self.odds_view = OddsView()
         self._circumstance_controls: dict[str, widgets.Widget] = {}
         self._circumstance_ids: tuple[str, ...] = ()
         bind = self._bind
@@ -672,6 +692,7 @@ class AttackPanel(widgets.VBox):
             self.circumstance_box,
             self.offered_html,
             self.preview_html,
+            self.odds_view,
             self.dice_row,
             self.entry_row,
             self.prompt_html,
