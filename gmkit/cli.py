@@ -1,27 +1,51 @@
-"""The ``gmkit`` command: serve the table dashboard through Voila, write the demo campaign.
+"""The ``gmkit`` command: serve the apps through Voila, write the demo, import and export.
 
     gmkit table [CAMPAIGN] [--port 8866] [--no-browser]
-    gmkit demo PATH
-    gmkit export CAMPAIGN ROSTER PATH      (PATH's suffix: .json, .yaml or .csv)
+    gmkit players [CAMPAIGN] [--encounter NAME] [--port 8867] [--no-browser]
+    gmkit demo PATH                    (.gmk/.sqlite: a campaign file; .yaml/.json: a document)
+    gmkit import CAMPAIGN ROSTER_FILE [--title T] [--game G]
+    gmkit export CAMPAIGN ROSTER PATH        (PATH's suffix: .json, .yaml or .csv)
+    gmkit export CAMPAIGN --all PATH         (the whole campaign as JSON, encounters included)
+    gmkit export CAMPAIGN --encounter NAME PATH
+
+CAMPAIGN is a SQLite campaign file (``.gmk``); a YAML/JSON campaign document given to ``table``
+is imported into a new campaign file beside it (or in a temporary folder when its folder is
+not writable), and the command says which. The file reaches the app through ``GMKIT_CAMPAIGN``,
+outside the folder Voila serves, so it is never downloadable.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
 
+from gmkit.campaign import (
+    CAMPAIGN_VARIABLE,
+    ENCOUNTER_VARIABLE,
+    SQLITE_SUFFIXES,
+    create_demo_store,
+    export_json,
+    is_sqlite_file,
+    load_campaign,
+    read_roster_file,
+    resolve_campaign,
+)
 from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError
 from gmkit.sheets.io import write_roster
-from gmkit.sheets.roster import Campaign
+from gmkit.store import CampaignStore
 
-CAMPAIGN_VARIABLE = "GMKIT_CAMPAIGN"
 DEFAULT_PORT = 8866
+PLAYERS_PORT = 8867
+LAST_TABLE = "gmkit-last-table-campaign.txt"  # in the temp folder: what `players` follows
 
 
 def notebook_path(name: str) -> Path:
@@ -35,7 +59,9 @@ def notebook_path(name: str) -> Path:
     raise GmkitError(f"notebook {name!r} is not installed with gmkit")
 
 
-def voila_command(notebook: Path, port: int, *, open_browser: bool) -> list[str]:
+def voila_command(
+    notebook: Path, port: int, *, open_browser: bool, ip: str = "127.0.0.1", preheat: bool = True
+) -> list[str]:
     command = [
         sys.executable,
         "-m",
@@ -44,55 +70,192 @@ def voila_command(notebook: Path, port: int, *, open_browser: bool) -> list[str]
         f"--port={port}",
         "--strip_sources=True",
         "--theme=dark",
-        "--Voila.ip=127.0.0.1",
+        f"--Voila.ip={ip}",
         "--Voila.port_retries=0",  # a busy port is an error, not a silent other URL
     ]
+    if preheat:  # a kernel runs the notebook before the page is asked for
+        command += ["--preheat_kernel=True", "--pool_size=1"]
     if not open_browser:
         command.append("--no-browser")
     return command
 
 
-def _campaign_file(given: str | None) -> Path:
-    """The campaign the dashboard reads: the one given (checked now), or a fresh demo copy.
+def lan_address() -> str | None:
+    """This machine's address on the local network, as the players' devices reach it (read
+    from the host name, else from the network interfaces; nothing is sent anywhere)."""
+    candidates: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            candidates.append(str(info[4][0]))
+    except OSError:
+        pass
+    candidates += _interface_addresses()
+    found = [address for address in candidates if not address.startswith(("127.", "0."))]
+    return found[0] if found else None
 
-    The file lives outside the folder Voila serves, so it is never downloadable.
-    """
-    if given:
-        path = Path(given).expanduser().resolve()
-        Campaign.load(path)  # refuse a bad file here, with its error, not inside the page
-        return path
-    folder = Path(tempfile.mkdtemp(prefix="gmkit-"))
-    return demo_campaign().save(folder / "demo-campaign.yaml")
+
+def _interface_addresses() -> list[str]:
+    """IPv4 addresses of the network interfaces (Linux: the SIOCGIFADDR ioctl)."""
+    try:
+        import fcntl
+        import struct
+    except ImportError:  # not a Unix
+        return []
+    found = []
+    for _index, name in socket.if_nameindex():
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            try:
+                request = struct.pack("256s", name.encode()[:15])
+                answer = fcntl.ioctl(probe.fileno(), 0x8915, request)  # SIOCGIFADDR
+            except OSError:
+                continue
+            found.append(socket.inet_ntoa(answer[20:24]))
+    return found
+
+
+def _serve(notebook: str, environment: dict[str, str], port: int, args: argparse.Namespace,
+           *, ip: str) -> int:  # fmt: skip
+    """Run Voila until it stops; a SIGTERM to gmkit stops Voila (and its kernels) too."""
+    path = notebook_path(notebook)
+    command = voila_command(path, port, open_browser=not args.no_browser, ip=ip)
+    process = subprocess.Popen(command, env={**os.environ, **environment}, cwd=path.parent)
+
+    def forward(signum: int, _frame: object) -> None:
+        process.send_signal(signum)
+
+    previous = signal.signal(signal.SIGTERM, forward)
+    try:
+        while True:
+            try:
+                return process.wait()
+            except KeyboardInterrupt:  # Ctrl-C reached Voila too; wait for it to stop
+                continue
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _last_table_pointer() -> Path:
+    return Path(tempfile.gettempdir()) / LAST_TABLE
 
 
 def _table(args: argparse.Namespace) -> int:
-    campaign = _campaign_file(args.campaign)
-    notebook = notebook_path("table.ipynb")
-    environment = {**os.environ, CAMPAIGN_VARIABLE: str(campaign)}
-    print(f"gmkit table: campaign {campaign}", flush=True)
+    resolved = resolve_campaign(args.campaign)
+    print(f"gmkit table: {resolved.note}", flush=True)
+    print(f"gmkit table: campaign file {resolved.path}", flush=True)
+    with contextlib.suppress(OSError):  # only a convenience for `gmkit players` alone
+        _last_table_pointer().write_text(str(resolved.path), encoding="utf-8")
+    print(f"gmkit table: players follow with: gmkit players {resolved.path}", flush=True)
     print(f"gmkit table: serving http://127.0.0.1:{args.port}/", flush=True)
-    command = voila_command(notebook, args.port, open_browser=not args.no_browser)
-    try:
-        return subprocess.call(command, env=environment, cwd=notebook.parent)
-    except KeyboardInterrupt:
-        return 0
+    environment = {CAMPAIGN_VARIABLE: str(resolved.path)}
+    return _serve("table.ipynb", environment, args.port, args, ip="127.0.0.1")
+
+
+def _players(args: argparse.Namespace) -> int:
+    given = args.campaign
+    if not given:
+        pointer = _last_table_pointer()
+        last = pointer.read_text(encoding="utf-8").strip() if pointer.exists() else ""
+        if not last or not Path(last).exists():
+            raise GmkitError(
+                "name the campaign file the table serves (gmkit table prints it: "
+                "'gmkit table: campaign file PATH')"
+            )
+        given = last
+        print(f"gmkit players: following the campaign gmkit table served last: {last}")
+    path = Path(given).expanduser().resolve()
+    if not path.exists():
+        raise GmkitError(f"{path}: no such campaign file")
+    if not is_sqlite_file(path):
+        raise GmkitError(
+            f"{path}: the player view follows a campaign file (.gmk), not a document; "
+            "serve it with gmkit table first, which prints the file to give here"
+        )
+    with CampaignStore(path, readonly=True) as store:
+        names = [info.name for info in store.encounters()]
+    if not names:
+        raise GmkitError(f"{path}: the campaign has no encounter to follow yet")
+    encounter = args.encounter or names[0]
+    if encounter not in names:
+        listed = ", ".join(repr(name) for name in names)
+        raise GmkitError(f"no encounter {encounter!r} in {path}; it has {listed}")
+    print(f"gmkit players: campaign file {path}", flush=True)
+    print(f"gmkit players: encounter {encounter}", flush=True)
+    print(f"gmkit players: serving http://127.0.0.1:{args.port}/", flush=True)
+    lan = lan_address()
+    if lan:
+        print(f"gmkit players: on the local network: http://{lan}:{args.port}/", flush=True)
+    else:
+        print("gmkit players: no local network address found; players use this machine's")
+    environment = {CAMPAIGN_VARIABLE: str(path), ENCOUNTER_VARIABLE: encounter}
+    return _serve("players.ipynb", environment, args.port, args, ip="0.0.0.0")
 
 
 def _demo(args: argparse.Namespace) -> int:
-    path = demo_campaign().save(Path(args.path))
+    target = Path(args.path)
+    if target.suffix.lower() in SQLITE_SUFFIXES:
+        path = create_demo_store(target)
+        print(f"gmkit demo: wrote the demo campaign file {path} (one prepared fight per game)")
+        return 0
+    path = demo_campaign().save(target)
     print(f"gmkit demo: wrote {path}")
     return 0
 
 
+def _import(args: argparse.Namespace) -> int:
+    from gmkit.sheets.roster import Campaign, Roster
+
+    sheets, title, game, summary = read_roster_file(args.roster_file, game=args.game)
+    roster = Roster(args.title or title, game, tuple(sheets), summary)
+    target = Path(args.campaign)
+    if is_sqlite_file(target):
+        with CampaignStore(target, create=True) as store:
+            replaced = roster.title in {r.title for r in store.rosters()}
+            store.save_roster(roster)
+    else:  # a YAML/JSON campaign document
+        campaign = Campaign.load(target) if target.exists() else Campaign(target.stem, ())
+        replaced = roster.title in {r.title for r in campaign.rosters}
+        rosters = [r for r in campaign.rosters if r.title != roster.title]
+        position = next(
+            (n for n, r in enumerate(campaign.rosters) if r.title == roster.title), len(rosters)
+        )
+        rosters.insert(position, roster)
+        Campaign(campaign.name, tuple(rosters)).save(target)
+    verb = "replaced" if replaced else "added"
+    print(f"gmkit import: {verb} the roster {roster.title!r} ({len(sheets)} {game}) in {target}")
+    return 0
+
+
 def _export(args: argparse.Namespace) -> int:
-    campaign = Campaign.load(args.campaign)
+    source = Path(args.campaign)
+    if args.all or args.encounter:
+        if len(args.rest) != 1:
+            raise GmkitError("export: give one output PATH after the campaign")
+        (path,) = args.rest
+        if not is_sqlite_file(source):
+            if args.encounter:
+                raise GmkitError(f"{source}: a campaign document holds no encounters")
+            data = load_campaign(source).to_dict()
+        else:
+            with CampaignStore(source, readonly=True) as store:
+                if args.encounter:
+                    data = store.export_encounter(store.encounter_id(args.encounter))
+                else:
+                    data = store.export_campaign()
+        written = export_json(path, data)
+        what = f"the encounter {args.encounter!r}" if args.encounter else "the campaign"
+        print(f"gmkit export: wrote {what} to {written}")
+        return 0
+    if len(args.rest) != 2:
+        raise GmkitError("export: give the ROSTER title and the output PATH (or --all/--encounter)")
+    title, path = args.rest
+    campaign = load_campaign(source)
     try:
-        roster = campaign.roster(args.roster)
+        roster = campaign.roster(title)
     except KeyError:
         titles = ", ".join(repr(r.title) for r in campaign.rosters)
-        raise GmkitError(f"no roster {args.roster!r} in {args.campaign}; it has {titles}") from None
-    path = write_roster(args.path, roster.sheets)
-    print(f"gmkit export: wrote {len(roster.sheets)} characters to {path}")
+        raise GmkitError(f"no roster {title!r} in {source}; it has {titles}") from None
+    written = write_roster(path, roster.sheets)
+    print(f"gmkit export: wrote {len(roster.sheets)} characters to {written}")
     return 0
 
 
@@ -101,19 +264,47 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     table = commands.add_parser("table", help="serve the GM's table dashboard through Voila")
-    table.add_argument("campaign", nargs="?", help="campaign file (default: the demo campaign)")
+    table.add_argument(
+        "campaign",
+        nargs="?",
+        help="campaign file (.gmk), or a YAML/JSON campaign document to import "
+        "(default: a new copy of the demo campaign)",
+    )
     table.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to serve on")
     table.add_argument("--no-browser", action="store_true", help="do not open a browser")
     table.set_defaults(run=_table)
 
+    players = commands.add_parser(
+        "players", help="serve the players' view on the local network through Voila"
+    )
+    players.add_argument(
+        "campaign", nargs="?", help="campaign file (default: the one gmkit table served last)"
+    )
+    players.add_argument("--encounter", help="the encounter to follow (default: the first)")
+    players.add_argument("--port", type=int, default=PLAYERS_PORT, help="port to serve on")
+    players.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    players.set_defaults(run=_players)
+
     demo = commands.add_parser("demo", help="write the demo campaign to a file")
-    demo.add_argument("path", help="where to write it (.yaml or .json)")
+    demo.add_argument(
+        "path", help="where: .gmk/.sqlite (a campaign file) or .yaml/.json (a document)"
+    )
     demo.set_defaults(run=_demo)
 
-    export = commands.add_parser("export", help="export one roster of a campaign")
-    export.add_argument("campaign", help="campaign file")
-    export.add_argument("roster", help="the roster's title")
-    export.add_argument("path", help="output file: .json, .yaml or .csv")
+    imports = commands.add_parser("import", help="import a roster file into a campaign")
+    imports.add_argument("campaign", help="campaign file (.gmk; created if missing) or document")
+    imports.add_argument("roster_file", help="roster: .csv, .yaml or .json")
+    imports.add_argument("--title", help="the roster's title (default: the file's)")
+    imports.add_argument("--game", help="the game, for characters that do not name it")
+    imports.set_defaults(run=_import)
+
+    export = commands.add_parser(
+        "export", help="export a roster, an encounter or the whole campaign"
+    )
+    export.add_argument("campaign", help="campaign file or document")
+    export.add_argument("rest", nargs="+", metavar="ROSTER PATH | PATH")
+    export.add_argument("--all", action="store_true", help="the whole campaign, as JSON")
+    export.add_argument("--encounter", help="one encounter's event log, as JSON")
     export.set_defaults(run=_export)
     return parser
 

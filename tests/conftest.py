@@ -1,22 +1,32 @@
-"""Fixtures shared across the suite: a real Voila server and a real Chromium."""
+"""Fixtures shared across the suite: real Voila servers (``gmkit table``, ``gmkit players``), a
+real JupyterLab, and a real Chromium. Servers are started once per session and shared."""
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import os
+import re
+import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"  # screenshots of the run (gitignored)
+TABLE_SEED = "7"  # the dashboard's dice in the browser tests: fixed, so every run is the same
 
 
 def free_port() -> int:
@@ -54,16 +64,30 @@ def wait_for_page(url: str, process: subprocess.Popen[str], log: Path, timeout: 
     pytest.fail(f"no page at {url} after {timeout}s:\n{log.read_text()}")
 
 
-def start_server(args: list[str], tmp: Path, timeout: float = 120) -> tuple[Server, str]:
-    port = free_port()
+def start_process(
+    command: list[str], tmp: Path, port: int, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[str], Path]:
     log = tmp / f"server-{port}.log"
     handle = log.open("w")
     process = subprocess.Popen(
-        [*gmkit_command(), *args, "--port", str(port), "--no-browser"],
+        command,
         stdout=handle,
         stderr=subprocess.STDOUT,
         text=True,
         cwd=tmp,
+        env={**os.environ, **(env or {})},
+        start_new_session=True,  # its own process group: stopped as a whole, never leaked
+    )
+    return process, log
+
+
+def start_server(
+    args: list[str], tmp: Path, timeout: float = 120, env: dict[str, str] | None = None
+) -> tuple[Server, str]:
+    """``gmkit ARGS --port FREE --no-browser``; returns once the page answers."""
+    port = free_port()
+    process, log = start_process(
+        [*gmkit_command(), *args, "--port", str(port), "--no-browser"], tmp, port, env
     )
     url = f"http://127.0.0.1:{port}/"
     page = wait_for_page(url, process, log, timeout)
@@ -71,20 +95,118 @@ def start_server(args: list[str], tmp: Path, timeout: float = 120) -> tuple[Serv
 
 
 def stop_server(server: Server) -> None:
-    server.process.terminate()
+    """Stop the server's whole process group (gmkit, Voila or Jupyter, and their kernels)."""
+    try:
+        os.killpg(server.process.pid, 15)
+    except ProcessLookupError:
+        return
     try:
         server.process.wait(timeout=20)
     except subprocess.TimeoutExpired:
-        server.process.kill()
+        os.killpg(server.process.pid, 9)
         server.process.wait()
+
+
+def campaign_of(server: Server) -> Path:
+    """The campaign file a ``gmkit table`` serves, as it prints it."""
+    found = re.search(r"campaign file (\S+)", server.output())
+    assert found, server.output()
+    return Path(found.group(1))
 
 
 @pytest.fixture(scope="session")
 def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
-    """``gmkit table`` on the demo campaign, as README's first command runs it."""
-    server, page = start_server(["table"], tmp_path_factory.mktemp("table"))
+    """``gmkit table`` on the demo campaign, as README's first command runs it (its dice
+    seeded through GMKIT_SEED so every run rolls the same)."""
+    server, page = start_server(
+        ["table"], tmp_path_factory.mktemp("table"), env={"GMKIT_SEED": TABLE_SEED}
+    )
     yield server, page
     stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def table_campaign(table_server: tuple[Server, str]) -> Path:
+    return campaign_of(table_server[0])
+
+
+@pytest.fixture(scope="session")
+def players_server(
+    table_campaign: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, str]]:
+    """``gmkit players`` following the table's campaign (its first encounter)."""
+    server, page = start_server(["players", str(table_campaign)], tmp_path_factory.mktemp("pl"))
+    yield server, page
+    stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """JupyterLab on a copy of the repository's notebooks (so nothing it saves lands in the
+    checkout), no token, on a free port."""
+    tmp = tmp_path_factory.mktemp("lab")
+    notebooks = tmp / "notebooks"
+    shutil.copytree(ROOT / "notebooks", notebooks)
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        f"--port={port}",
+        "--IdentityProvider.token=",
+        "--ServerApp.password=",
+        "--ServerApp.allow_root=True",  # CI runs as root
+        "--ServerApp.ip=127.0.0.1",
+        "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={notebooks}",
+        "--LabApp.news_url=",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    env = {"JUPYTER_CONFIG_DIR": str(tmp / "config"), "JUPYTER_RUNTIME_DIR": str(tmp / "rt")}
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp / "settings")
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "workspaces")
+    process, log = start_process(command, tmp, port, env)
+    url = f"http://127.0.0.1:{port}/"
+    wait_for_page(f"{url}api/status", process, log, 120)
+    server = Server(url, process, log)
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+def _in_fresh_thread(function: Callable[[], Any]) -> Any:
+    """Run ``function`` in a new thread (no event loop running there, whatever this one has:
+    Playwright's sync API keeps one running in the main thread for the whole session);
+    ``function`` may be a coroutine function, then run with ``asyncio.run``."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            if inspect.iscoroutinefunction(function):
+                outcome["value"] = asyncio.run(function())
+            else:
+                outcome["value"] = function()
+        except BaseException as error:  # re-raised in the test's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=120)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+@pytest.fixture
+def in_fresh_thread() -> Callable[[Callable[[], Any]], Any]:
+    return _in_fresh_thread
 
 
 @pytest.fixture(scope="session")

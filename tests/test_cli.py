@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 import yaml
 
-from gmkit.cli import build_parser, main, voila_command
+from gmkit.campaign import create_demo_store, open_campaign, resolve_campaign
+from gmkit.cli import build_parser, lan_address, main, voila_command
 from gmkit.demo import demo_campaign
-from gmkit.sheets.io import read_roster
+from gmkit.encounter import Encounter
+from gmkit.sheets.io import read_roster, write_roster
 from gmkit.sheets.roster import Campaign
+from gmkit.store import CampaignStore, StoreError
 
 
 def test_demo_writes_a_campaign_that_loads_back_equal(tmp_path, capsys):
@@ -62,3 +66,159 @@ def test_table_options_are_voila_s():
     assert "--port=9999" in command
     assert "--no-browser" in command
     assert "--strip_sources=True" in command
+
+
+# --- the campaign file, import, export, players --------------------------------------------
+
+
+def test_demo_as_a_campaign_file_holds_a_prepared_fight_per_game(tmp_path, capsys):
+    target = tmp_path / "campaign.gmk"
+    assert main(["demo", str(target)]) == 0
+    assert "one prepared fight per game" in capsys.readouterr().out
+    with CampaignStore(target, readonly=True) as store:
+        assert store.campaign() == demo_campaign()
+        encounters = store.encounters()
+        fight = Encounter.open(store, encounters[0].name)
+    assert sorted(e.game for e in encounters) == sorted(r.game for r in demo_campaign().rosters)
+    assert fight.state.round == 0  # initiative not yet rolled
+    assert all(c.initiative is None for c in fight.state.present)
+    assert fight.combatant("Demagogue Ostrava").hidden
+    assert main(["demo", str(target)]) == 2  # never written over
+    assert "exists already" in capsys.readouterr().err
+
+
+def test_a_document_given_to_table_is_imported_beside_it(tmp_path):
+    document = demo_campaign().save(tmp_path / "mine.yaml")
+    resolved = resolve_campaign(document)
+    assert resolved.path == tmp_path / "mine.gmk"
+    assert "imported into a new campaign file beside it" in resolved.note
+    with CampaignStore(resolved.path, readonly=True) as store:
+        assert [e.name for e in store.encounters()] == [r.title for r in demo_campaign().rosters]
+    again = resolve_campaign(document)  # the earlier import, with the GM's logs, is kept
+    assert again.path == resolved.path
+    assert "using its earlier import" in again.note
+
+
+def test_a_document_in_a_read_only_folder_is_imported_into_a_temporary_one(tmp_path, monkeypatch):
+    document = demo_campaign().save(tmp_path / "mine.json")
+    monkeypatch.setattr("gmkit.campaign.os.access", lambda *_: False)
+    resolved = resolve_campaign(document)
+    assert resolved.path.parent != tmp_path
+    assert "in a temporary folder" in resolved.note
+    assert open_campaign(resolved.path).name == demo_campaign().name
+
+
+def test_no_campaign_is_a_fresh_demo_file():
+    resolved = resolve_campaign(None)
+    assert resolved.path.name == "demo-campaign.gmk"
+    assert "the demo campaign, written to" in resolved.note
+
+
+def test_open_campaign_refuses_what_is_not_a_campaign(tmp_path):
+    text = tmp_path / "notes.gmk"
+    text.write_text("not a database")
+    with pytest.raises(StoreError, match="not a gmkit campaign"):
+        open_campaign(text)
+    with pytest.raises(StoreError, match="no such campaign"):
+        open_campaign(tmp_path / "missing.gmk")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".yaml", ".json"])
+def test_import_a_roster_file_into_a_campaign_file(tmp_path, suffix, capsys):
+    roster = demo_campaign().rosters[3]
+    source = write_roster(tmp_path / f"beastmen{suffix}", roster.sheets)
+    campaign = tmp_path / "c.gmk"
+    assert main(["import", str(campaign), str(source), "--title", "Road ambush"]) == 0
+    assert "added the roster 'Road ambush'" in capsys.readouterr().out
+    with CampaignStore(campaign, readonly=True) as store:
+        (stored,) = store.rosters()
+    assert (stored.title, stored.game, stored.sheets) == ("Road ambush", "wfrp2", roster.sheets)
+    assert main(["import", str(campaign), str(source), "--title", "Road ambush"]) == 0
+    assert "replaced" in capsys.readouterr().out
+
+
+def test_import_fills_the_game_given(tmp_path):
+    source = tmp_path / "gang.yaml"
+    source.write_text("- {name: Spike, fighter_type: ganger}\n- {name: Rat, fighter_type: juve}\n")
+    campaign = tmp_path / "c.gmk"
+    assert main(["import", str(campaign), str(source), "--game", "necromunda"]) == 0
+    with CampaignStore(campaign, readonly=True) as store:
+        (stored,) = store.rosters()
+    assert stored.title == "gang"
+    assert [s.name for s in stored.sheets] == ["Spike", "Rat"]
+
+
+def test_import_into_a_campaign_document(tmp_path):
+    document = demo_campaign().save(tmp_path / "c.yaml")
+    source = write_roster(tmp_path / "extra.json", demo_campaign().rosters[0].sheets[:2])
+    assert main(["import", str(document), str(source), "--title", "Extra"]) == 0
+    assert Campaign.load(document).roster("Extra").sheets == demo_campaign().rosters[0].sheets[:2]
+
+
+def test_import_refuses_a_roster_without_a_game(tmp_path, capsys):
+    source = tmp_path / "gang.yaml"
+    source.write_text("- {name: Spike}\n")
+    assert main(["import", str(tmp_path / "c.gmk"), str(source)]) == 2
+    assert "game" in capsys.readouterr().err
+
+
+def test_export_the_whole_campaign_and_one_encounter_as_json(tmp_path):
+    campaign = create_demo_store(tmp_path / "c.gmk")
+    everything = tmp_path / "all.json"
+    assert main(["export", str(campaign), "--all", str(everything)]) == 0
+    data = json.loads(everything.read_text())
+    assert [r["title"] for r in data["rosters"]] == [r.title for r in demo_campaign().rosters]
+    assert len(data["encounters"]) == 5
+    one = tmp_path / "chapel.json"
+    name = "The Chapel of the Pale Throne"
+    assert main(["export", str(campaign), "--encounter", name, str(one)]) == 0
+    fight = json.loads(one.read_text())
+    assert fight["name"] == name
+    assert fight["game"] == "dark_heresy"
+    assert fight["events"][0]["kind"] == "added"
+
+
+def test_export_a_roster_from_a_campaign_file(tmp_path):
+    campaign = create_demo_store(tmp_path / "c.gmk")
+    roster = demo_campaign().rosters[2]
+    target = tmp_path / "out.csv"
+    assert main(["export", str(campaign), roster.title, str(target)]) == 0
+    assert read_roster(target) == list(roster.sheets)
+
+
+def test_export_needs_its_paths(tmp_path, capsys):
+    campaign = create_demo_store(tmp_path / "c.gmk")
+    assert main(["export", str(campaign), "only-one"]) == 2
+    assert main(["export", str(campaign), "--all", "a.json", "b.json"]) == 2
+    assert "export" in capsys.readouterr().err
+
+
+def test_players_needs_a_campaign_file_and_an_encounter_it_holds(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("gmkit.cli.tempfile.gettempdir", lambda: str(tmp_path))
+    assert main(["players", "--no-browser", "--port", "1"]) == 2  # no table served yet
+    assert "gmkit table prints it" in capsys.readouterr().err
+    document = demo_campaign().save(tmp_path / "c.yaml")
+    assert main(["players", str(document), "--no-browser", "--port", "1"]) == 2
+    assert "not a document" in capsys.readouterr().err
+    campaign = create_demo_store(tmp_path / "c.gmk")
+    args = ["players", str(campaign), "--encounter", "Nowhere", "--no-browser", "--port", "1"]
+    assert main(args) == 2
+    error = capsys.readouterr().err
+    assert "Nowhere" in error
+    assert "The Chapel of the Pale Throne" in error
+
+
+def test_players_options_and_its_voila_command():
+    args = build_parser().parse_args(["players", "c.gmk", "--encounter", "E", "--port", "9"])
+    assert (args.campaign, args.encounter, args.port, args.no_browser) == ("c.gmk", "E", 9, False)
+    command = voila_command(Path("p.ipynb"), 9, open_browser=True, ip="0.0.0.0")
+    assert "--Voila.ip=0.0.0.0" in command  # reachable from the players' devices
+    assert "--no-browser" not in command
+    assert "--preheat_kernel=True" in command
+    assert "--pool_size=1" in command
+    assert "--Voila.port_retries=0" in command
+
+
+def test_the_lan_address_is_not_a_loopback_one():
+    address = lan_address()
+    assert address is None or not address.startswith("127.")

@@ -1,27 +1,63 @@
-"""Every notebook runs top to bottom on a fresh kernel."""
+"""Every notebook runs top to bottom on a fresh kernel; the tours print the seeds' numbers."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
+TOURS = ("necromunda", "dark_heresy", "deathwatch", "wfrp2", "wfb6")
 
 
 def test_there_are_notebooks():
-    assert any(path.name == "table.ipynb" for path in NOTEBOOKS)
+    names = {path.name for path in NOTEBOOKS}
+    assert {"table.ipynb", "players.ipynb", "prep.ipynb"} <= names
+    assert {f"tour_{game}.ipynb" for game in TOURS} <= names
+
+
+def test_notebooks_are_stored_without_outputs():
+    for path in NOTEBOOKS:
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                assert cell.outputs == [], f"{path.name} keeps outputs"
+                assert cell.execution_count is None, path.name
+
+
+@cache
+def executed(name: str) -> nbformat.NotebookNode:
+    path = FOLDER / name
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(
+        notebook,
+        timeout=300,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
+    return notebook
+
+
+def text_of(notebook: nbformat.NotebookNode) -> str:
+    """Everything the notebook printed or showed as text."""
+    parts = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                parts.append(output["text"])
+            parts.append(str(output.get("data", {}).get("text/plain", "")))
+    return "\n".join(parts)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs_top_to_bottom(path, monkeypatch):
     monkeypatch.delenv("GMKIT_CAMPAIGN", raising=False)
-    notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=300, kernel_name="python3", resources={
-        "metadata": {"path": str(path.parent)}
-    }).execute()
+    monkeypatch.delenv("GMKIT_ENCOUNTER", raising=False)
+    notebook = executed(path.name)
     errors = [
         output
         for cell in notebook.cells
@@ -32,3 +68,54 @@ def test_notebook_runs_top_to_bottom(path, monkeypatch):
     assert errors == []
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert outputs, "the notebook shows nothing"
+
+
+SEED_NUMBERS = {
+    "tour_necromunda.ipynb": [
+        "To hit: hit (7 - BS 2 = 5; Partial cover -1, long range (laspistol) -1; "
+        "6, then 4 against 4+ for 7+: success)",
+        "Fraction(1, 12)",
+    ],
+    "tour_dark_heresy.ipynb": [
+        "10 damage - AP 5 - TB 3 = 2",
+        "'Acolyte hits Heretic once with Laspistol: 2 damage'",
+    ],
+    "tour_wfrp2.ipynb": [
+        "Hit location: right arm (53 reversed: 35)",
+        "Damage: 7 (1d10 (4) + Bow 3)",
+        "(10, 6)",
+    ],
+    "tour_wfb6.ipynb": [
+        "1 on each model, 2 left over",
+        "'Lord Gilles': 2",
+        "'Knights of the Realm (rank and file 1)': 2",
+        "screened by Swordsmen",
+    ],
+    "tour_deathwatch.ipynb": [
+        "2 degrees of success: 3 hits",
+        "Explosive damage: one more hit",
+        "'Castor hits Ork mob 4 times with Bolter: magnitude -4'",
+        "(30, 26)",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEED_NUMBERS))
+def test_each_tour_reproduces_its_seed_example(name, monkeypatch):
+    monkeypatch.delenv("GMKIT_CAMPAIGN", raising=False)
+    shown = text_of(executed(name))
+    for expected in SEED_NUMBERS[name]:
+        assert expected in shown, f"{name}: {expected!r} not shown"
+
+
+def test_prep_builds_an_encounter_whose_player_projection_keeps_the_secrets(monkeypatch):
+    monkeypatch.delenv("GMKIT_CAMPAIGN", raising=False)
+    shown = text_of(executed("prep.ipynb"))
+    assert "Ballistic Skill test" in shown
+    assert "Demagogue Ostrava" in shown  # the GM's tables show him...
+    cells = executed("prep.ipynb").cells
+    projection = next(c for c in cells if "fight.player_view()" in c.source)["outputs"]
+    shown_to_players = "".join(str(o.get("data", {}).get("text/plain", "")) for o in projection)
+    assert "Sergeant Varro Tull" in shown_to_players
+    assert "Ostrava" not in shown_to_players  # ...the players' projection does not
+    assert "vestry" not in shown_to_players

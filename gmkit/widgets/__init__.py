@@ -1,5 +1,37 @@
-"""Views: ipywidgets that render state and send commands. No rule of any game lives here."""
+"""Views: ipywidgets that render state and send commands. No rule of any game lives here.
 
-from gmkit.widgets.roster import RosterBrowser, SheetView
+Each panel is its own module, imported when first named here (``from gmkit.widgets import
+Dashboard``), so a notebook that needs one panel does not load them all.
+"""
 
-__all__ = ["RosterBrowser", "SheetView"]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_WHERE = {
+    "AttackPanel": "gmkit.widgets.attack",
+    "CombatLog": "gmkit.widgets.combat_log",
+    "Dashboard": "gmkit.widgets.dashboard",
+    "DiceTray": "gmkit.widgets.dice_tray",
+    "InitiativeTracker": "gmkit.widgets.tracker",
+    "PlayerView": "gmkit.widgets.player",
+    "RosterBrowser": "gmkit.widgets.roster",
+    "SheetEditor": "gmkit.widgets.sheet_editor",
+    "SheetView": "gmkit.widgets.roster",
+    "export_player_notebook": "gmkit.widgets.player",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'gmkit.widgets' has no attribute {name!r}")
+    value = getattr(import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -1,0 +1,293 @@
+"""The GM's dashboard against bare notebooks, served the same way, measured in one run.
+
+    python bench/bench_dashboard.py [--clicks 25] [--loads 5]
+
+Everything runs here: Voila servers (``gmkit table`` for the dashboard, the same Voila command
+for the bare notebooks: sources stripped, dark theme, one preheated kernel) and Debian's
+Chromium through Playwright. Prints a table with the goals; asserts nothing.
+
+- Click to updated screen: the dashboard's Next -> the tracker's header names the new actor,
+  against a bare Button -> Label notebook. Timed inside the page (``performance.now()`` from
+  the click to the DOM change, seen by a MutationObserver), so Playwright's own round trips
+  are not counted. Goals: median <= 100 ms and <= 1.5x the bare one.
+- Time to interactive: from the navigation to the dashboard's buttons on screen, against an
+  empty notebook (one ``pass`` cell) to its page shown with its kernel connected (the spinner
+  gone and a first message from the kernel). Each load waits first for Voila's preheated kernel
+  to be ready again. Goal: <= 1.3x the empty notebook.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+
+from gmkit.campaign import create_demo_store
+from gmkit.cli import voila_command
+from gmkit.dice import SeededDice
+from gmkit.encounter import Encounter
+from gmkit.store import CampaignStore
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+BARE = """\
+import ipywidgets as widgets
+
+button = widgets.Button(description="Click")
+label = widgets.Label("0")
+button.on_click(lambda _button: setattr(label, "value", str(int(label.value) + 1)))
+widgets.VBox([button, label])
+"""
+
+# Recorded from the first script on: when the page first shows what "interactive" means.
+READY_SCRIPT = """
+(() => {
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const socket = new Native(...args);
+    socket.addEventListener("message", () => {
+      if (window.__firstMessage === undefined) window.__firstMessage = performance.now();
+    });
+    return socket;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, Native);
+  const check = () => {
+    if (window.__spinnerGone === undefined && document.readyState !== "loading"
+        && !document.getElementById("loading")) window.__spinnerGone = performance.now();
+    if (window.__dashboard === undefined
+        && document.querySelector(".gmkit-tracker .jupyter-button")) {
+      window.__dashboard = performance.now();
+    }
+  };
+  new MutationObserver(check).observe(document, {subtree: true, childList: true,
+                                                 attributes: true});
+})();
+"""
+
+CLICK_SCRIPT = """
+async ([button, target, expected]) => {
+  const node = document.querySelector(target);
+  const clickable = [...document.querySelectorAll(button.selector)]
+    .find(b => b.innerText.trim() === button.text);
+  return await new Promise(resolve => {
+    let start;
+    const observer = new MutationObserver(() => {
+      if (node.innerText.includes(expected)) {
+        observer.disconnect();
+        resolve(performance.now() - start);
+      }
+    });
+    observer.observe(node, {subtree: true, childList: true, characterData: true});
+    start = performance.now();
+    clickable.click();
+  });
+}
+"""
+
+NEXT_ACTOR_SCRIPT = """
+() => {
+  const rows = [...document.querySelectorAll(".gmkit-tracker .gmkit-row")];
+  const now = rows.findIndex(row => row.classList.contains("gmkit-current"));
+  return rows[(now + 1) % rows.length].querySelector(".gmkit-name").innerText.trim();
+}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Served:
+    """A server process (its own process group), its URL and its log."""
+
+    def __init__(self, command: list[str], folder: Path, port: int, env: dict[str, str]) -> None:
+        self.log = folder / f"server-{port}.log"
+        self.url = f"http://127.0.0.1:{port}/"
+        self.process = subprocess.Popen(
+            command,
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
+            cwd=folder,
+            env={**os.environ, **env},
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url, timeout=60):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        else:
+            raise RuntimeError(f"no page at {self.url}:\n{self.log.read_text()}")
+
+    def pool_filled(self) -> int:
+        return len(re.findall(r"Kernel pool of \S+ is filled", self.log.read_text()))
+
+    def wait_for_pool(self, count: int, timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while self.pool_filled() < count and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(0.5)  # the kernel has run the notebook; let the machine settle
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=20)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+
+def notebook(folder: Path, name: str, source: str) -> Path:
+    made = nbformat.v4.new_notebook()
+    made.cells = [nbformat.v4.new_code_cell(source)]
+    made.cells[0]["id"] = "bench"
+    made.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    path = folder / name
+    nbformat.write(made, path)
+    return path
+
+
+def started_demo(folder: Path) -> Path:
+    """The demo campaign with the Dark Heresy fight started (initiative rolled, seeded)."""
+    path = create_demo_store(folder / "bench.gmk")
+    with CampaignStore(path) as store:
+        fight = Encounter.open(store, store.encounters()[0].name)
+        fight.roll_initiative(SeededDice(1))
+        fight.start(SeededDice(2))
+    return path
+
+
+def serve_notebook(path: Path, folder: Path) -> Served:
+    port = free_port()
+    return Served(voila_command(path, port, open_browser=False), folder, port, {})
+
+
+def serve_table(campaign: Path, folder: Path) -> Served:
+    port = free_port()
+    gmkit = Path(sys.executable).with_name("gmkit")
+    command = [str(gmkit), "table", str(campaign), "--port", str(port), "--no-browser"]
+    return Served(command, folder, port, {"GMKIT_SEED": "7"})
+
+
+def time_to_interactive(browser: object, served: Served, marker: str, loads: int) -> list[float]:
+    times = []
+    for load in range(loads):
+        served.wait_for_pool(load + 1)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})  # type: ignore[attr-defined]
+        page.add_init_script(READY_SCRIPT)
+        page.goto(served.url, wait_until="commit", timeout=120_000)
+        if marker == "dashboard":
+            page.wait_for_function("() => window.__dashboard !== undefined", timeout=120_000)
+            times.append(page.evaluate("() => window.__dashboard"))
+        else:
+            page.wait_for_function(
+                "() => window.__spinnerGone !== undefined && window.__firstMessage !== undefined",
+                timeout=120_000,
+            )
+            times.append(
+                page.evaluate("() => Math.max(window.__spinnerGone, window.__firstMessage)")
+            )
+        page.close()
+    return times
+
+
+def click_round_trips(browser: object, served: Served, kind: str, clicks: int) -> list[float]:
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})  # type: ignore[attr-defined]
+    page.goto(served.url, wait_until="domcontentloaded", timeout=120_000)
+    times = []
+    if kind == "dashboard":
+        page.locator(".gmkit-tracker .gmkit-row.gmkit-current").first.wait_for(timeout=120_000)
+        button = {"selector": ".gmkit-tracker button", "text": "Next"}
+        for _ in range(clicks + 3):
+            expected = page.evaluate(NEXT_ACTOR_SCRIPT)
+            times.append(
+                page.evaluate(CLICK_SCRIPT, [button, ".gmkit-tracker .gmkit-header", expected])
+            )
+            page.wait_for_timeout(150)  # the tracker's other rows settle before the next click
+    else:
+        page.locator(".widget-label").first.wait_for(timeout=120_000)
+        button = {"selector": "button", "text": "Click"}
+        for count in range(1, clicks + 4):
+            times.append(page.evaluate(CLICK_SCRIPT, [button, ".widget-label", str(count)]))
+            page.wait_for_timeout(150)
+    page.close()
+    return times[3:]  # the first clicks warm the page up
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=25)
+    parser.add_argument("--loads", type=int, default=5)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    folder = Path(tempfile.mkdtemp(prefix="gmkit-bench-"))
+    empty = notebook(folder, "empty.ipynb", "pass")
+    bare = notebook(folder, "bare.ipynb", BARE)
+    servers = []
+    try:
+        table = serve_table(started_demo(folder), folder)
+        servers.append(table)
+        empty_server = serve_notebook(empty, folder)
+        servers.append(empty_server)
+        bare_server = serve_notebook(bare, folder)
+        servers.append(bare_server)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            tti_dashboard = time_to_interactive(browser, table, "dashboard", args.loads)
+            tti_empty = time_to_interactive(browser, empty_server, "empty", args.loads)
+            table.wait_for_pool(args.loads + 1)
+            click_dashboard = click_round_trips(browser, table, "dashboard", args.clicks)
+            bare_server.wait_for_pool(1)
+            click_bare = click_round_trips(browser, bare_server, "bare", args.clicks)
+            browser.close()
+    finally:
+        for server in servers:
+            server.stop()
+
+    def median(values: list[float]) -> float:
+        return statistics.median(values)
+
+    def p90(values: list[float]) -> float:
+        return sorted(values)[int(0.9 * (len(values) - 1))]
+
+    click_ratio = median(click_dashboard) / median(click_bare)
+    tti_ratio = median(tti_dashboard) / median(tti_empty)
+    rows = [
+        ("click -> screen: dashboard Next (ms)", median(click_dashboard), p90(click_dashboard),
+         "median <= 100", "yes" if median(click_dashboard) <= 100 else "NO"),
+        ("click -> screen: bare Button->Label (ms)", median(click_bare), p90(click_bare), "", ""),
+        ("click ratio dashboard / bare", click_ratio, None, "<= 1.5",
+         "yes" if click_ratio <= 1.5 else "NO"),
+        ("time to interactive: dashboard (ms)", median(tti_dashboard), p90(tti_dashboard),
+         "", ""),
+        ("time to interactive: empty notebook (ms)", median(tti_empty), p90(tti_empty), "", ""),
+        ("time to interactive ratio dashboard / empty", tti_ratio, None, "<= 1.3",
+         "yes" if tti_ratio <= 1.3 else "NO"),
+    ]  # fmt: skip
+    print(f"gmkit dashboard bench: {args.clicks} clicks, {args.loads} loads, one run, this machine")
+    print(f"{'measure':<46} {'median':>9} {'p90':>9}  {'goal':<14} met")
+    for name, value, high, goal, met in rows:
+        high_text = f"{high:9.1f}" if high is not None else " " * 9
+        print(f"{name:<46} {value:9.2f} {high_text}  {goal:<14} {met}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,516 @@
+"""The GM's table dashboard: one screen to run a fight, on a laptop or on the TV.
+
+``Dashboard(store, encounter_name=None)`` composes, for the encounter picked (the campaign's
+first by default):
+
+- the initiative tracker (:class:`~gmkit.widgets.tracker.InitiativeTracker`), with the combat
+  log (:class:`~gmkit.widgets.combat_log.CombatLog`) under it;
+- the attack panel (:class:`~gmkit.widgets.attack.AttackPanel`), whose attacker follows the
+  current actor;
+- tabs: the sheet of the combatant selected in the tracker (its card, and an editor whose save
+  is the encounter command ``edit_sheet``), the dice tray
+  (:class:`~gmkit.widgets.dice_tray.DiceTray`), and what the players see (the enemy wounds
+  setting, the players' sides, revealing a hidden combatant);
+- an encounter picker and a language switch (:data:`~gmkit.widgets.i18n.LANGUAGE`).
+
+Every control calls a public method that tests call the same way: ``select_encounter``,
+``set_language``, ``select_combatant``, ``save_sheet``, ``set_enemy_wounds``,
+``set_player_sides``, ``reveal``, ``poll``, ``close``. The dashboard holds no rule and no state
+the encounter does not have. It follows the campaign file (a :class:`Follower` polling
+``Encounter.refresh``), so a second GM tab, or a kernel Voila pre-started before the last
+changes, shows the fight as it is.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+from traitlets import Unicode
+
+from gmkit.encounter import Encounter
+from gmkit.errors import GmkitError
+from gmkit.sheets.base import Sheet
+from gmkit.store import CampaignStore
+from gmkit.widgets.attack import AttackPanel
+from gmkit.widgets.combat_log import CombatLog
+from gmkit.widgets.dice_tray import DiceTray
+from gmkit.widgets.i18n import LABELS, LANGUAGE, t
+from gmkit.widgets.player import Follower
+from gmkit.widgets.render import STYLE as SHEET_STYLE
+from gmkit.widgets.render import sheet_html
+from gmkit.widgets.sheet_editor import SheetEditor
+from gmkit.widgets.style import STYLE, THEME_CLASS
+from gmkit.widgets.tracker import InitiativeTracker
+
+__all__ = ["LANGUAGE_NAMES", "WOUNDS_SHOWN", "Dashboard"]
+
+LANGUAGE_NAMES = {"en": "English", "es": "Español"}
+WOUNDS_SHOWN = ("exact", "band", "hidden")
+FOLLOW_SECONDS = 0.5
+
+_TEXT = {  # the dashboard's own labels (i18n.LABELS holds the shared ones)
+    "en": {
+        "encounter": "Encounter",
+        "edit": "Edit sheet",
+        "no_selection": "Pick a combatant in the tracker (its Sheet button) to see its sheet.",
+        "enemy_wounds": "Enemy wounds",
+        "player_sides": "Players' sides",
+        "reveal": "Reveal",
+        "no_encounter": "This campaign has no encounter yet: prepare one in prep.ipynb.",
+        "exact": "exact",
+        "band": "unhurt / hurt / bloodied",
+        "hidden": "hidden",
+    },
+    "es": {
+        "encounter": "Encuentro",
+        "edit": "Editar hoja",
+        "no_selection": "Elige un combatiente en el orden (su botón Hoja) para ver su hoja.",
+        "enemy_wounds": "Heridas enemigas",
+        "player_sides": "Bandos de los jugadores",
+        "reveal": "Revelar",
+        "no_encounter": "Esta campaña no tiene encuentros: prepara uno en prep.ipynb.",
+        "exact": "exactas",
+        "band": "ileso / herido / malherido",
+        "hidden": "ocultas",
+    },
+}
+
+DASHBOARD_STYLE = """
+<style>
+.gmkit-dashboard { font-size: 16px; max-width: 2400px; }
+.gmkit-dashboard .gmkit-topbar { align-items: center; gap: 1em; flex-wrap: wrap; }
+.gmkit-dashboard .gmkit-topbar h1 { font-size: 1.6em; margin: 0 0.6em 0 0; }
+.gmkit-dashboard .gmkit-grid {
+  display: grid;
+  grid-template-columns: repeat(auto-fit, minmax(34em, 1fr));
+  gap: 12px;
+  align-items: start;
+}
+.gmkit-dashboard .gmkit-column { min-width: 0; }
+.gmkit-dashboard .widget-html, .gmkit-dashboard .widget-label { font-size: inherit; }
+.gmkit-dashboard .gmkit-attack .widget-html-content, .gmkit-dashboard .gmkit-sheet-slot,
+.gmkit-dashboard .gmkit-players { color: var(--gmkit-fg); }
+.gmkit-dashboard .gmkit-sheet table th { color: var(--gmkit-muted); font-weight: 500; }
+.gmkit-dashboard .lm-TabBar-tab, .gmkit-dashboard .p-TabBar-tab {
+  background: var(--gmkit-panel); color: var(--gmkit-fg); font-size: 1em; min-width: 7em;
+}
+.gmkit-dashboard .lm-TabBar-tab.lm-mod-current { background: var(--gmkit-accent);
+  color: var(--gmkit-accent-fg); }
+.gmkit-dashboard .widget-tab-contents, .gmkit-dashboard .lm-TabPanel-stackedPanel {
+  background: var(--gmkit-bg); border-color: #3a4150; }
+.gmkit-dashboard .gmkit-slot-title { font-size: 1.2em; font-weight: 600; margin: 0.4em 0; }
+@media (min-width: 1800px) { .gmkit-dashboard { font-size: 20px; } }
+</style>
+"""
+
+
+def _text(key: str) -> str:
+    found = _TEXT.get(LANGUAGE.value, {}).get(key)
+    return found or _TEXT["en"].get(key) or t(key)
+
+
+def _closed() -> None:
+    """What a panel's ``close`` becomes once closed."""
+
+
+def _changes(old: Sheet, new: Sheet) -> dict[str, Any]:
+    """The top-level fields ``new`` changes (what ``Encounter.edit_sheet`` takes)."""
+    before, after = old.model_dump(mode="json"), new.model_dump(mode="json")
+    return {key: value for key, value in after.items() if before.get(key) != value}
+
+
+class Dashboard(widgets.VBox):
+    """The GM's screen for a fight (see the module docstring)."""
+
+    encounter_name = Unicode("", help="the encounter shown")
+    message = Unicode("", help="the last refusal or note shown under the top bar")
+
+    def __init__(
+        self,
+        store: CampaignStore,
+        encounter_name: str | None = None,
+        *,
+        seed: int | None = None,
+        follow: bool = True,
+        interval: float = FOLLOW_SECONDS,
+        **kwargs: Any,
+    ) -> None:
+        self.store = store
+        self.seed = seed
+        self.encounter: Encounter | None = None
+        self.tracker: InitiativeTracker | None = None
+        self.attack: AttackPanel | None = None
+        self.combat_log: CombatLog | None = None
+        self.sheet_editor: SheetEditor | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._actor: str | None = None
+        self._syncing = False
+        names = [info.name for info in store.encounters()]
+        self.title = widgets.HTML()
+        self.picker = widgets.Dropdown(options=names, layout=widgets.Layout(width="28em"))
+        self.picker.style.description_width = "initial"
+        self.language = widgets.ToggleButtons(
+            options=[(LANGUAGE_NAMES.get(code, code), code) for code in LABELS],
+            value=LANGUAGE.value,
+            style={"button_width": "7em"},
+        )
+        self.message_area = widgets.HTML()
+        topbar = widgets.HBox([self.title, self.picker, self.language])
+        topbar.add_class("gmkit-topbar")
+        # the slots the encounter's widgets go into
+        self.left = widgets.VBox()
+        self.attack_slot = widgets.VBox()
+        self.attack_slot.add_class("gmkit-attack")
+        self.sheet_card = widgets.HTML()
+        self.sheet_card.add_class("gmkit-sheet-card")
+        self.edit_button = widgets.ToggleButton(value=False)
+        self.editor_box = widgets.VBox()
+        self.sheet_slot = widgets.VBox([self.sheet_card, self.edit_button, self.editor_box])
+        self.sheet_slot.add_class("gmkit-sheet-slot")
+        self._dice: DiceTray | None = None  # built when its tab is first opened
+        self.dice_slot = widgets.VBox()
+        self.wounds_picker = widgets.ToggleButtons(options=[(k, k) for k in WOUNDS_SHOWN])
+        self.sides_picker = widgets.SelectMultiple(rows=3, layout=widgets.Layout(width="26em"))
+        self.reveal_picker = widgets.Dropdown(layout=widgets.Layout(width="22em"))
+        self.reveal_button = widgets.Button()
+        self.players_box = widgets.VBox(
+            [
+                self.wounds_picker,
+                self.sides_picker,
+                widgets.HBox([self.reveal_picker, self.reveal_button]),
+            ]
+        )
+        self.players_box.add_class("gmkit-players")
+        self.tabs = widgets.Tab(children=[self.sheet_slot, self.dice_slot, self.players_box])
+        right = widgets.VBox([self.attack_slot, self.tabs])
+        for column in (self.left, right):
+            column.add_class("gmkit-column")
+        grid = widgets.Box([self.left, right])
+        grid.add_class("gmkit-grid")
+        style = widgets.HTML(
+            STYLE + SHEET_STYLE + DASHBOARD_STYLE, layout=widgets.Layout(display="none")
+        )
+        super().__init__(children=[style, topbar, self.message_area, grid], **kwargs)
+        self.add_class(THEME_CLASS)
+        self.add_class("gmkit-dashboard")
+        self.picker.observe(self._on_pick, names="value")
+        self.language.observe(self._on_language_pick, names="value")
+        self.edit_button.observe(self._on_edit, names="value")
+        self.tabs.observe(self._on_tab, names="selected_index")
+        self.wounds_picker.observe(self._on_wounds, names="value")
+        self.sides_picker.observe(self._on_sides, names="value")
+        self.reveal_button.on_click(lambda _button: self.reveal(self.reveal_picker.value or ""))
+        LANGUAGE.observe(self._on_language, names="value")
+        self._relabel()
+        chosen = encounter_name or (names[0] if names else None)
+        if chosen is None:
+            self._say(_text("no_encounter"), error=True)
+        else:
+            self.select_encounter(chosen)
+        self.follower = Follower(self.poll, interval)
+        if follow:
+            self.follower.start()
+
+    def __repr__(self) -> str:  # the page's text/plain output, instead of every child's value
+        return f"Dashboard({self.store.name!r}, {self.encounter_name!r})"
+
+    # --- the GM's actions -------------------------------------------------------------------
+
+    def select_encounter(self, name: str) -> None:
+        """Show the encounter ``name`` of the campaign (what the picker does)."""
+        try:
+            encounter = Encounter.open(self.store, name)
+        except GmkitError as error:
+            self._say(str(error), error=True)
+            return
+        self._drop_encounter()
+        self.encounter = encounter
+        self.encounter_name = name
+        self.tracker = InitiativeTracker(encounter, seed=self.seed)
+        self.attack = AttackPanel(encounter, seed=self.seed)
+        self.combat_log = CombatLog(encounter)
+        self.left.children = [self.tracker, self.combat_log]
+        self.attack_slot.children = [self.attack]
+        self.tracker.observe(self._on_selected, names="selected")
+        self._unsubscribe = encounter.subscribe(self._on_change)
+        self._syncing = True
+        try:
+            if self.picker.value != name:
+                self.picker.value = name
+        finally:
+            self._syncing = False
+        current = encounter.state.current
+        self._actor = current.id if current else None
+        present = encounter.state.present
+        if present:
+            self.select_combatant((current or present[0]).id)
+        else:
+            self._show_sheet()
+        self._render_title()
+        self._render_players()
+        self._say("")
+
+    def set_language(self, code: str) -> None:
+        """Switch every gmkit label to ``code`` ("en" or "es")."""
+        try:
+            LANGUAGE.value = code
+        except ValueError as error:  # traitlets' refusal of an unknown language
+            self._say(str(error), error=True)
+
+    def select_combatant(self, ident: str) -> None:
+        """Show the sheet of ``ident`` (an id or a name): the tracker's Sheet button."""
+        if self.tracker is not None:
+            self.tracker.select(ident)
+
+    def save_sheet(self, sheet: Sheet) -> bool:
+        """Record an edit of the selected combatant's sheet as the encounter command
+        ``edit_sheet`` (what the editor's Save does); False if refused (the reason is shown)."""
+        combatant = self.selected_combatant
+        if self.encounter is None or combatant is None:
+            self._say("sheet: no combatant selected", error=True)
+            return False
+        changes = _changes(combatant.sheet, sheet)
+        if not changes:
+            return True
+        try:
+            self.encounter.edit_sheet(combatant.id, **changes)
+        except GmkitError as error:
+            self._say(str(error), error=True)
+            return False
+        self._say("")
+        return True
+
+    def set_enemy_wounds(self, shown: str) -> None:
+        """What the players see of enemy wounds: "exact", "band" or "hidden"."""
+        self._command(lambda encounter: encounter.set("enemy_wounds", shown))
+
+    def set_player_sides(self, sides: Sequence[str]) -> None:
+        """The sides the players play: they see those sheets and exact wounds."""
+        self._command(lambda encounter: encounter.set("player_sides", list(sides)))
+
+    def reveal(self, ident: str) -> None:
+        """Show a hidden combatant to the players."""
+        if not ident:
+            self._say(f"{_text('reveal')}: {t('hidden')} –", error=True)
+            return
+        self._command(lambda encounter: encounter.reveal(ident))
+
+    def poll(self) -> int:
+        """Read what another kernel wrote to the campaign file; returns how many events."""
+        if self.encounter is None:
+            return 0
+        return self.encounter.refresh()
+
+    @property
+    def dice(self) -> DiceTray:
+        """The dice tray (built on first use: its tab, or this property)."""
+        if self._dice is None:
+            self._dice = DiceTray(seed=self.seed)
+            self.dice_slot.children = [self._dice]
+        return self._dice
+
+    @property
+    def selected_combatant(self) -> Any:
+        if self.encounter is None or self.tracker is None or not self.tracker.selected:
+            return None
+        return self.encounter.state.combatants.get(self.tracker.selected)
+
+    def close(self) -> None:
+        """Stop following the file and the language; close every part."""
+        follower = getattr(self, "follower", None)
+        if follower is None:
+            return  # closed already, or never finished building
+        follower.stop()
+        del self.follower
+        LANGUAGE.unobserve(self._on_language, names="value")
+        self._drop_encounter()
+        if self._dice is not None:
+            self._dice.close()
+        super().close()
+
+    # --- inside -----------------------------------------------------------------------------
+
+    def _command(self, command: Callable[[Encounter], object]) -> None:
+        if self.encounter is None:
+            self._say(_text("no_encounter"), error=True)
+            return
+        try:
+            command(self.encounter)
+        except GmkitError as error:
+            self._say(str(error), error=True)
+            return
+        self._say("")
+
+    def _drop_encounter(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self.tracker is not None:
+            self.tracker.unobserve(self._on_selected, names="selected")
+        self._close_editor()
+        for part in (self.tracker, self.attack, self.combat_log):
+            if part is not None:
+                part.close()
+                # ipywidgets closes a widget again when collecting it; a panel's close need
+                # not expect that twice (AttackPanel's does not)
+                part.close = _closed  # type: ignore[method-assign]
+        self.tracker = self.attack = self.combat_log = None
+        self.encounter = None
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.message = text
+        css = "gmkit-error" if error else "gmkit-message"
+        self.message_area.value = f"<div class='{css}'>{html.escape(text)}</div>" if text else ""
+
+    def _on_tab(self, change: dict[str, Any]) -> None:
+        if change["new"] == 1:
+            self.dice  # noqa: B018 - built on first use
+
+    def _on_pick(self, change: dict[str, Any]) -> None:
+        if not self._syncing and change["new"] and change["new"] != self.encounter_name:
+            self.select_encounter(str(change["new"]))
+
+    def _on_language_pick(self, change: dict[str, Any]) -> None:
+        if not self._syncing:
+            self.set_language(str(change["new"]))
+
+    def _on_language(self, _change: object) -> None:
+        self._syncing = True
+        try:
+            self.language.value = LANGUAGE.value
+        finally:
+            self._syncing = False
+        self._relabel()
+        self._show_sheet()
+        self._render_players()
+
+    def _relabel(self) -> None:
+        self.picker.description = _text("encounter")
+        for index, key in enumerate(("sheet", "dice_tray", "players")):
+            self.tabs.set_title(index, t(key))
+        self.edit_button.description = _text("edit")
+        self.wounds_picker.description = _text("enemy_wounds")
+        self.wounds_picker.style.description_width = "initial"
+        self.sides_picker.description = _text("player_sides")
+        self.sides_picker.style.description_width = "initial"
+        self.reveal_button.description = _text("reveal")
+        self._render_title()
+
+    def _render_title(self) -> None:
+        game = ""
+        if self.encounter is not None:
+            from gmkit.sheets import sheet_type
+
+            game = sheet_type(self.encounter.game).GAME_TITLE or self.encounter.game
+        name = html.escape(self.store.name)
+        sub = f" <span class='gmkit-side'>{html.escape(game)}</span>" if game else ""
+        self.title.value = f"<h1>{name}{sub}</h1>"
+
+    def _on_change(self, encounter: Encounter) -> None:
+        """After every change of the encounter: the attacker follows the current actor, the
+        sheet card and the players' settings follow the state."""
+        current = encounter.state.current
+        actor = current.id if current else None
+        if actor != self._actor:
+            self._actor = actor
+            if actor is not None and self.attack is not None:
+                self.attack.select_attacker(actor)
+        self._show_sheet(keep_editor=True)
+        self._render_players()
+
+    def _on_selected(self, _change: object) -> None:
+        self._close_editor()
+        self._show_sheet()
+
+    def _show_sheet(self, *, keep_editor: bool = False) -> None:
+        combatant = self.selected_combatant
+        if combatant is None:
+            card = f"<p class='gmkit-message'>{html.escape(_text('no_selection'))}</p>"
+            self.edit_button.layout.display = "none"
+        else:
+            card = sheet_html(combatant.sheet)
+            self.edit_button.layout.display = ""
+        if self.sheet_card.value != card:
+            self.sheet_card.value = card
+        if (
+            not keep_editor
+            and self.edit_button.value
+            and combatant is not None
+            and self.sheet_editor is None
+        ):
+            self._open_editor()
+        if keep_editor and self.sheet_editor is not None and combatant is not None:
+            editor = self.sheet_editor
+            if editor.sheet != combatant.sheet and not editor.dirty:
+                self._close_editor()
+                self._open_editor()
+
+    def _on_edit(self, change: dict[str, Any]) -> None:
+        if change["new"]:
+            self._open_editor()
+        else:
+            self._close_editor(untoggle=False)
+
+    def _open_editor(self) -> None:
+        combatant = self.selected_combatant
+        if combatant is None:
+            return
+        if self.sheet_editor is not None:
+            self.sheet_editor.close()
+        self.sheet_editor = SheetEditor(combatant.sheet, on_save=self.save_sheet)
+        self.editor_box.children = [self.sheet_editor]
+        if not self.edit_button.value:
+            self.edit_button.value = True
+
+    def _close_editor(self, *, untoggle: bool = True) -> None:
+        if self.sheet_editor is not None:
+            self.sheet_editor.close()
+            self.sheet_editor = None
+        self.editor_box.children = []
+        if untoggle and self.edit_button.value:
+            self.edit_button.value = False
+
+    def _render_players(self) -> None:
+        """The players' tab: the GM's settings as the encounter holds them."""
+        self._syncing_players = True
+        try:
+            state = self.encounter.state if self.encounter is not None else None
+            settings = state.settings if state is not None else {}
+            labels = [(_text(key), key) for key in WOUNDS_SHOWN]
+            if list(self.wounds_picker.options) != labels:
+                self.wounds_picker.options = labels
+            shown = str(settings.get("enemy_wounds", "band"))
+            if self.wounds_picker.value != shown:
+                self.wounds_picker.value = shown
+            sides = sorted({c.side for c in state.present}) if state is not None else []
+            if list(self.sides_picker.options) != sides:
+                self.sides_picker.options = sides
+            chosen = tuple(s for s in settings.get("player_sides", ()) if s in sides)
+            if tuple(self.sides_picker.value) != chosen:
+                self.sides_picker.value = chosen
+            hidden = [(c.name, c.id) for c in state.present if c.hidden] if state else []
+            if list(self.reveal_picker.options) != hidden:
+                self.reveal_picker.options = hidden
+            if hidden and self.reveal_picker.value is None:
+                self.reveal_picker.value = hidden[0][1]
+            self.reveal_button.disabled = not hidden
+        finally:
+            self._syncing_players = False
+
+    _syncing_players = False
+
+    def _on_wounds(self, change: dict[str, Any]) -> None:
+        if self._syncing_players or self.encounter is None:
+            return
+        if change["new"] != self.encounter.state.settings.get("enemy_wounds", "band"):
+            self.set_enemy_wounds(str(change["new"]))
+
+    def _on_sides(self, change: dict[str, Any]) -> None:
+        if self._syncing_players or self.encounter is None:
+            return
+        current = tuple(self.encounter.state.settings.get("player_sides", ()))
+        if tuple(change["new"]) != current:
+            self.set_player_sides(list(change["new"]))

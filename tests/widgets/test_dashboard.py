@@ -1,0 +1,259 @@
+"""The GM's dashboard on the demo campaign file, driven through its public methods."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gmkit.campaign import demo_campaign_file
+from gmkit.dice import EnteredDice
+from gmkit.encounter import Encounter
+from gmkit.store import CampaignStore
+from gmkit.widgets.attack import AttackPanel
+from gmkit.widgets.combat_log import CombatLog
+from gmkit.widgets.dashboard import Dashboard
+from gmkit.widgets.dice_tray import DiceTray
+from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.tracker import InitiativeTracker
+
+CHAPEL = "The Chapel of the Pale Throne"
+AMBUSH = "Ambush at the Sump Pipes"
+INITIATIVE = "9 10 6 7 1 5 4 8"  # Marr 14, Tull 12, Kell 11, Lorn 10, Fenn 9, Ban 8, ...
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    LANGUAGE.value = "en"
+    yield
+    LANGUAGE.value = "en"
+
+
+@pytest.fixture(scope="module")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture
+def store(demo_file: Path, tmp_path: Path) -> Iterator[CampaignStore]:
+    copy = tmp_path / "campaign.gmk"
+    copy.write_bytes(demo_file.read_bytes())
+    with CampaignStore(copy) as opened:
+        yield opened
+
+
+@pytest.fixture
+def dashboard(store: CampaignStore) -> Iterator[Dashboard]:
+    made = Dashboard(store, seed=7, follow=False)
+    yield made
+    made.close()
+
+
+def started(dashboard: Dashboard) -> Dashboard:
+    assert dashboard.tracker is not None
+    dashboard.tracker.roll_initiative(INITIATIVE)
+    dashboard.tracker.start()
+    return dashboard
+
+
+def test_composes_every_panel_on_the_first_encounter(dashboard, store):
+    assert dashboard.encounter_name == CHAPEL
+    assert list(dashboard.picker.options) == [info.name for info in store.encounters()]
+    assert isinstance(dashboard.tracker, InitiativeTracker)
+    assert isinstance(dashboard.attack, AttackPanel)
+    assert isinstance(dashboard.combat_log, CombatLog)
+    assert isinstance(dashboard.dice, DiceTray)
+    assert list(dashboard.left.children) == [dashboard.tracker, dashboard.combat_log]
+    assert list(dashboard.attack_slot.children) == [dashboard.attack]
+    assert "gmkit-dark" in dashboard._dom_classes  # the dark theme, for the TV
+    assert "gmkit demo campaign" in dashboard.title.value
+    assert repr(dashboard) == f"Dashboard('gmkit demo campaign', {CHAPEL!r})"
+
+
+def test_an_encounter_named_at_start(store):
+    made = Dashboard(store, AMBUSH, follow=False)
+    try:
+        assert made.encounter is not None
+        assert made.encounter.game == "necromunda"
+        assert made.picker.value == AMBUSH
+    finally:
+        made.close()
+
+
+def test_select_encounter_replaces_the_encounter_s_panels(dashboard):
+    old_tracker, old_attack = dashboard.tracker, dashboard.attack
+    dashboard.select_encounter(AMBUSH)
+    assert dashboard.encounter is not None
+    assert dashboard.encounter.game == "necromunda"
+    assert dashboard.tracker is not old_tracker
+    assert dashboard.attack is not old_attack
+    assert old_tracker.comm is None  # the old panels are closed
+    assert dashboard.picker.value == AMBUSH
+    dashboard.picker.value = CHAPEL  # the picker does the same
+    assert dashboard.encounter.game == "dark_heresy"
+
+
+def test_an_unknown_encounter_is_refused_and_the_current_one_kept(dashboard):
+    dashboard.select_encounter("No such fight")
+    assert "No such fight" in dashboard.message
+    assert dashboard.encounter_name == CHAPEL
+
+
+def test_the_language_switch_relabels_every_panel(dashboard):
+    dashboard.set_language("es")
+    assert dashboard.tracker.next_button.description == "Siguiente"
+    assert dashboard.attack.resolve_button.description == "Resolver"
+    assert dashboard.tabs.get_title(1) == "Bandeja de dados"
+    assert dashboard.language.value == "es"
+    dashboard.language.value = "en"  # the toggle does the same
+    assert dashboard.tracker.next_button.description == "Next"
+    dashboard.set_language("xx")
+    assert "xx" in dashboard.message
+
+
+def test_the_selected_combatant_s_sheet_is_shown_with_the_gm_s_notes(dashboard):
+    dashboard.select_combatant("Demagogue Ostrava")
+    assert "Demagogue Ostrava" in dashboard.sheet_card.value
+    assert "Knows the acolytes are coming" in dashboard.sheet_card.value  # the GM's screen
+    dashboard.tracker.rows["cultist-ban"].select_button.click()  # the row's Sheet button
+    assert "Cultist Ban" in dashboard.sheet_card.value
+
+
+def test_a_sheet_edit_is_saved_as_the_encounter_command_edit_sheet(dashboard):
+    dashboard.select_combatant("Jessa Kell")
+    dashboard.edit_button.value = True
+    editor = dashboard.sheet_editor
+    assert editor is not None
+    assert editor.character == "Jessa Kell"
+    assert editor.set_value("fatigue", "1")
+    assert editor.save() is not None
+    event = dashboard.encounter.events[-1]
+    assert event["kind"] == "sheet_edited"
+    assert event["changes"] == {"fatigue": 1}
+    assert dashboard.encounter.combatant("Jessa Kell").sheet.fatigue == 1
+    assert dashboard.combat_log.frame().iloc[0]["kind"] == "sheet_edited"
+    # a refused value is shown by the editor and saves nothing
+    assert not editor.set_value("wounds", "many")
+    assert editor.save() is None
+    assert dashboard.encounter.events[-1] is event or dashboard.encounter.events[-1] == event
+
+
+def test_save_sheet_without_a_change_writes_nothing(dashboard):
+    dashboard.select_combatant("Ilse Marr")
+    before = len(dashboard.encounter.events)
+    assert dashboard.save_sheet(dashboard.selected_combatant.sheet)
+    assert len(dashboard.encounter.events) == before
+
+
+def test_the_attacker_follows_the_current_actor(dashboard):
+    started(dashboard)
+    assert dashboard.attack.attacker == "ilse-marr"
+    dashboard.tracker.next_turn()
+    assert dashboard.attack.attacker == "sergeant-varro-tull"
+
+
+def test_an_attack_through_the_dashboard_panels(dashboard):
+    started(dashboard)
+    attack = dashboard.attack
+    attack.select_target("cultist-ban")
+    attack.resolve("20 3")
+    assert attack.result is not None
+    assert "2 damage" in attack.result.summary
+    attack.apply()
+    assert dashboard.encounter.combatant("Cultist Ban").sheet.wounds_remaining == 6
+    assert "hits Cultist Ban" in dashboard.combat_log.table.value
+    assert "6/8" in dashboard.tracker.rows["cultist-ban"].html.value
+    attack.undo()
+    assert dashboard.encounter.combatant("Cultist Ban").sheet.wounds_remaining == 8
+
+
+def test_the_players_tab_sets_what_the_players_see(dashboard):
+    assert dashboard.wounds_picker.value == "band"
+    assert dashboard.sides_picker.value == ("Acolytes",)
+    dashboard.set_enemy_wounds("exact")
+    assert dashboard.encounter.state.settings["enemy_wounds"] == "exact"
+    assert dashboard.wounds_picker.value == "exact"
+    dashboard.wounds_picker.value = "hidden"  # the toggle does the same
+    assert dashboard.encounter.state.settings["enemy_wounds"] == "hidden"
+    dashboard.sides_picker.value = ("Acolytes", "Pale Throne cult")
+    assert dashboard.encounter.state.settings["player_sides"] == ["Acolytes", "Pale Throne cult"]
+    dashboard.set_enemy_wounds("most")
+    assert "most" in dashboard.message
+
+
+def test_reveal_shows_a_hidden_combatant_to_the_players(dashboard):
+    assert [label for label, _ in dashboard.reveal_picker.options] == ["Demagogue Ostrava"]
+    dashboard.reveal_button.click()
+    assert not dashboard.encounter.combatant("Demagogue Ostrava").hidden
+    assert dashboard.reveal_picker.options == ()
+    assert dashboard.reveal_button.disabled
+    dashboard.reveal("")
+    assert dashboard.message
+
+
+def test_poll_reads_what_another_kernel_wrote(dashboard, store):
+    other = CampaignStore(store.path)
+    try:
+        elsewhere = Encounter.open(other, CHAPEL)
+        elsewhere.roll_initiative(EnteredDice([9, 10, 6, 7, 1, 5, 4, 8]))
+        elsewhere.start()
+    finally:
+        other.close()
+    assert dashboard.poll() == 2
+    assert dashboard.tracker.encounter.state.current.name == "Ilse Marr"
+    assert "Ilse Marr" in dashboard.tracker.header.value
+    dashboard.tracker.next_turn()  # and the dashboard writes on after it
+    assert dashboard.encounter.state.current.name == "Sergeant Varro Tull"
+
+
+def test_the_dashboard_follows_the_file_on_the_kernel_s_loop(store, in_fresh_thread):
+    async def scenario() -> str:
+        made = Dashboard(CampaignStore(store.path), interval=0.05)  # this thread's connection
+        assert made.follower.running
+        writer = CampaignStore(store.path)
+        try:
+            elsewhere = Encounter.open(writer, CHAPEL)
+            elsewhere.roll_initiative(EnteredDice([9, 10, 6, 7, 1, 5, 4, 8]))
+            elsewhere.start()
+        finally:
+            writer.close()
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if made.encounter.state.started:
+                break
+        header = made.tracker.header.value
+        made.close()
+        return header
+
+    assert "Ilse Marr" in in_fresh_thread(scenario)
+
+
+def test_a_campaign_without_encounters_says_so(tmp_path):
+    with CampaignStore(tmp_path / "empty.gmk", create=True) as empty:
+        made = Dashboard(empty, follow=False)
+        try:
+            assert made.encounter is None
+            assert "no encounter" in made.message
+            made.set_enemy_wounds("exact")
+            assert "no encounter" in made.message
+        finally:
+            made.close()
+
+
+def test_close_is_idempotent(store):
+    made = Dashboard(store, follow=False)
+    made.close()
+    made.close()
+    assert made.tracker is None
+
+
+def test_the_dice_tray_is_built_when_its_tab_is_opened(dashboard):
+    assert dashboard._dice is None
+    assert dashboard.dice_slot.children == ()
+    dashboard.tabs.selected_index = 1
+    (tray,) = dashboard.dice_slot.children
+    assert isinstance(tray, DiceTray)
+    assert dashboard.dice is tray
+    assert tray.roll("2d6") is not None

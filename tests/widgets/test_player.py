@@ -1,0 +1,233 @@
+"""The player view: built from the projection alone, following the GM's campaign file."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import ipywidgets as widgets
+import pytest
+
+from gmkit.campaign import demo_campaign_file, prepare_encounter
+from gmkit.dice import EnteredDice
+from gmkit.encounter import Encounter
+from gmkit.store import CampaignStore
+from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.player import Follower, PlayerView, public_log
+
+CHAPEL = "The Chapel of the Pale Throne"
+# Typed initiative: Marr 14, Tull 12, Kell 11, Lorn 10, Fenn 9, Ban 8, Hesk 7, Ostrava 4.
+INITIATIVE = [9, 10, 6, 7, 1, 5, 4, 8]
+SECRETS = [
+    "Ostrava",  # hidden
+    "Knows the acolytes are coming",  # a sheet's GM notes
+    "waits behind the altar",  # the encounter's GM note
+    "Stub Automatic",  # an enemy's weapon
+    "Melee Weapon Training (Primitive)",  # an enemy's talents (the acolytes' friendly sheets
+    # list it too: see visible_secrets below)
+    "8/8",  # an enemy's exact wounds (the GM shows bands)
+]
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    LANGUAGE.value = "en"
+    yield
+    LANGUAGE.value = "en"
+
+
+@pytest.fixture(scope="module")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture
+def campaign(demo_file: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the demo campaign file for each test."""
+    copy = tmp_path / "campaign.gmk"
+    copy.write_bytes(demo_file.read_bytes())
+    return copy
+
+
+@pytest.fixture
+def gm(campaign: Path) -> Iterator[Encounter]:
+    with CampaignStore(campaign) as store:
+        yield Encounter.open(store, CHAPEL)
+
+
+@pytest.fixture
+def view(campaign: Path) -> Iterator[PlayerView]:
+    with CampaignStore(campaign, readonly=True) as store:
+        made = PlayerView(store, CHAPEL, follow=False)
+        yield made
+        made.close()
+
+
+def states(widget: widgets.Widget) -> str:
+    """Every value the view's widget models hold (what would be sent to the browser)."""
+    found: list[dict[str, object]] = []
+
+    def walk(node: widgets.Widget) -> None:
+        found.append(node.get_state())
+        for child in getattr(node, "children", ()):
+            walk(child)
+
+    walk(widget)
+    return json.dumps(found, ensure_ascii=False, default=str)
+
+
+def start(gm: Encounter) -> None:
+    gm.roll_initiative(EnteredDice(INITIATIVE))
+    gm.start()
+
+
+def test_the_view_shows_the_round_the_turn_and_the_visible_combatants(view, gm):
+    sent = states(view)
+    assert "Round" in sent
+    for name in ("Sergeant Varro Tull", "Ilse Marr", "Cultist Ban", "Cultist Lorn"):
+        assert name in sent
+    start(gm)
+    assert view.poll() is True
+    assert view.round == 1
+    assert view.current == "Ilse Marr"
+    assert "Turn: <span class='gmkit-now'>Ilse Marr</span>" in view.header.value
+
+
+def test_no_gm_only_value_is_in_any_widget(view, gm):
+    start(gm)
+    gm.attack("Ilse Marr", "Laspistol", "Cultist Ban", EnteredDice([20, 3]))
+    gm.note("The vestry door is trapped.")  # the GM's only
+    gm.next_turn()
+    gm.attack("Sergeant Varro Tull", "Lasgun", "Cultist Hesk", EnteredDice([10, 9]), secret=True)
+    secret = gm.events[-1]["summary"]
+    view.poll()
+    sent = states(view)
+    assert "Ilse Marr hits Cultist Ban" in sent  # public events do reach the players
+    for value in [*SECRETS[:4], "8/8", "vestry", secret]:
+        assert value not in sent, value
+    assert "hurt" in sent or "bloodied" in sent  # Ban's wounds as a band
+
+
+def test_enemy_sheets_are_absent_but_the_players_own_sheets_are_there(view):
+    sent = states(view)
+    assert "Lasgun" in sent  # the sergeant's own sheet: the players know it
+    assert "Stub Automatic" not in sent
+    assert "Autogun" not in sent
+    assert "WS 28, BS 25" not in sent
+
+
+def test_the_gm_s_wounds_setting_is_followed(view, gm):
+    gm.set("enemy_wounds", "exact")
+    view.poll()
+    assert "8/8" in view.table.value
+    gm.set("enemy_wounds", "hidden")
+    view.poll()
+    row = next(r for r in view.table.value.split("<tr") if "Cultist Ban" in r)
+    assert "8/8" not in row
+    assert "unhurt" not in row
+    assert "–" in row
+
+
+def test_revealing_shows_the_hidden_combatant(view, gm):
+    assert "Ostrava" not in states(view)
+    gm.reveal("Demagogue Ostrava")
+    view.poll()
+    assert "Demagogue Ostrava" in view.table.value
+
+
+def test_undo_is_followed(view, gm):
+    start(gm)
+    gm.attack("Ilse Marr", "Laspistol", "Cultist Ban", EnteredDice([20, 3]))
+    view.poll()
+    assert view.log_lines
+    gm.undo()
+    assert view.poll() is True
+    assert view.log_lines == []
+
+
+def test_player_sides_given_apply_when_the_gm_has_set_none(campaign):
+    with CampaignStore(campaign) as store:
+        roster = next(r for r in store.rosters() if r.game == "dark_heresy")
+        prepare_encounter(store, "Unprepared", "dark_heresy", roster.sheets)
+    with CampaignStore(campaign, readonly=True) as store:
+        view = PlayerView(store, "Unprepared", player_sides=("Pale Throne cult",), follow=False)
+        try:
+            assert "Stub Automatic" in states(view)  # the cult's players see their sheets
+            assert "Lasgun" not in states(view)  # and not the acolytes'
+        finally:
+            view.close()
+
+
+def test_poll_without_news_changes_nothing(view):
+    before = view.table.value
+    assert view.poll() is False
+    assert view.table.value == before
+
+
+def test_the_follower_polls_on_the_running_loop_and_stops(campaign, in_fresh_thread):
+    async def scenario() -> tuple[int, int, bool]:
+        with CampaignStore(campaign, readonly=True) as reader, CampaignStore(campaign) as writer:
+            view = PlayerView(reader, CHAPEL, interval=0.05)
+            assert view.follower.running
+            gm = Encounter.open(writer, CHAPEL)
+            start(gm)
+            for _ in range(100):  # the view follows within a few polls
+                await asyncio.sleep(0.05)
+                if view.round == 1:
+                    break
+            seen = view.round
+            view.close()
+            stopped = not view.follower.running
+            gm.next_turn()
+            await asyncio.sleep(0.3)
+            return seen, view.events, stopped
+
+    seen, events, stopped = in_fresh_thread(scenario)
+    assert seen == 1
+    assert stopped
+    assert events == 12  # 10 prepared + initiative + start: nothing read after close
+
+
+def test_the_follower_outside_a_loop_does_not_start(in_fresh_thread):
+    follower = Follower(lambda: None)
+    assert in_fresh_thread(follower.start) is False
+    assert not follower.running
+    follower.stop()  # harmless
+
+
+def test_a_failing_poll_is_counted_and_the_follower_goes_on(in_fresh_thread):
+    calls: list[int] = []
+
+    def flaky() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError("busy")
+
+    async def scenario() -> Follower:
+        follower = Follower(flaky, interval=0.01)
+        follower.start()
+        await asyncio.sleep(0.1)
+        follower.stop()
+        return follower
+
+    follower = in_fresh_thread(scenario)
+    assert follower.errors == 1
+    assert len(calls) > 2
+
+
+def test_public_log_keeps_public_texts_newest_first():
+    events = [
+        {"kind": "attack", "summary": "A hits B", "visibility": "public"},
+        {"kind": "attack", "summary": "secret", "visibility": "gm"},
+        {"kind": "note", "text": "the bridge shakes", "visibility": "public"},
+        {"kind": "turn", "direction": 1},
+    ]
+    assert public_log(events) == ["the bridge shakes", "A hits B"]
+
+
+def test_spanish_labels(view):
+    LANGUAGE.value = "es"
+    assert "Asalto" in view.header.value
+    assert "Heridas" in view.table.value
