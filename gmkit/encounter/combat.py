@@ -9,7 +9,14 @@ from typing import Any
 
 from gmkit.dice import DiceSource
 from gmkit.encounter.core import EncounterCore, roll_record
-from gmkit.encounter.effects import application
+from gmkit.encounter.effects import (
+    application,
+    as_effect,
+    find_target,
+    no_combatant,
+    not_applied,
+    unapplied_records,
+)
 from gmkit.encounter.state import Combatant
 from gmkit.errors import RulesError
 from gmkit.systems import system
@@ -79,11 +86,26 @@ class CombatCommands(EncounterCore):
     ) -> AttackResult:
         """Resolve an attack with the game's rules and record it; ``apply`` its effects now
         (one command, one undo), or later with :meth:`apply_effects`. ``secret`` keeps the
-        rolls and result from the players."""
+        rolls and result from the players.
+
+        An effect naming no combatant of the encounter (a WFB unit held under another name)
+        does not refuse the attack: the rest is applied, and the event keeps it in
+        ``unapplied`` with the reason, its summary ending "not applied: no combatant '...'"
+        (:mod:`gmkit.encounter.effects`)."""
         built = self.attack_request(attacker, weapon, target, **request)
         result = system(self.game).resolve_attack(built, source)
-        effects = [_effect_record(effect, self) for effect in result.effects]
-        applied = application(self.state, effects).record() if apply else {}
+        records = [_effect_record(effect, self) for effect in result.effects]
+        effects = [record for record in records if record["target"] in self.state.combatants]
+        strays = [record for record in records if record["target"] not in self.state.combatants]
+        applied: dict[str, Any] = {}
+        if apply:
+            applied = application(self.state, records, lenient=True).record()
+        elif strays:  # never to be applied: said now
+            kept = ((as_effect(record), no_combatant(record["target"])) for record in strays)
+            applied = {"unapplied": unapplied_records(kept)}
+        summary = "; ".join(
+            filter(None, [result.summary, not_applied(applied.get("unapplied", ()))])
+        )
         self._append(
             {
                 "kind": "attack",
@@ -93,7 +115,7 @@ class CombatCommands(EncounterCore):
                 "action": built.action,
                 "mode": built.mode,
                 "hits": result.hits,
-                "summary": result.summary,
+                "summary": summary,
                 "steps": [str(step) for step in result.steps],
                 "rolls": [roll_record(roll) for roll in result.rolls],
                 "effects": effects,
@@ -107,7 +129,7 @@ class CombatCommands(EncounterCore):
     def apply_effects(self, effects: list[Effect], *, note: str = "") -> None:
         """Apply effects the GM confirms (an attack's, or ones typed by hand), through the
         game's rules; the event records what they changed."""
-        records = [_effect_record(effect, self) for effect in effects]
+        records = [_effect_record(effect, self, strict=True) for effect in effects]
         self._append(
             {
                 "kind": "effects",
@@ -118,7 +140,14 @@ class CombatCommands(EncounterCore):
         )
 
 
-def _effect_record(effect: Effect, encounter: EncounterCore) -> dict[str, Any]:
+def _effect_record(
+    effect: Effect, encounter: EncounterCore, *, strict: bool = False
+) -> dict[str, Any]:
+    """``effect`` as the event keeps it: its target the combatant's id (a target naming no
+    combatant is kept as named, unless ``strict``: RulesError)."""
     record = asdict(effect)
-    record["target"] = encounter.combatant(effect.target).id
+    found = find_target(encounter.state, effect.target)
+    if found is None and strict:
+        found = encounter.combatant(effect.target)
+    record["target"] = found.id if found is not None else effect.target
     return record

@@ -29,6 +29,17 @@ turn.
 replay never runs the rules again, so rules fixed later never rewrite an old fight. An event
 written before this format (no ``changes``) is applied as it used to be, through the rules of
 the day (:func:`apply_effects`).
+
+An attack's application is ``lenient``: an effect (or a follow-up) that names no combatant of
+the encounter (a WFB unit the encounter holds under another name, a sheet the GM renamed) is
+not applied, and the event keeps it with the reason, the rest being applied all the same
+(``unapplied``, only when there is one; the log's outcome ends "not applied: ..."; an attack
+that is not applied now keeps there the effects that could never be)::
+
+    "unapplied":  [{"kind": "damage", "target": "Reikland Swordsmen", ...,
+                    "reason": "no combatant 'Reikland Swordsmen'"}]
+
+Effects the GM types (``apply_effects``) naming no combatant are refused instead.
 """
 
 from __future__ import annotations
@@ -62,10 +73,11 @@ class Application:
     changes: tuple[tuple[str, Sheet], ...] = ()
     generic: tuple[tuple[Effect, Tick], ...] = ()  # each with the moment its rounds tick
     follow_ups: tuple[Effect, ...] = ()
+    unapplied: tuple[tuple[Effect, str], ...] = ()  # each with the reason (lenient only)
 
     def record(self) -> dict[str, Any]:
-        """The event's fields (JSON-ready)."""
-        return {
+        """The event's fields (JSON-ready); ``unapplied`` only when some effect was not."""
+        found: dict[str, Any] = {
             "changes": [
                 {"id": ident, "sheet": sheet.model_dump(mode="json")}
                 for ident, sheet in self.changes
@@ -76,6 +88,20 @@ class Application:
             ],
             "follow_ups": [asdict(effect) for effect in self.follow_ups],
         }
+        if self.unapplied:
+            found["unapplied"] = unapplied_records(self.unapplied)
+        return found
+
+
+def unapplied_records(unapplied: Iterable[tuple[Effect, str]]) -> list[dict[str, Any]]:
+    """Effects not applied, each with its ``reason`` (JSON-ready)."""
+    return [{**asdict(effect), "reason": reason} for effect, reason in unapplied]
+
+
+def not_applied(unapplied: Iterable[Mapping[str, Any]]) -> str:
+    """What the log says of effects not applied: "not applied: no combatant 'X'" ("" if none)."""
+    reasons = dict.fromkeys(str(item.get("reason", "")) for item in unapplied)
+    return f"not applied: {'; '.join(reasons)}" if reasons else ""
 
 
 def as_effect(data: Effect | Mapping[str, Any]) -> Effect:
@@ -87,13 +113,25 @@ def as_effect(data: Effect | Mapping[str, Any]) -> Effect:
         raise RulesError(f"effect: {error}") from None
 
 
-def by_name_or_id(state: EncounterState, target: str) -> Combatant:
+def find_target(state: EncounterState, target: str) -> Combatant | None:
+    """The combatant an effect's ``target`` names (its id, else its name), or None."""
     if target in state.combatants:
         return state.combatants[target]
     for combatant in state.combatants.values():
         if combatant.name == target:
             return combatant
-    raise RulesError(f"effect: no combatant {target!r}")
+    return None
+
+
+def no_combatant(target: str) -> str:
+    return f"no combatant {target!r}"
+
+
+def by_name_or_id(state: EncounterState, target: str) -> Combatant:
+    found = find_target(state, target)
+    if found is None:
+        raise RulesError(f"effect: {no_combatant(target)}")
+    return found
 
 
 def rules_apply(game: str) -> RulesApply | None:
@@ -109,12 +147,16 @@ def rules_apply(game: str) -> RulesApply | None:
 
 
 def application(
-    state: EncounterState, effects: Iterable[Effect | Mapping[str, Any]]
+    state: EncounterState,
+    effects: Iterable[Effect | Mapping[str, Any]],
+    *,
+    lenient: bool = False,
 ) -> Application:
     """What ``effects`` change in ``state`` (nothing is changed: see :func:`apply_recorded`).
 
-    RulesError when an effect names no combatant, or the rules refuse it (the command is then
-    refused and nothing is written).
+    RulesError when the rules refuse an effect, or one names no combatant (the command is then
+    refused and nothing is written); ``lenient`` (an attack's effects): an effect or follow-up
+    naming no combatant is left out, in ``unapplied`` with the reason, and the rest applied.
     """
     queue = [as_effect(effect) for effect in effects]
     rules: RulesApply | None = None
@@ -122,13 +164,18 @@ def application(
     sheets: dict[str, Sheet] = {}
     generic: list[tuple[Effect, Tick]] = []
     follow_ups: list[Effect] = []
+    unapplied: list[tuple[Effect, str]] = []
     index = 0
     while index < len(queue):
         if len(queue) > LIMIT:
             raise RulesError(f"effects: more than {LIMIT} in one application (follow-ups loop?)")
         effect = queue[index]
         index += 1
-        combatant = by_name_or_id(state, effect.target)
+        found = find_target(state, effect.target)
+        if found is None and lenient:
+            unapplied.append((effect, no_combatant(effect.target)))
+            continue
+        combatant = found if found is not None else by_name_or_id(state, effect.target)
         answer = None
         if effect.kind != "note":
             if not asked:
@@ -146,6 +193,10 @@ def application(
         added = []
         for item in caused:
             item = as_effect(item)
+            aimed = find_target(state, item.target)
+            if aimed is None and lenient:
+                unapplied.append((item, no_combatant(item.target)))
+                continue
             item = evolve(item, target=by_name_or_id(state, item.target).id)
             if following is not None and _same(state, item, following):
                 continue  # the effects hold it already, next: not twice
@@ -155,7 +206,7 @@ def application(
     changes = tuple(
         (ident, sheet) for ident, sheet in sheets.items() if sheet != state.combatants[ident].sheet
     )
-    return Application(changes, tuple(generic), tuple(follow_ups))
+    return Application(changes, tuple(generic), tuple(follow_ups), tuple(unapplied))
 
 
 def _ticks(state: EncounterState, bearer: Combatant) -> Tick:

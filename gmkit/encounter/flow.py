@@ -11,7 +11,7 @@ from gmkit.encounter.core import EncounterCore, check_dice, roll_record
 from gmkit.encounter.state import Combatant, Tick
 from gmkit.errors import RulesError
 from gmkit.systems.percentile import opposed_winner, roll_test
-from gmkit.systems.turns import turn_structure
+from gmkit.systems.turns import reaction_problems, turn_structure
 
 
 class TurnCommands(EncounterCore):
@@ -156,7 +156,8 @@ class TurnCommands(EncounterCore):
         self._append(event)
 
     def react(self, ident: str, reaction: str, *, override: str | None = None) -> None:
-        """Spend a reaction (dodge, parry) from this round's allowance."""
+        """Spend a reaction (dodge, parry) from this round's allowance (``systems.turns``:
+        ``reaction_problems``, the rule the games' resolvers count by too)."""
         structure = turn_structure(self.game)
         if reaction not in structure.reaction_costs:
             known = ", ".join(structure.reaction_costs) or "none"
@@ -167,17 +168,10 @@ class TurnCommands(EncounterCore):
         problems = []
         if combatant.surprised and self.state.round == 1:
             problems.append(f"{combatant.name} is surprised and loses the first round")
-        if "all_out_attack" in combatant.conditions:
-            # 004/002: no dodge or parry until the start of the attacker's next turn
-            problems.append(
-                f"{combatant.name} made an all out attack: no {reaction} until their turn"
-            )
-        else:
-            extra = 1 if "defensive_stance" in combatant.conditions else 0
-            for pool, cost in structure.reaction_costs[reaction].items():
-                allowed = structure.round_pools[pool] + extra
-                if combatant.reactions.get(pool, 0) + cost > allowed:
-                    problems.append(f"{combatant.name} has no {pool} left this round")
+        # the round's pools under the combatant's conditions (All Out Attack, Defensive Stance)
+        problems += reaction_problems(
+            self.game, combatant.name, combatant.conditions, combatant.reactions, reaction
+        )
         if problems and override is None:
             raise RulesError("over budget: " + "; ".join(problems))
         event = {

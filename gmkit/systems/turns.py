@@ -9,12 +9,15 @@ The encounter reads these values and holds no rule of its own:
 - The budget: ``turn_pools`` are spent by actions in a turn (a full action costs both halves:
   001 "1 full or 2 half actions and any free actions"), ``round_pools`` by reactions in a round
   (001/004: one reaction; 002: one parry and one dodge). Defensive Stance's extra reaction and
-  All Out Attack's "no reactions" come as effects of those actions.
+  All Out Attack's "no reactions" come as effects of those actions: the conditions they leave
+  on the actor (``REACTION_CONDITIONS``); :func:`reactions_allowed` gives a combatant's round
+  pools under its conditions and :func:`reaction_problems` why a reaction is over that budget:
+  the one rule the encounter's ``react`` and the games' resolvers count reactions by.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -110,3 +113,60 @@ def describe(structure: TurnStructure) -> dict[str, Any]:
         "round": dict(structure.round_pools),
         "phases": list(structure.phases),
     }
+
+
+@dataclass(frozen=True)
+class ReactionCondition:
+    """What a condition does to its bearer's reactions in a round."""
+
+    extra: int | None  # reactions added to each round pool; None: no reaction at all
+    why: str  # how a refusal words it after the bearer's name
+
+
+REACTION_CONDITIONS: Mapping[str, ReactionCondition] = {
+    # 004/002: no Dodge or Parry until the start of the attacker's next turn
+    "all_out_attack": ReactionCondition(None, "made an all out attack"),
+    # 004: one extra Reaction until the start of the actor's next turn (002: a parry and a dodge
+    # more)
+    "defensive_stance": ReactionCondition(1, "is in a defensive stance"),
+}
+"""Conditions (by id, as the actions leave them on their actor) that change the round's
+reaction pools."""
+
+
+def reactions_allowed(game: str, conditions: Iterable[str] = ()) -> dict[str, int]:
+    """Each round pool of ``game`` (``turn_structure(game).round_pools``) as a combatant bearing
+    ``conditions`` (names, a combatant's ``conditions`` mapping too) has it this round: an All
+    Out Attack empties them all, a Defensive Stance adds one to each."""
+    pools = turn_structure(game).round_pools
+    held = [
+        REACTION_CONDITIONS[name]
+        for name in dict.fromkeys(conditions)
+        if name in REACTION_CONDITIONS
+    ]
+    if any(rule.extra is None for rule in held):
+        return {pool: 0 for pool in pools}
+    extra = sum(rule.extra or 0 for rule in held)
+    return {pool: count + extra for pool, count in pools.items()}
+
+
+def reaction_problems(
+    game: str,
+    name: str,
+    conditions: Iterable[str],
+    spent: Mapping[str, int],
+    reaction: str,
+) -> list[str]:
+    """Why ``name``, bearing ``conditions`` and having ``spent`` these round pools, may not take
+    ``reaction`` (dodge, parry) now; [] when it may. KeyError for a reaction the game lacks."""
+    costs = turn_structure(game).reaction_costs[reaction]
+    held = list(dict.fromkeys(conditions))
+    barring = [c for c in held if c in REACTION_CONDITIONS and REACTION_CONDITIONS[c].extra is None]
+    if barring:
+        return [f"{name} {REACTION_CONDITIONS[barring[0]].why}: no {reaction} until their turn"]
+    allowed = reactions_allowed(game, held)
+    return [
+        f"{name} has no {pool} left this round"
+        for pool, cost in costs.items()
+        if spent.get(pool, 0) + cost > allowed.get(pool, 0)
+    ]

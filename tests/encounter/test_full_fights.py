@@ -760,8 +760,16 @@ def test_dark_heresy_the_chapel_of_the_pale_throne(tmp_path, demo_sheets, refuse
         )
         assert set(fight.combatant("cultist-lorn").conditions) == {"dead"}
         fight.remove("cultist-lorn")
-        # the rules note the actor's all out attack; the GM puts it on her until her next turn
-        fight.add_condition("ilse-marr", "all_out_attack", rounds=1, ticks="start_of_turn")
+        # the all out attack leaves its state on her (an effect of the attack), until her turn
+        assert [(e.kind, e.target, e.condition, e.rounds) for e in cut.effects][-1] == (
+            "condition",
+            "Ilse Marr",
+            "all_out_attack",
+            1,
+        )
+        assert fight.combatant("ilse-marr").conditions == {
+            "all_out_attack": Condition("all_out_attack", 1, "start_of_turn")
+        }
 
         fight.next_turn()  # Ostrava: Ilse can neither dodge nor parry
         before = fight.state

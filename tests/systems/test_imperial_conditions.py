@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import yaml
 
 from gmkit.errors import RulesError
 from gmkit.sheets.dark_heresy import DarkHeresyCharacter
@@ -19,7 +20,8 @@ from gmkit.systems.imperial.conditions import (
     reminders,
     tick,
 )
-from gmkit.systems.imperial.modifiers import attack_setup, defence_modifiers
+from gmkit.systems.imperial.modifiers import attack_setup, clear_caches, defence_modifiers
+from gmkit.systems.tables import table
 
 FROM_004 = {
     "stunned",
@@ -115,11 +117,51 @@ def test_states_actions_leave_change_attacks_and_reactions():
     assert "no_reactions" in flags_of("deathwatch", ["all_out_attack"])
 
 
-def test_unknown_conditions_are_refused_naming_the_list(setup):
+def test_unknown_condition_ids_are_refused_naming_the_list(setup):
+    # the functions taking ids are the rules' own: a typo there fails loudly
     with pytest.raises(RulesError, match=r"options\['target_conditions'\].*'frozen'"):
         condition_modifiers([], ["frozen"])
     with pytest.raises(RulesError, match=r"options\['attacker_conditions'\].*not the string"):
         setup(attacker_conditions="stunned")
+
+
+def test_names_on_the_combatants_the_rules_do_not_know_are_ignored_with_a_warning(setup):
+    # the GM's own ("behind the pews"), another game's word ("aiming"): never a refusal
+    found = setup(
+        attacker_conditions=["behind the pews", "fatigued"],
+        target_conditions=["aiming", "prone", "jammed: Lasgun"],
+    )
+    assert names(found.modifiers) == ["Fatigued -10", "Target prone +10"]
+    assert found.warnings == (
+        "not a rule condition: 'behind the pews' (Marr, the attacker): the rules ignore it",
+        "not a rule condition: 'aiming' (Foe, the target): the rules ignore it",
+    )
+    assert setup(target_conditions=["prone"]).warnings == ()
+
+
+def test_an_actions_gained_state_must_be_a_condition_of_the_catalog(tmp_path, monkeypatch, fighter):
+    def setup() -> Any:
+        request = AttackRequest(fighter(), "Sword", fighter(name="Foe"), "all_out_attack")
+        return attack_setup(request, "dark_heresy")
+
+    folder = tmp_path / "deathwatch"
+    folder.mkdir()
+    original = table("deathwatch", "actions")
+    changed = [
+        {**item, "effects": [{"gains": "frenzied"}]} if item["id"] == "all_out_attack" else item
+        for item in original["actions"]
+    ]
+    text = yaml.safe_dump({**original, "actions": changed})
+    (folder / "actions.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("GMKIT_DATA_PATH", str(tmp_path))
+    clear_caches()
+    try:
+        with pytest.raises(RulesError, match=r"all_out_attack gains.*unknown condition 'frenzied'"):
+            setup()
+    finally:
+        monkeypatch.delenv("GMKIT_DATA_PATH")
+        clear_caches()
+    assert setup().gains == ("all_out_attack",)
 
 
 def test_attack_setup_reads_both_combatants_conditions(fighter, setup):

@@ -6,8 +6,9 @@ import pytest
 
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.errors import GmkitError
-from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.base import AttackRequest, Effect, Modifier
 from gmkit.systems.imperial.resolve import resolve_attack, special_attack
+from gmkit.systems.imperial.resolve_reactions import reactions_left
 from gmkit.systems.imperial.resolve_test import extra_hits
 from gmkit.systems.imperial.setup import AttackSetup
 
@@ -226,6 +227,54 @@ def test_no_reaction_left_this_round(shoot):
     assert any(step.detail == "no reaction left this round" for step in result.steps)
 
 
+def test_the_reactions_left_come_from_the_spent_pools_and_the_targets_conditions(shoot):
+    # the encounter says what the target spent this round; the rules count what is left
+    spent = shoot([21, 5], options={"reaction": "dodge", "target_reactions": {"reaction": 1}})
+    assert spent.hits == 1
+    assert [str(s) for s in spent.steps if s.title == "Dodge"] == [
+        "Dodge: not taken (no reaction left this round)"
+    ]
+    assert not kinds(spent, "reaction")
+    fresh = shoot([21, 5], options={"reaction": "dodge", "target_reactions": {}})
+    assert (fresh.hits, len(kinds(fresh, "reaction"))) == (0, 1)  # 5 under Ag 30: negated
+    # a Defensive Stance gives a second reaction (004), not a third
+    stance = {"reaction": "dodge", "target_conditions": ["defensive_stance"]}
+    second = shoot([21, 5], options={**stance, "target_reactions": {"reaction": 1}})
+    assert (second.hits, len(kinds(second, "reaction"))) == (0, 1)
+    third = shoot([21, 5], options={**stance, "target_reactions": {"reaction": 2}})
+    assert third.hits == 1
+    # the GM's own count wins
+    told = shoot([21, 5], options={"reaction": "dodge", "target_reactions": {"reaction": 1},
+                                   "reactions_left": 1})  # fmt: skip
+    assert told.hits == 0
+
+
+def test_reactions_left_for_the_odds_and_the_panels(acolyte):
+    def left(**options) -> int:
+        request = AttackRequest(acolyte("A", ["Sword"]), "Sword", acolyte("B"), options=options)
+        return reactions_left(request, "dark_heresy")
+
+    assert left() == 1
+    assert left(target_reactions={"reaction": 1}) == 0
+    assert left(target_conditions=["defensive_stance", "behind the pews"]) == 2
+    assert left(target_conditions=["all_out_attack"], target_reactions={}) == 0
+    assert left(reactions_left=3, target_reactions={"reaction": 1}) == 3
+
+
+def test_an_attack_that_cannot_be_dodged_says_so_before_counting_reactions(shoot):
+    setup = AttackSetup("WS", (), "melee", can_dodge=False, can_parry=False)
+    options = {"reaction": "dodge", "target_conditions": ["all_out_attack"]}
+    result = shoot([30, 4], setup, weapon="Sword", options=options)
+    assert [str(s) for s in result.steps if s.title in ("Reactions", "Dodge")] == [
+        "Reactions: this attack cannot be dodged (as the action and circumstances have it)",
+        "Reactions: this attack cannot be parried (as the action and circumstances have it)",
+    ]
+    parried = shoot([30, 4], setup, weapon="Sword", options={**options, "reaction": "parry"})
+    assert [str(s) for s in parried.steps if s.title == "Parry"] == [
+        "Parry: not possible (this attack cannot be parried)"
+    ]
+
+
 def test_a_reaction_and_its_modifiers_with_fatigue(acolyte, shoot):
     tired = acolyte("Target", fatigue=1)
     gm = {"Dodge (trained)": 0, "Slippery floor": -20}
@@ -340,3 +389,51 @@ def test_an_automatic_failure_wins_over_an_automatic_hit(shoot):
     setup = AttackSetup("BS", (), "single", rounds=1, auto_hit=True, auto_fail="Blinded")
     result = shoot([], setup)
     assert (result.hits, result.steps[0].outcome) == (0, "automatic failure")
+
+
+# --- the states an action leaves on its actor (actions.yaml ``gains``) ----------------------
+
+
+def test_the_actors_gained_state_is_an_effect_of_the_attack_hit_or_miss(acolyte):
+    fighter = acolyte("Fighter", ["Sword"], talents=["Melee Weapon Training (Universal)"])
+
+    def swing(action: str, dice: list[int]):
+        request = AttackRequest(fighter, "Sword", acolyte("Foe"), action=action, mode="melee")
+        return resolve_attack(request, EnteredDice(dice))
+
+    # WS 40 +20 = 60: 80 misses; the All Out Attack leaves its state all the same
+    wild = swing("all_out_attack", [80])
+    assert wild.hits == 0
+    assert wild.effects == (
+        Effect("condition", "Fighter", condition="all_out_attack", rounds=1,
+               note="until the start of their next turn"),
+    )  # fmt: skip
+    # WS 40 -10 = 30: 21 hits the right arm (12), 1d10 [6] + SB 3 - TB 3 = 6
+    guarded = swing("guarded_attack", [21, 6])
+    assert [(e.kind, e.target, e.condition, e.amount, e.rounds) for e in guarded.effects] == [
+        ("damage", "Foe", None, 6, None),
+        ("condition", "Fighter", "guarded", 0, 1),
+    ]
+    plain = swing("standard_attack", [80])
+    assert plain.effects == ()
+
+
+def test_overwatch_is_gained_once_when_declared_and_not_again_when_it_fires(acolyte):
+    shooter = acolyte("Watcher", ["Autogun"], talents=["Basic Weapon Training (Universal)"])
+    options = {"overwatch_mode": "full", "trigger": "anyone comes through the door"}
+    request = AttackRequest(
+        shooter, "Autogun", acolyte("Victim"), action="overwatch", mode="full", options=options
+    )
+    declared = resolve_attack(request, EnteredDice([]))
+    assert [(e.kind, e.target, e.condition, e.rounds) for e in declared.effects] == [
+        ("condition", "Watcher", "overwatch", 1)
+    ]
+    fired = AttackRequest(
+        shooter, "Autogun", acolyte("Victim"), action="overwatch", mode="full",
+        distance=60, options={"overwatch": True},
+    )  # fmt: skip
+    result = resolve_attack(fired, EnteredDice([80, 55]))  # a miss; pinning 55 against WP 30 -20
+    assert [(e.kind, e.condition) for e in result.effects] == [
+        ("ammo", None),
+        ("pinned", "pinned"),
+    ]

@@ -16,7 +16,14 @@ fire, ``attack_setup`` refuses it).
 The rules name a condition only through ``gain`` and ``lose``, which refuse an id the game's
 catalog does not define: one vocabulary for the rules, the data and the encounter (resolve's
 grappled/grappling, feinted, prone, stunned, on_fire; pinned and jammed from fire discipline,
-a horde's broken; unconscious and dead from the effects; the critical tables' own).
+a horde's broken; unconscious and dead from the effects; the critical tables' own), so that a
+typo in the rules' code or data fails loudly. The functions taking ids (``condition_modifiers``,
+``flags_of``, ``bearer_modifiers``...) refuse an unknown one too.
+
+The names a combatant bears in the encounter are the GM's as well ("behind the pews", another
+game's word): ``request_conditions`` reads only the ids the catalog knows from the request and
+``not_rule_conditions`` lists the other names, which ``attack_setup`` shows as a warning ("not
+a rule condition: ...") and the rules otherwise ignore; they never refuse an attack.
 
 The encounter keeps active conditions as ``{id: rounds or None}`` and calls ``tick`` at the
 start and end of each turn and at the end of each round; ``reminders`` lists what the GM must
@@ -265,21 +272,57 @@ def reminders(active: Iterable[str], when: str, *, game: str = "deathwatch") -> 
     return [r for item in checked(game, active) for r in item.reminders if r.when == when]
 
 
+SIDES = ("attacker", "target")
+
+
+def split_names(
+    game: str, names: Iterable[str] | None, field_name: str = "conditions"
+) -> tuple[list[str], list[str]]:
+    """(the ids of ``game``'s conditions among ``names``, the other names), each once, in order.
+
+    A name may say what it is about after a colon (``"jammed: Lasgun"``: the id jammed). A
+    string instead of a list is refused (RulesError naming ``field_name``).
+    """
+    if isinstance(names, str):
+        raise refuse(field_name, f"a list of condition ids, not the string {names!r}")
+    catalog = conditions(game)
+    ids: dict[str, None] = {}
+    others: dict[str, None] = {}
+    for item in names or ():
+        text = str(item)
+        key = about(text)[0]
+        if key in catalog:
+            ids[key] = None
+        else:
+            others[text] = None
+    return list(ids), list(others)
+
+
+def not_rule_conditions(request: AttackRequest, game: str) -> list[tuple[str, str]]:
+    """(side, name) of each name on the combatants (``options["attacker_conditions"]``,
+    ``options["target_conditions"]``) that is no condition of ``game``'s catalog: the GM's own
+    ("behind the pews"), or another game's word. The rules ignore them."""
+    return [
+        (side, name)
+        for side in SIDES
+        for name in split_names(
+            game, request.options.get(f"{side}_conditions"), f"options['{side}_conditions']"
+        )[1]
+    ]
+
+
 def request_conditions(request: AttackRequest, game: str) -> tuple[list[str], list[str]]:
     """Condition ids on (the attacker, the target).
 
-    From the options' lists, the circumstances that name a condition, and the attacker's
+    From the options' lists (the names the catalog knows: ``not_rule_conditions`` lists the
+    others, which are ignored), the circumstances that name a condition, and the attacker's
     sheet (any fatigue: ``fatigued``), each once.
     """
     options = request.options
-    attacker = [
-        c.id
-        for c in checked(game, options.get("attacker_conditions"), "options['attacker_conditions']")
-    ]
-    target = [
-        c.id
-        for c in checked(game, options.get("target_conditions"), "options['target_conditions']")
-    ]
+    attacker, _ = split_names(
+        game, options.get("attacker_conditions"), "options['attacker_conditions']"
+    )
+    target, _ = split_names(game, options.get("target_conditions"), "options['target_conditions']")
     from_attacker, from_target = condition_ids(game, request.circumstances)
     if getattr(request.attacker, "fatigue", 0):
         from_attacker.add("fatigued")

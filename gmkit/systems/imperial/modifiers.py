@@ -11,7 +11,11 @@ against the attack (an opposed test); the resolver reads both.
 
 ``request.options`` (all optional):
 
-- ``attacker_conditions``, ``target_conditions``: lists of condition ids (conditions.yaml).
+- ``attacker_conditions``, ``target_conditions``: the names the combatants bear, as lists;
+  the ids conditions.yaml defines count (``"jammed: Lasgun"`` too), any other name (the GM's
+  own, "behind the pews") is ignored with a warning, "not a rule condition: ...".
+- ``target_reactions`` (the round's reaction pools the target spent, ``{"reaction": 1}``) or
+  ``reactions_left``: how many reactions the target has left (``resolve_reactions``).
 - ``prepared``: what the attacker did before this attack, ``{action id: type or True}``:
   ``{"aim": "full"}``, ``{"brace_heavy_weapon": True}``, ``{"feint": True}`` (won),
   ``{"move": "half"}`` (before a Knock-Down).
@@ -259,6 +263,13 @@ def _finish(
         ),
         warnings=tuple(dict.fromkeys(draft.warnings)),
         notes=tuple(dict.fromkeys([*effect_notes(game, attack.effects), *draft.notes])),
+        gains=tuple(
+            dict.fromkeys(
+                cond.condition(game, str(value), f"actions.yaml {attack.action.id} gains").id
+                for key, value in attack.effects
+                if key == "gains"
+            )
+        ),
     )
 
 
@@ -282,6 +293,11 @@ def attack_setup(request: AttackRequest, game: str) -> AttackSetup:
         raise refuse("called_location", "naming a location needs the called_shot action")
     on = circ.active(game, request.circumstances)
     attacker_ids, target_ids = cond.request_conditions(request, game)
+    for side, name in cond.not_rule_conditions(request, game):
+        who = getattr(request, side).name
+        draft.warnings.append(
+            f"not a rule condition: {name!r} ({who}, the {side}): the rules ignore it"
+        )
     prepared = prepared_actions(request, game, attack, draft.notes)
     flags = attack_flags(request, game, attack, on, prepared, attacker_ids)
     _limits(request, game, attack, attacker_ids, draft)

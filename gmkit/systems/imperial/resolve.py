@@ -19,7 +19,12 @@ more hit per two degrees of success, full auto one per degree, never beyond ``se
 suppressing fire one per two degrees (004); the first hit's location reverses the roll (or is
 the called one), the rest follow the Multiple Hits rows. Cover is ``cover``'s rule (armour at
 the covered locations against ranged attacks, each beating hit wearing it down); the
-target's reaction, with the modifiers its conditions give it, is ``resolve_reactions``'.
+target's reaction, with the modifiers its conditions give it and the reactions it has left this
+round, is ``resolve_reactions``'. The state the action leaves on the attacker (actions.yaml
+``gains``: All Out Attack, Guarded Attack, Overwatch...) is an effect of every attack made with
+it, hit or miss (``with_gains``): ``Effect("condition", attacker, condition=id, rounds=1)``
+for a state lasting until the start of the attacker's next turn; ``action_gains`` gives those
+of the actions that are no attack (Defensive Stance, Run...).
 
 Choices where the texts are silent:
 
@@ -40,19 +45,20 @@ Choices where the texts are silent:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
 from gmkit.dice import DiceSource, DieRoll
 from gmkit.errors import GmkitError
 from gmkit.sheets.deathwatch import HordeRules
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.imperial import hordes, resolve_fire, resolve_special
-from gmkit.systems.imperial.conditions import gain
+from gmkit.systems.imperial.actions import action
+from gmkit.systems.imperial.conditions import condition, gain
 from gmkit.systems.imperial.cover import Cover, cover_of
 from gmkit.systems.imperial.modifiers import attack_setup
 from gmkit.systems.imperial.resolve_hit import Strike, find_weapon, resolve_hit
-from gmkit.systems.imperial.resolve_reactions import react, restrictions
+from gmkit.systems.imperial.resolve_reactions import react, reactions_left, restrictions
 from gmkit.systems.imperial.resolve_test import Shot, finish, take_shot
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.percentile import (
@@ -94,9 +100,51 @@ def resolve_attack(
     if special is None and request.options.get("grapple"):  # an unarmed attack may grapple
         special = resolve_special.grapple
     if special is not None and not (special is resolve_fire.declare_overwatch and fired_overwatch):
-        return special(request, setup, source)
-    weapon, unarmed = find_weapon(request.attacker, request.weapon)  # type: ignore[arg-type]
-    return attack(Strike(request, setup, source, weapon, unarmed))
+        result = special(request, setup, source)
+    else:
+        weapon, unarmed = find_weapon(request.attacker, request.weapon)  # type: ignore[arg-type]
+        result = attack(Strike(request, setup, source, weapon, unarmed))
+    return with_gains(result, setup, fired_overwatch)
+
+
+def with_gains(result: AttackResult, setup: AttackSetup, fired_overwatch: bool) -> AttackResult:
+    """``result`` with the conditions the action leaves on the attacker (``setup.gains``: All
+    Out Attack, Guarded Attack, Overwatch...) as effects, whether the attack hit or not: a state
+    lasting until the start of the attacker's next turn has ``rounds=1`` (the encounter ends it
+    when that turn begins), one lasting until removed (braced) None. An overwatch that fires
+    gains no new overwatch; an effect the attack gave already is not given twice."""
+    attacker = result.request.attacker
+    added = [
+        effect
+        for effect in gained(attacker.game, attacker.name, setup.gains)
+        if not (fired_overwatch and effect.condition == "overwatch")
+        and not any(
+            e.kind == "condition" and e.condition == effect.condition and e.target == attacker.name
+            for e in result.effects
+        )
+    ]
+    return replace(result, effects=(*result.effects, *added)) if added else result
+
+
+def gained(game: str, actor: str, condition_ids: Iterable[str]) -> tuple[Effect, ...]:
+    """The effects giving ``actor`` the states ``condition_ids`` an action leaves on it: until
+    the start of its next turn (``rounds=1``), or until removed (braced)."""
+    found = []
+    for condition_id in condition_ids:
+        duration = condition(game, condition_id, "gains").duration
+        rounds = 1 if duration == "until_next_turn" else None
+        note = "until the start of their next turn" if rounds == 1 else "until removed"
+        found.append(gain(game, actor, condition_id, rounds, note=note))
+    return tuple(found)
+
+
+def action_gains(game: str, action_id: str, actor: str) -> tuple[Effect, ...]:
+    """The effects of the state taking ``action_id`` leaves on ``actor`` (actions.yaml
+    ``gains``), for the actions that are no attack (Defensive Stance, Run, Tactical Advance,
+    Brace Heavy Weapon): the encounter applies them with ``apply_effects`` (an attack's come
+    with its result)."""
+    chosen = action(game, action_id)
+    return gained(game, actor, [str(value) for key, value in chosen.effects if key == "gains"])
 
 
 def locations(strike: Strike, shot: Shot, hits: int) -> tuple[list[str | None], Step | None]:
@@ -198,7 +246,7 @@ def attack(strike: Strike) -> AttackResult:
             steps.append(Step("Ammunition", f"only {spent} of {setup.rounds} rounds loaded"))
     tests = cap if not ranged and cap > 1 else 1
     rules = hordes.horde_rules(strike.game) if strike.is_horde else None
-    tally = Tally(cover_of(strike.request), int(strike.options.get("reactions_left", 1)))
+    tally = Tally(cover_of(strike.request), reactions_left(strike.request, strike.game))
     for index in range(1, tests + 1):
         shot = take_shot(strike, f" (attack {index})" if tests > 1 else "", cap // tests)
         steps.extend(shot.steps)

@@ -9,10 +9,14 @@ else the dodge fails without a roll (``options["dodge_distance"]``, metres; abse
 
 Choices where the texts are silent:
 
-- ``options["reactions_left"]`` (default 1) says how many reactions the defender still has this
-  round (the encounter counts them; Defensive Stance gives two). Each use is an
+- How many reactions the defender still has this round is ``reactions_left``: the GM's
+  ``options["reactions_left"]`` when given, else the game's round pools
+  (``systems.turns.reactions_allowed``: one reaction, two in a Defensive Stance, none after an
+  All Out Attack, as the defender's conditions say) less what the encounter says it spent
+  (``options["target_reactions"]``, ``{"reaction": 1}``). Each use is an
   ``Effect(kind="reaction")``. Against several attacks of one action (two weapons, Swift
   Attack) the reaction goes to the first attack that lands, then the next while any are left.
+  An attack that cannot be dodged (or parried) says so before the count does.
 - The defender's modifiers are ``modifiers.defence_modifiers``: its conditions
   (``options["target_conditions"]`` and the circumstances naming one: prone -20 to Dodge,
   Guarded Attack +10, any fatigue -10 (004)...) and the terrain it stands in. The sheets hold
@@ -33,10 +37,12 @@ from typing import Any
 
 from gmkit.errors import GmkitError
 from gmkit.sheets.dark_heresy import ImperialWeapon
-from gmkit.systems.base import Effect, Modifier, Step
+from gmkit.systems.base import AttackRequest, Effect, Modifier, Step
+from gmkit.systems.imperial.conditions import request_conditions
 from gmkit.systems.imperial.modifiers import defence_modifiers
 from gmkit.systems.imperial.resolve_hit import Strike
 from gmkit.systems.percentile import roll_test
+from gmkit.systems.turns import reactions_allowed, turn_structure
 
 AUTO_FIRE = ("semi", "full", "suppressing")
 AREA_QUALITIES = ("Blast", "Flame")
@@ -63,6 +69,28 @@ def listed_modifiers(values: Any) -> list[Modifier]:
     for item in values:
         found.append(item if isinstance(item, Modifier) else Modifier(str(item[0]), int(item[1])))
     return found
+
+
+def reactions_left(request: AttackRequest, game: str) -> int:
+    """Reactions the target has left this round for the reaction it chose (see the module's
+    docstring): ``options["reactions_left"]`` if given, else the round pools its conditions
+    allow (``systems.turns.reactions_allowed``) less the pools spent
+    (``options["target_reactions"]``)."""
+    options = request.options
+    if options.get("reactions_left") is not None:
+        return int(options["reactions_left"])
+    structure = turn_structure(game)
+    choice = str(options.get("reaction") or "dodge").strip().casefold()
+    costs = structure.reaction_costs.get(choice) or structure.reaction_costs.get("dodge", {})
+    _, target = request_conditions(request, game)
+    allowed = reactions_allowed(game, target)
+    spent: Mapping[str, Any] = options.get("target_reactions") or {}
+    lefts = [
+        (allowed.get(pool, 0) - int(spent.get(pool, 0))) // cost
+        for pool, cost in costs.items()
+        if cost > 0
+    ]
+    return max(0, min(lefts, default=0))
 
 
 def is_melee(strike: Strike) -> bool:
@@ -101,19 +129,19 @@ def react(strike: Strike, hits: int, reactions_left: int) -> Reaction:
     title = choice.capitalize()
     if strike.is_horde and not strike.options.get("horde_reacts"):
         return Reaction((Step(title, "not taken", "hordes do not dodge or parry (004)"),))
+    if choice == "dodge" and not strike.setup.can_dodge:
+        return Reaction()  # ``restrictions`` says so
+    refusal = _parry_refusal(strike) if choice == "parry" else ""
+    if refusal:
+        return Reaction((Step(title, "not possible", refusal),))
     if reactions_left < 1:
         return Reaction((Step(title, "not taken", "no reaction left this round"),))
-    if choice == "dodge" and not strike.setup.can_dodge:
-        return Reaction()
     modifiers = [
         *defence_modifiers(strike.request, strike.game, choice),
         *listed_modifiers(strike.options.get("reaction_modifiers")),
     ]
     key = "Ag"
     if choice == "parry":
-        refusal = _parry_refusal(strike)
-        if refusal:
-            return Reaction((Step(title, "not possible", refusal),))
         weapon = parry_weapon(strike)
         assert weapon is not None
         for quality, value in PARRY_QUALITIES.items():

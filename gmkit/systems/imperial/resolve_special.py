@@ -47,7 +47,12 @@ from gmkit.systems.imperial.conditions import gain, lose
 from gmkit.systems.imperial.damage_soak import toughness_bonus
 from gmkit.systems.imperial.modifiers import target_modifiers
 from gmkit.systems.imperial.resolve_hit import Strike, UnarmedRules, find_weapon, resolve_hit
-from gmkit.systems.imperial.resolve_reactions import listed_modifiers, react, restrictions
+from gmkit.systems.imperial.resolve_reactions import (
+    listed_modifiers,
+    react,
+    reactions_left,
+    restrictions,
+)
 from gmkit.systems.imperial.resolve_test import finish, take_shot
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.percentile import PercentileTest, roll_test
@@ -127,7 +132,7 @@ def _attack_lands(strike: Strike, steps: list[Step], effects: list[Effect]) -> b
     if not shot.hits:
         return False
     steps.extend(restrictions(strike))
-    reaction = react(strike, 1, int(strike.options.get("reactions_left", 1)))
+    reaction = react(strike, 1, reactions_left(strike.request, strike.game))
     steps.extend(reaction.steps)
     effects.extend(reaction.effects)
     return reaction.cancelled == 0

@@ -28,5 +28,6 @@ class AttackSetup:
     auto_fail: str | None = None  # why the test fails without a roll (a blinded shooter)
     extra_damage_dice: int = 0  # e.g. helpless targets: roll the damage dice twice
     primitive_armour_double: bool = False  # unarmed/primitive: armour counts double
-    warnings: tuple[str, ...] = ()  # house-rule limits the GM may overrule (001)
+    warnings: tuple[str, ...] = ()  # limits the GM may overrule (001); names no rule knows
     notes: tuple[str, ...] = field(default=())  # what the GM must adjudicate (ally hit in melee)
+    gains: tuple[str, ...] = ()  # condition ids the action leaves on the attacker (its "gains")
