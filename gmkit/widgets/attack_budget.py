@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from gmkit.dice import DieRoll
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.errors import DiceValueError
-from gmkit.systems.turns import TurnStructure
+from gmkit.systems.turns import TurnStructure, reaction_problems
 
 
 class Replay:
@@ -94,13 +94,10 @@ def reaction_problem(
         return ""
     if combatant.surprised and state.round == 1:
         return f"{combatant.name} is surprised and loses the first round"
-    if "all_out_attack" in combatant.conditions:
-        return f"{combatant.name} made an all out attack: no {reaction} until their turn"
-    extra = 1 if "defensive_stance" in combatant.conditions else 0
-    for pool, cost in structure.reaction_costs[reaction].items():
-        if combatant.reactions.get(pool, 0) + cost > structure.round_pools[pool] + extra:
-            return f"{combatant.name} has no {pool} left this round"
-    return ""
+    problems = reaction_problems(
+        state.game, combatant.name, combatant.conditions, combatant.reactions, reaction
+    )
+    return problems[0] if problems else ""
 
 
 __all__ = ["Replay", "budget_problem", "reaction_problem"]
