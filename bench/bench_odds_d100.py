@@ -1,0 +1,218 @@
+"""Exact odds of d100 attacks against a numpy Monte Carlo of the same attacks (prints only).
+
+For a few representative attacks per game (the demo fights): the median time of the full
+exact odds (``gmkit.odds.odds``: every distribution, warm caches) and of a cold first call,
+a 1,000,000-trial vectorised numpy Monte Carlo of the same attack (the same numbers: the
+target from ``Strike.test``, the jam threshold, ``extra_hits``, the location table and the
+Multiple Hits rows, the soak per location from ``Soak``, the weapon's dice with Tearing and
+degrees as a minimum, Righteous / Ulric's Fury with its confirmation), the ratio, and the time
+of the 121-point curve against the modifier. The goals are printed beside the figures; the
+Monte Carlo's hit and wounded chances are printed next to the exact ones as a check.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gmkit.demo import demo_campaign
+from gmkit.dice import parse
+from gmkit.odds import curve, odds
+from gmkit.odds.imperial import ImperialOdds
+from gmkit.odds.percentile import ScriptedDice, location_table
+from gmkit.odds.wfrp2 import WFRPOdds
+from gmkit.systems.base import AttackRequest
+from gmkit.systems.imperial.resolve_test import extra_hits
+from gmkit.systems.percentile import LOCATIONS
+from gmkit.systems.wfrp2_damage import FURY_LIMIT, weapon_damage
+
+TRIALS = 1_000_000
+GOAL_MS, GOAL_RATIO, GOAL_CURVE_MS = 1.0, 80.0, 50.0
+
+ATTACKS: list[tuple[str, str, str, str, dict[str, Any]]] = [
+    ("dark_heresy", "Sergeant Varro Tull", "Lasgun", "Cultist Ban", {"distance": 20}),
+    ("dark_heresy", "Sergeant Varro Tull", "Lasgun", "Demagogue Ostrava",
+     {"distance": 20, "action": "semi_auto_burst", "mode": "semi"}),
+    ("dark_heresy", "Demagogue Ostrava", "Chainsword", "Ilse Marr", {"mode": "melee"}),
+    ("deathwatch", "Brother Castor", "Astartes Bolter (Godwyn)", "Nob Gritfang",
+     {"distance": 30}),
+    ("deathwatch", "Brother Castor", "Astartes Bolter (Godwyn)", "Nob Gritfang",
+     {"distance": 30, "action": "semi_auto_burst", "mode": "semi"}),
+    ("deathwatch", "Brother Castor", "Astartes Bolter (Godwyn)", "Ork Boyz mob",
+     {"distance": 30, "action": "full_auto_burst", "mode": "full"}),
+    ("wfrp2", "Gunther Brandauer", "Hand Weapon", "Gor Bloodhorn", {"mode": "melee"}),
+    ("wfrp2", "Elsa Wendt", "Bow", "Ungor Snitch", {"mode": "ranged", "distance": 20}),
+]  # fmt: skip
+
+
+def request_of(game: str, attacker: str, weapon: str, target: str, extra: dict[str, Any]) -> Any:
+    roster = next(r for r in demo_campaign().rosters if r.game == game)
+    sheets = {sheet.name: sheet for sheet in roster.sheets}
+    return AttackRequest(sheets[attacker], weapon, sheets[target], **extra)
+
+
+def median_ms(work: Callable[[], Any], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+# --- the Monte Carlo: vectorised numpy, the same numbers --------------------------------------
+
+
+def dice_of(expression: str, names: dict[str, int], tearing: bool) -> tuple[int, int, int, int]:
+    """(dice, sides, kept, constant) of an ``NdX+C`` weapon (Tearing: one more die, the lowest
+    dropped)."""
+    parsed = parse(expression)
+    (term,) = parsed.dice
+    constant = 0
+    text = str(parsed)
+    for name, value in names.items():
+        text = text.replace(name, str(value))
+    rest = text.replace(str(term), "0", 1)
+    constant = int(eval(rest, {"__builtins__": {}}))  # only numbers are left
+    count = term.count + (1 if tearing else 0)
+    return count, term.sides, term.count, constant
+
+
+def roll_damage(
+    rng: np.random.Generator, n: int, dice: tuple[int, int, int, int], minimum: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Damage and whether a kept die shows a natural 10 (d5: a d10 halved)."""
+    count, sides, kept, constant = dice
+    rolled = rng.integers(1, 11 if sides == 5 else sides + 1, size=(n, count))
+    reads = (rolled + 1) // 2 if sides == 5 else rolled
+    order = np.argsort(-reads, axis=1, kind="stable")[:, :kept]
+    kept_reads = np.take_along_axis(reads, order, axis=1)
+    kept_rolls = np.take_along_axis(rolled, order, axis=1)
+    lowest = kept_reads.argmin(axis=1)
+    low = kept_reads[np.arange(n), lowest]
+    raised = np.maximum(low, np.minimum(minimum, sides))
+    total = kept_reads.sum(axis=1) + (raised - low) + constant
+    return total, (kept_rolls == 10).any(axis=1)
+
+
+def monte_carlo_imperial(model: ImperialOdds, rng: np.random.Generator) -> dict[str, float]:
+    n, setup, strike = TRIALS, model.setup, model.strike
+    target, fury = model.target, strike.fury_rules
+    tearing = bool(strike.weapon.quality("Tearing"))
+    dice = dice_of(strike.expression, strike.attacker.bonuses(), tearing)
+    roll = rng.integers(1, 101, n)
+    jam = roll >= setup.jam_from if (model.ranged and setup.jam_from) else np.zeros(n, bool)
+    success = (roll <= target) & ~jam
+    degrees = np.where(success, (target - roll) // 10, 0)
+    more = np.array([min(model.per_test, 1 + extra_hits(setup.mode, d)) for d in range(40)])
+    hits = np.where(success, more[np.clip(degrees, 0, 39)], 0)
+    most = max(1, int(hits.max()))
+    if model.rules is None:  # where each hit lands: the table, then the Multiple Hits rows
+        table = location_table(model.game)
+        first = np.array([LOCATIONS.index(table[r - 1]) for r in range(1, 101)])[roll - 1]
+        rows = np.array(
+            [[LOCATIONS.index(s) for s in model.locations(loc, most)] for loc in LOCATIONS]
+        )
+        spots: list[str | None] = list(LOCATIONS)
+    else:
+        first, rows, spots = np.zeros(n, dtype=np.int64), np.zeros((1, most), int), [None]
+    lo, hi = -20, 200
+    soak = np.stack([model.soak_rule(spot, 0).targets(lo, hi, 1)[0] for spot in spots])
+    wounds = np.zeros(n, dtype=np.int64)
+    damaging = np.zeros(n, dtype=np.int64)
+    minimum = degrees if strike.damage_rules.degrees_minimum else np.zeros(n, dtype=np.int64)
+    none = np.zeros(n, dtype=np.int64)
+    for k in range(most):
+        active = hits > k
+        damage, ten = roll_damage(rng, n, dice, minimum if k == 0 else none)
+        live = ten & active
+        if fury.confirm:
+            live &= rng.integers(1, 101, n) <= target
+        for _ in range(fury.max_chain):
+            if not live.any():
+                break
+            if fury.on_confirm == "weapon_damage":
+                added, again = roll_damage(rng, n, dice, none)
+            else:
+                added = rng.integers(1, 11, n)
+                again = added == 10
+            damage = damage + np.where(live, added, 0)
+            live &= again
+            if fury.chain_confirms:
+                live &= rng.integers(1, 101, n) <= target
+        taken = soak[rows[first, k], np.clip(damage, lo, hi) - lo]
+        wounds += np.where(active, taken, 0)
+        damaging += active & (taken > 0)
+    return {
+        "hit": float((hits > 0).mean()),
+        "wounded": float((wounds > 0).mean()),
+        "damaging": float((damaging > 0).mean()),
+    }
+
+
+def monte_carlo_wfrp(model: WFRPOdds, rng: np.random.Generator) -> dict[str, float]:
+    n, setup, target = TRIALS, model.setup, model.target
+    roll = rng.integers(1, 101, n)
+    hit = (roll <= target) | setup.auto_hit
+    table = location_table("wfrp2")
+    absorbed = np.array([model.absorbed[table[r - 1]] for r in range(1, 101)])[roll - 1]
+    kept = rng.integers(1, 11, size=(n, setup.damage_dice)).max(axis=1)
+    part = weapon_damage(model.attacker, setup.weapon.damage, ScriptedDice())
+    damage = kept + part
+    live = (kept == 10) & hit & model.fury
+    if not setup.auto_hit:
+        live &= rng.integers(1, 101, n) <= target
+    for _ in range(FURY_LIMIT):
+        if not live.any():
+            break
+        added = rng.integers(1, 11, n)
+        damage = damage + np.where(live, added, 0)
+        live &= added == 10
+    lost = np.where(hit, np.maximum(0, damage - absorbed), 0)
+    return {"hit": float(hit.mean()), "wounded": float((lost > 0).mean())}
+
+
+def main() -> None:
+    rng = np.random.default_rng(7)
+    print(f"exact odds vs a {TRIALS:,}-trial numpy Monte Carlo of the same attack")
+    print(f"goals: odds <= {GOAL_MS:g} ms median, Monte Carlo / odds >= {GOAL_RATIO:g}x, "
+          f"121-point curve < {GOAL_CURVE_MS:g} ms")  # fmt: skip
+    header = (
+        f"{'game':<12} {'attack':<44} {'cold ms':>8} {'odds ms':>8} {'MC ms':>8} "
+        f"{'ratio':>7} {'curve ms':>9}  {'P(hit) exact/MC':>17} {'P(wounded) exact/MC':>21}"
+    )
+    print(header)
+    for game, attacker, weapon, target, extra in ATTACKS:
+        request = request_of(game, attacker, weapon, target, extra)
+        start = time.perf_counter()
+        result = odds(request)
+        cold = (time.perf_counter() - start) * 1e3
+        warm = median_ms(lambda r=request: odds(r), 41)
+        start = time.perf_counter()
+        if game == "wfrp2":
+            estimate = monte_carlo_wfrp(WFRPOdds(request), rng)
+        else:
+            estimate = monte_carlo_imperial(ImperialOdds(request), rng)
+        carlo = (time.perf_counter() - start) * 1e3
+        curve(request)
+        drawn = median_ms(lambda r=request: curve(r), 3)
+        wounded = (
+            result.p("magnitude lost") if "magnitude lost" in result.events else result.p("wounded")
+        )
+        seen = (
+            estimate.get("damaging") if "magnitude lost" in result.events else estimate["wounded"]
+        )
+        label = f"{weapon[:20]} -> {target[:14]} ({extra.get('mode', 'single')})"
+        print(
+            f"{game:<12} {label:<44} {cold:>8.1f} {warm:>8.2f} {carlo:>8.0f} "
+            f"{carlo / warm:>6.0f}x {drawn:>9.1f}  {float(result.hit):>8.4f}/{estimate['hit']:.4f} "
+            f"{float(wounded):>12.4f}/{seen:.4f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
