@@ -90,7 +90,7 @@ from gmkit.systems.imperial.effects import CRITICAL_MAX
 from gmkit.systems.imperial.modifiers import attack_setup
 from gmkit.systems.imperial.resolve import catch_fire, special_attack
 from gmkit.systems.imperial.resolve_hit import Strike, find_weapon
-from gmkit.systems.imperial.resolve_reactions import react
+from gmkit.systems.imperial.resolve_reactions import react, reactions_left
 from gmkit.systems.imperial.resolve_special import grapple
 from gmkit.systems.imperial.resolve_test import extra_hits
 from gmkit.systems.imperial.setup import AttackSetup
@@ -192,7 +192,7 @@ class ImperialOdds:
         self.per_test = cap // self.tests
         self.rules = hordes.horde_rules(game) if strike.is_horde else None
         self.cover = cover_of(request)
-        self.reactions_left = int(request.options.get("reactions_left", 1))
+        self.reactions_left = reactions_left(request, game)  # the resolver's own count
         self.house = bool(request.options.get("righteous_fury_house_rule")) and bool(
             strike.fury_rules.house_rule_critical
         )

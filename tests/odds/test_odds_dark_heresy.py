@@ -143,3 +143,14 @@ def test_the_curve_runs_over_the_modifiers_and_meets_the_odds():
     assert chances == sorted(chances)
     assert found[-60].hit == 0  # BS 40 - 60
     assert found[60].hit == Fraction(95, 100)  # 100 reached, 96-100 jam
+
+
+def test_a_reaction_spent_this_round_is_not_in_the_odds():
+    """The odds count reactions as the resolver does: a dodge already spent this round (the
+    encounter's ``target_reactions``) leaves none, exactly as ``reactions_left=0`` says."""
+    dodging = {"reaction": "dodge"}
+    fresh = odds(shot(options=dodging))
+    spent = odds(shot(options={**dodging, "target_reactions": {"reaction": 1}}))
+    none_left = odds(shot(options={**dodging, "reactions_left": 0}))
+    assert spent.hit == none_left.hit == Fraction(40, 100)
+    assert fresh.hit < spent.hit  # Ag 30 dodges some hits while a reaction is left
