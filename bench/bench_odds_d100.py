@@ -28,7 +28,7 @@ from gmkit.odds.wfrp2 import WFRPOdds
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.imperial.resolve_test import extra_hits
 from gmkit.systems.percentile import LOCATIONS
-from gmkit.systems.wfrp2_damage import FURY_LIMIT, weapon_damage
+from gmkit.systems.wfrp2.damage import FURY_LIMIT, weapon_damage
 
 TRIALS = 1_000_000
 GOAL_MS, GOAL_RATIO, GOAL_CURVE_MS = 1.0, 80.0, 50.0

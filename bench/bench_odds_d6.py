@@ -30,11 +30,11 @@ from gmkit.sheets.wfb6 import WFB6Character, resolve_strength
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.catalogs import catalog
 from gmkit.systems.necromunda import injury_table, shot_setup
-from gmkit.systems.necromunda_state import bled_out
+from gmkit.systems.necromunda.state import bled_out
 from gmkit.systems.sixes import SEVEN_PLUS, to_hit_needed, to_wound_needed
 from gmkit.systems.wfb6 import Situation, UnitOnTable, shot_modifiers
-from gmkit.systems.wfb6_data import shooting_rules, targeting_rules
-from gmkit.systems.wfb6_targeting import target_modifiers
+from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
+from gmkit.systems.wfb6.targeting import target_modifiers
 
 TRIALS = 1_000_000
 GOAL_MS = 1.0

@@ -90,8 +90,19 @@ def start_server(
         [*gmkit_command(), *args, "--port", str(port), "--no-browser"], tmp, port, env
     )
     url = f"http://127.0.0.1:{port}/"
+    _wait_for_pool(process, log, timeout)
     page = wait_for_page(url, process, log, timeout)
     return Server(url, process, log), page
+
+
+def _wait_for_pool(process: subprocess.Popen[str], log: Path, timeout: float) -> None:
+    """Voila fills its pool of preheated kernels after it starts listening; a page asked for
+    before that comes from a fresh kernel. Wait for the pool, as a GM's first visit does."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        if "is filled with" in log.read_text(errors="replace"):
+            return
+        time.sleep(0.2)
 
 
 def stop_server(server: Server) -> None:
@@ -138,6 +149,47 @@ def players_server(
     server, page = start_server(["players", str(table_campaign)], tmp_path_factory.mktemp("pl"))
     yield server, page
     stop_server(server)
+
+
+@dataclass
+class DemoFights:
+    """A ``gmkit table`` on its own copy of the demo campaign file, and one ``gmkit players``
+    per prepared encounter of it (the player view follows one encounter)."""
+
+    campaign: Path
+    table: Server
+    players: dict[str, Server]  # by encounter name
+
+
+@pytest.fixture(scope="module")
+def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights]:
+    """The demo campaign written to a new file (untouched by the session's ``table_server``),
+    served by ``gmkit table FILE`` (dice seeded as ``table_server``'s) and by ``gmkit players
+    FILE --encounter NAME`` for each of its encounters; the servers start side by side."""
+    from gmkit.campaign import demo_campaign_file
+    from gmkit.store import CampaignStore
+
+    tmp = tmp_path_factory.mktemp("fights")
+    campaign = demo_campaign_file(tmp / "campaign")
+    with CampaignStore(campaign, readonly=True) as store:
+        names = [info.name for info in store.encounters()]
+    launches: list[tuple[list[str], dict[str, str] | None]] = [
+        (["table", str(campaign)], {"GMKIT_SEED": TABLE_SEED}),
+        *((["players", str(campaign), "--encounter", name], None) for name in names),
+    ]
+    started: list[Server] = []
+    try:
+        for args, env in launches:  # every server starts now; then each is waited for
+            port = free_port()
+            command = [*gmkit_command(), *args, "--port", str(port), "--no-browser"]
+            process, log = start_process(command, tmp, port, env)
+            started.append(Server(f"http://127.0.0.1:{port}/", process, log))
+        for server in started:
+            wait_for_page(server.url, server.process, server.log, 180)
+        yield DemoFights(campaign, started[0], dict(zip(names, started[1:], strict=True)))
+    finally:
+        for server in started:
+            stop_server(server)
 
 
 @pytest.fixture(scope="session")

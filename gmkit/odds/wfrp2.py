@@ -11,21 +11,21 @@ for every total modifier from -60 to +60 (002 has no cap: the modifier is added 
 
 Read from the resolver's own parts, never copied:
 
-- ``wfrp2_setup.attack_setup``: the characteristic, its modifiers, the number of attacks,
+- ``wfrp2.setup.attack_setup``: the characteristic, its modifiers, the number of attacks,
   automatic hits, Impact's dice, extra damage, Armour Piercing, Precise, the reactions the
   target may use (each a ``ReactionOption`` with its characteristic and modifiers);
-  ``wfrp2_resolve.reaction_choices``: the defender's choice per attack.
+  ``wfrp2.resolve.reaction_choices``: the defender's choice per attack.
 - Per d100 roll: ``percentile.degrees`` (no cap: ``capped(..., None)``) and
   ``percentile.hit_location`` with ``hit_locations.yaml``.
-- The damage is ``wfrp2_damage.roll_damage`` run on every combination of its dice (without
-  Fury), Ulric's Fury is ``wfrp2_damage._ulrics_fury`` run on every chain of its dice to
+- The damage is ``wfrp2.damage.roll_damage`` run on every combination of its dice (without
+  Fury), Ulric's Fury is ``wfrp2.damage._ulrics_fury`` run on every chain of its dice to
   ``fury_depth`` (its confirmation is the attack's test again, chance ``p``), the soak
-  ``wfrp2_damage.soak`` at each location, the critical value's cap ``roll_critical``'s, the
-  wound state ``wfrp2_resolve.wound_state_at``.
+  ``wfrp2.damage.soak`` at each location, the critical value's cap ``roll_critical``'s, the
+  wound state ``wfrp2.resolve.wound_state_at``.
 
 The structure (attack after attack; one parry and one dodge a round, spent on a hit; a
 critical hit when a blow takes the wounds below zero, its value how far below plus Precise)
-follows ``wfrp2_resolve.resolve_attack``; ``tests/odds`` checks the odds against it.
+follows ``wfrp2.resolve.resolve_attack``; ``tests/odds`` checks the odds against it.
 
 Left out: what a critical hit does (``criticals.yaml`` is a placeholder the GM fills; the
 odds give the critical value), and the conditions the action gives the attacker.
@@ -59,13 +59,13 @@ from gmkit.odds.percentile import (
     total,
     weighted,
 )
-from gmkit.systems import wfrp2_damage
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.percentile import LOCATIONS, capped
 from gmkit.systems.tables import table
-from gmkit.systems.wfrp2_damage import roll_critical, roll_damage, soak
-from gmkit.systems.wfrp2_resolve import GAME, reaction_choices, wound_state_at
-from gmkit.systems.wfrp2_setup import AttackSetup, attack_setup, sheets
+from gmkit.systems.wfrp2 import damage as wfrp2_damage
+from gmkit.systems.wfrp2.damage import roll_critical, roll_damage, soak
+from gmkit.systems.wfrp2.resolve import GAME, reaction_choices, wound_state_at
+from gmkit.systems.wfrp2.setup import AttackSetup, attack_setup, sheets
 
 State = tuple[frozenset[str], int]  # reactions spent, blows landed
 

@@ -30,7 +30,7 @@ Choices made:
   some attack action is legal in it.
 - Actions whose options the panel cannot ask for (the 40k Grapple: its controller options) are
   refused with that reason.
-- Necromunda's fighter state (:class:`~gmkit.systems.necromunda_state.FighterState`) is read
+- Necromunda's fighter state (:class:`~gmkit.systems.necromunda.state.FighterState`) is read
   from the encounter: conditions "pinned", "down", "out of action", "hidden", "flesh wound"
   (the encounter keeps one condition of a name, so it counts as one flesh wound more than the
   sheet's), and the ``damage`` counter as wounds lost.
@@ -148,7 +148,7 @@ class _WFRP2:
         return (*(weapon.name for weapon in getattr(sheet, "weapons", ())), UNARMED)
 
     def modes(self, sheet: Sheet, weapon: str) -> tuple[str, ...]:
-        found = import_module("gmkit.systems.wfrp2_setup").find_weapon(sheet, weapon)
+        found = import_module("gmkit.systems.wfrp2.setup").find_weapon(sheet, weapon)
         return ("ranged",) if found.is_ranged else ("melee",)
 
     def actions(self) -> tuple[Choice, ...]:
@@ -192,7 +192,7 @@ class _WFRP2:
         return tuple(found)
 
     def reactions(self) -> tuple[Choice, ...]:
-        catalogs = import_module("gmkit.systems.wfrp2_catalogs")
+        catalogs = import_module("gmkit.systems.wfrp2.catalogs")
         return tuple(_reaction_choice(name) for name in catalogs.REACTIONS)
 
     def action_types(self, action: str) -> tuple[str, ...]:
@@ -256,7 +256,7 @@ class _Necromunda:
 
     def __init__(self) -> None:
         self.rules = import_module("gmkit.systems.necromunda")
-        self.shooting = import_module("gmkit.systems.necromunda_shooting")
+        self.shooting = import_module("gmkit.systems.necromunda.shooting")
 
     def weapons(self, sheet: Sheet) -> tuple[str, ...]:
         return tuple(weapon.name for weapon in self.shooting.shooting_weapons(sheet))
@@ -362,7 +362,7 @@ class _WFB6:
 
     def __init__(self) -> None:
         self.rules = import_module("gmkit.systems.wfb6")
-        self.data = import_module("gmkit.systems.wfb6_data")
+        self.data = import_module("gmkit.systems.wfb6.data")
 
     def _weapon(self, sheet: Sheet, weapon: str) -> Any:
         for found in getattr(sheet, "weapons", ()):

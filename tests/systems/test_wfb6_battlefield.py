@@ -8,8 +8,8 @@ import pytest
 
 from gmkit.errors import GmkitError
 from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.systems import wfb6_battlefield
 from gmkit.systems.wfb6 import Situation, UnitOnTable
+from gmkit.systems.wfb6 import battlefield as wfb6_battlefield
 
 
 def character(name: str = "Anselm", troop_type: str = "infantry", **fields) -> WFB6Character:

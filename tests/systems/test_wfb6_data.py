@@ -13,7 +13,7 @@ from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.systems import system, wfb6
 from gmkit.systems.tables import table
 from gmkit.systems.wfb6 import SYSTEM, Situation, UnitOnTable, shot_modifiers
-from gmkit.systems.wfb6_data import shooting_rules, targeting_rules
+from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
 
 BOW = {"name": "bow", "range_cm": 60, "strength": 3}
 

@@ -9,7 +9,7 @@ from gmkit.errors import GmkitError
 from gmkit.sheets.wfrp2 import QUALITIES
 from gmkit.systems.tables import table
 from gmkit.systems.wfrp2 import actions, circumstances, qualities, turn_problems
-from gmkit.systems.wfrp2_catalogs import Grant
+from gmkit.systems.wfrp2.catalogs import Grant
 
 
 @pytest.fixture

@@ -9,13 +9,13 @@ every die from the source passed in; each answer is a value with explained steps
   :func:`look_out_sir` for templates), to wound with S against T, armour saves modified by
   Strength; the effects are the unsaved wounds per model.
 - Targeting: :func:`may_target`, :func:`may_shoot_at` (characters shooting, split fire),
-  :func:`screening_units` (:mod:`gmkit.systems.wfb6_targeting`).
+  :func:`screening_units` (:mod:`gmkit.systems.wfb6.targeting`).
 - Hits inside units: :func:`allocate_hits`, :func:`look_out_sir`
-  (:mod:`gmkit.systems.wfb6_hits`).
+  (:mod:`gmkit.systems.wfb6.hits`).
 - The table around a shot, which no sheet holds: :class:`UnitOnTable` and :class:`Situation`
-  (:mod:`gmkit.systems.wfb6_battlefield`), passed as ``request.options["situation"]``.
+  (:mod:`gmkit.systems.wfb6.battlefield`), passed as ``request.options["situation"]``.
 - Data a GM can override: ``targeting.yaml`` and ``shooting.yaml``
-  (:mod:`gmkit.systems.wfb6_data`).
+  (:mod:`gmkit.systems.wfb6.data`).
 
 >>> from gmkit.dice import EnteredDice
 >>> from gmkit.sheets.wfb6 import WFB6Character
@@ -82,9 +82,9 @@ from gmkit.errors import GmkitError
 from gmkit.sheets.wfb6 import Weapon, WFB6Character, resolve_strength
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
 from gmkit.systems.sixes import roll_needed, to_hit_needed, to_wound_needed
-from gmkit.systems.wfb6_battlefield import Situation, UnitOnTable
-from gmkit.systems.wfb6_data import AttackKind, shooting_rules, targeting_rules
-from gmkit.systems.wfb6_hits import (
+from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
+from gmkit.systems.wfb6.data import AttackKind, shooting_rules, targeting_rules
+from gmkit.systems.wfb6.hits import (
     Allocation,
     LookOutSir,
     MemberKind,
@@ -92,7 +92,7 @@ from gmkit.systems.wfb6_hits import (
     allocate_hits,
     look_out_sir,
 )
-from gmkit.systems.wfb6_targeting import (
+from gmkit.systems.wfb6.targeting import (
     Ruling,
     may_shoot_at,
     may_target,

@@ -37,9 +37,9 @@ from typing import Any
 from gmkit.errors import RulesError
 from gmkit.sheets.necromunda import NecromundaFighter, RangeBand, Weapon, resolve_strength
 from gmkit.systems.base import AttackRequest, Modifier
-from gmkit.systems.necromunda_hiding import detects
-from gmkit.systems.necromunda_injuries import is_high_impact
-from gmkit.systems.necromunda_state import (
+from gmkit.systems.necromunda.hiding import detects
+from gmkit.systems.necromunda.injuries import is_high_impact
+from gmkit.systems.necromunda.state import (
     Check,
     FighterState,
     Settings,

@@ -2,7 +2,7 @@
 
 For each attack of the action (one, or A for a swift attack): the WS or BS test (no modifier
 cap: 002 gives none), the location from the roll's reversed digits (``hit_locations.yaml``),
-the defender's reaction, the damage (:mod:`gmkit.systems.wfrp2_damage`), the soak, the wounds
+the defender's reaction, the damage (:mod:`gmkit.systems.wfrp2.damage`), the soak, the wounds
 lost and, below zero, the critical hit. Nothing is changed: the result lists the effects.
 
 Choices where seed 002 is silent:
@@ -30,9 +30,9 @@ from gmkit.errors import GmkitError
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.percentile import hit_location, reverse_digits, roll_test
-from gmkit.systems.wfrp2_catalogs import REACTIONS
-from gmkit.systems.wfrp2_damage import roll_critical, roll_damage, soak
-from gmkit.systems.wfrp2_setup import AttackSetup, ReactionOption, attack_setup, sheets
+from gmkit.systems.wfrp2.catalogs import REACTIONS
+from gmkit.systems.wfrp2.damage import roll_critical, roll_damage, soak
+from gmkit.systems.wfrp2.setup import AttackSetup, ReactionOption, attack_setup, sheets
 
 GAME = "wfrp2"
 

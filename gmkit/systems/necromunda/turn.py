@@ -15,7 +15,7 @@ Choices where the texts are silent:
   first side plays again; a side's Nth turn is round N.
 - A failed charge moves in the charges group (it was declared as a charge).
 - Down fighters' recovery rolls come at the end of the recovery phase
-  (:func:`gmkit.systems.necromunda_injuries.recovery_phase`); rallying broken fighters is
+  (:func:`gmkit.systems.necromunda.injuries.recovery_phase`); rallying broken fighters is
   named but not implemented (the seed's rout rules are lost).
 """
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from gmkit.errors import RulesError
-from gmkit.systems.necromunda_state import Check
+from gmkit.systems.necromunda.state import Check
 from gmkit.systems.tables import table
 
 GAME = "necromunda"

@@ -11,7 +11,7 @@ modifiers the target brings (-1 lone infantry character, +1 large target).
   cannon, breath weapons, template spells) target points, so nothing limits them; magic
   missiles obey the rule; other spells do not. A character in a unit may be designated only
   when it is larger than the unit; otherwise only the unit may be, and its hits are
-  allocated (:mod:`gmkit.systems.wfb6_hits`).
+  allocated (:mod:`gmkit.systems.wfb6.hits`).
 - :func:`may_shoot_at`: may a character shoot at this unit? A lone character shoots freely;
   a character in a unit shoots at the unit's target unless it cannot; a character and its
   mount are one unit and split fire the same way (the part that cannot shoot at the first
@@ -42,8 +42,8 @@ from dataclasses import dataclass
 from gmkit.errors import GmkitError
 from gmkit.sheets.wfb6 import Weapon, WFB6Character
 from gmkit.systems.base import Modifier, Step
-from gmkit.systems.wfb6_battlefield import Situation, UnitOnTable
-from gmkit.systems.wfb6_data import TargetingRules, shooting_rules, targeting_rules
+from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
+from gmkit.systems.wfb6.data import TargetingRules, shooting_rules, targeting_rules
 
 
 @dataclass(frozen=True)

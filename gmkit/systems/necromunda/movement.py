@@ -36,7 +36,7 @@ from typing import Any, Literal
 from gmkit.errors import RulesError
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import Effect, Step
-from gmkit.systems.necromunda_state import Check, FighterState, MoveKind, failed
+from gmkit.systems.necromunda.state import Check, FighterState, MoveKind, failed
 from gmkit.systems.tables import table
 
 GAME = "necromunda"

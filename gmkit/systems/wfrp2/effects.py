@@ -6,9 +6,9 @@ cannot hold, for the encounter to keep (conditions, criticals, reactions spent, 
 
 - Damage lowers ``wounds_current``, never below 0 (002: a survivor of a critical counts as having
   zero wounds). The wounds it would take below zero are a critical: the critical effect that
-  :func:`~gmkit.systems.wfrp2_resolve.resolve_attack` lists right after the damage is passed
+  :func:`~gmkit.systems.wfrp2.resolve.resolve_attack` lists right after the damage is passed
   on; damage that comes without one (typed by the GM) gets a new critical effect whose amount is
-  the critical value (how far below zero), for :func:`~gmkit.systems.wfrp2_damage.roll_critical`.
+  the critical value (how far below zero), for :func:`~gmkit.systems.wfrp2.damage.roll_critical`.
 
 :func:`apply_effect` is the same for one effect, as the encounter asks (the protocol's
 ``apply_effect``): a damage effect gives the new sheet and, below zero, the critical as a

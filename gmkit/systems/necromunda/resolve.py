@@ -1,13 +1,13 @@
 """Resolving a Necromunda shot with dice: to hit, ammo, pinning, to wound, wounds, injuries.
 
 :func:`resolve_shot` takes a request and a dice source and returns an
-:class:`~gmkit.systems.base.AttackResult`; :func:`gmkit.systems.necromunda_shooting.shot_setup`
+:class:`~gmkit.systems.base.AttackResult`; :func:`gmkit.systems.necromunda.shooting.shot_setup`
 has already fixed every number the dice are rolled against.
 
 Order: the to-hit roll (with the 7+ chart); the ammo roll when the to-hit die shows a 6; on a
 hit the target is pinned; the to-wound roll (Strength against Toughness); the wounds the
 weapon causes (its damage dice, "D3" and the like); the wounds and injury rolls
-(:mod:`gmkit.systems.necromunda_injuries`).
+(:mod:`gmkit.systems.necromunda.injuries`).
 
 Choices where the texts are silent:
 
@@ -31,7 +31,7 @@ Choices where the texts are silent:
   battle, unless the GM allows the shot.
 - Without ``attacker_state`` / ``target_state`` in the options, the states come from the
   encounter's conditions and counters
-  (:func:`~gmkit.systems.necromunda_state.with_encounter_states`); the result's request is
+  (:func:`~gmkit.systems.necromunda.state.with_encounter_states`); the result's request is
   the one resolved, states included.
 """
 
@@ -41,9 +41,9 @@ from gmkit.dice import DiceSource, DieRoll, roll
 from gmkit.errors import RulesError
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
-from gmkit.systems.necromunda_injuries import resolve_wounds
-from gmkit.systems.necromunda_shooting import IMPOSSIBLE, ShotSetup, shot_setup
-from gmkit.systems.necromunda_state import (
+from gmkit.systems.necromunda.injuries import resolve_wounds
+from gmkit.systems.necromunda.shooting import IMPOSSIBLE, ShotSetup, shot_setup
+from gmkit.systems.necromunda.state import (
     Check,
     Settings,
     fighter_of,

@@ -31,17 +31,17 @@ Wounds: 4 lost: 10 -> 6 (lightly wounded)
 
 The parts, each its own module:
 
-- :mod:`~gmkit.systems.wfrp2_catalogs`: actions (``actions.yaml``: type full/half/free/varies,
+- :mod:`~gmkit.systems.wfrp2.catalogs`: actions (``actions.yaml``: type full/half/free/varies,
   modifiers, conditions granted), circumstances (``circumstances.yaml``: modifiers, reactions
   they allow or rule out, automatic hits, extra damage) and weapon qualities
   (``qualities.yaml``); :func:`turn_problems` checks a turn's actions.
-- :mod:`~gmkit.systems.wfrp2_setup`: :func:`attack_setup` (the attack before the dice) and
+- :mod:`~gmkit.systems.wfrp2.setup`: :func:`attack_setup` (the attack before the dice) and
   :func:`reactions_available` (what the defender may do: offer it before resolving).
-- :mod:`~gmkit.systems.wfrp2_resolve`: :func:`resolve_attack`.
-- :mod:`~gmkit.systems.wfrp2_damage`: damage, Ulric's Fury, soak, :func:`roll_critical`
+- :mod:`~gmkit.systems.wfrp2.resolve`: :func:`resolve_attack`.
+- :mod:`~gmkit.systems.wfrp2.damage`: damage, Ulric's Fury, soak, :func:`roll_critical`
   (``criticals.yaml``: a format with placeholder rows for the GM to fill from the book).
-- :mod:`~gmkit.systems.wfrp2_effects`: :func:`apply_effects`.
-- :mod:`~gmkit.systems.wfrp2_round`: :func:`initiative` (Ag + 1d10, surprise) and
+- :mod:`~gmkit.systems.wfrp2.effects`: :func:`apply_effects`.
+- :mod:`~gmkit.systems.wfrp2.round`: :func:`initiative` (Ag + 1d10, surprise) and
   :func:`perform_action` (movement, stances, feint, manoeuvre...).
 
 Where seed 002 is silent, each module's docstring records the choice made. In short: no
@@ -61,7 +61,7 @@ one, an aiming attacker...), and the reactions the target spent this round
 parry and one dodge a round). A circumstance the request gives, even as False, is the GM's
 word and stays. Conditions the catalog does not price (prone: 002 gives no modifier) change
 nothing; ``gm_modifier`` is for them. :meth:`WFRP2System.apply_effect` applies one effect to a
-sheet for the encounter (:func:`~gmkit.systems.wfrp2_effects.apply_effect`).
+sheet for the encounter (:func:`~gmkit.systems.wfrp2.effects.apply_effect`).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ from typing import Any
 from gmkit.dice import DiceSource
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
-from gmkit.systems.wfrp2_catalogs import (
+from gmkit.systems.wfrp2.catalogs import (
     Action,
     Circumstance,
     Quality,
@@ -82,11 +82,11 @@ from gmkit.systems.wfrp2_catalogs import (
     qualities,
     turn_problems,
 )
-from gmkit.systems.wfrp2_damage import Critical, Damage, roll_critical, roll_damage, soak
-from gmkit.systems.wfrp2_effects import Applied, apply_effect, apply_effects
-from gmkit.systems.wfrp2_resolve import resolve_attack
-from gmkit.systems.wfrp2_round import ActionResult, InitiativeResult, initiative, perform_action
-from gmkit.systems.wfrp2_setup import (
+from gmkit.systems.wfrp2.damage import Critical, Damage, roll_critical, roll_damage, soak
+from gmkit.systems.wfrp2.effects import Applied, apply_effect, apply_effects
+from gmkit.systems.wfrp2.resolve import resolve_attack
+from gmkit.systems.wfrp2.round import ActionResult, InitiativeResult, initiative, perform_action
+from gmkit.systems.wfrp2.setup import (
     AttackSetup,
     ReactionOption,
     attack_setup,
@@ -163,7 +163,7 @@ class WFRP2System:
     game = "wfrp2"
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
-        """Resolve an attack (:func:`~gmkit.systems.wfrp2_resolve.resolve_attack`).
+        """Resolve an attack (:func:`~gmkit.systems.wfrp2.resolve.resolve_attack`).
 
         ``request.action`` is an id of :func:`actions`, ``request.circumstances`` keys of
         :func:`circumstances`, ``request.mode`` "melee" or "ranged" (else: the weapon's own),

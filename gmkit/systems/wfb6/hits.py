@@ -35,8 +35,8 @@ from gmkit.errors import GmkitError
 from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.systems.base import Step
 from gmkit.systems.sixes import D6Test, roll_needed
-from gmkit.systems.wfb6_battlefield import UnitOnTable
-from gmkit.systems.wfb6_data import TargetingRules, targeting_rules
+from gmkit.systems.wfb6.battlefield import UnitOnTable
+from gmkit.systems.wfb6.data import TargetingRules, targeting_rules
 
 MemberKind = Literal["troops", "rank and file", "champion", "character"]
 

@@ -38,7 +38,7 @@ from gmkit.dice import DiceSource
 from gmkit.errors import RulesError
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import Effect, Step
-from gmkit.systems.necromunda_state import FighterState, bled_out
+from gmkit.systems.necromunda.state import FighterState, bled_out
 from gmkit.systems.tables import table
 
 GAME = "necromunda"

@@ -26,16 +26,16 @@ partial cover needs 7 - 2 + 1 + 1 = 7: a 6, then 4+)::
 
 The parts, each its own module (all re-exported here):
 
-- :mod:`~gmkit.systems.necromunda_state`: :class:`FighterState` (wounds left, flesh wounds,
+- :mod:`~gmkit.systems.necromunda.state`: :class:`FighterState` (wounds left, flesh wounds,
   pinned, down, hidden, engaged, how the fighter moved: the encounter's, passed in
   ``request.options["target_state"]`` / ``["attacker_state"]``), :class:`Settings`, checks.
-- :mod:`~gmkit.systems.necromunda_turn`: phases, the order of moves, :class:`TurnPosition`.
-- :mod:`~gmkit.systems.necromunda_movement`: moves, runs, charges, crawling, terrain,
+- :mod:`~gmkit.systems.necromunda.turn`: phases, the order of moves, :class:`TurnPosition`.
+- :mod:`~gmkit.systems.necromunda.movement`: moves, runs, charges, crawling, terrain,
   obstacles.
-- :mod:`~gmkit.systems.necromunda_hiding`: who may hide, losing it, detection.
-- :mod:`~gmkit.systems.necromunda_shooting`: who may shoot, target choice, range, modifiers.
-- :mod:`~gmkit.systems.necromunda_resolve`: the dice of a shot.
-- :mod:`~gmkit.systems.necromunda_injuries`: wounds, injury rolls, recovery rolls.
+- :mod:`~gmkit.systems.necromunda.hiding`: who may hide, losing it, detection.
+- :mod:`~gmkit.systems.necromunda.shooting`: who may shoot, target choice, range, modifiers.
+- :mod:`~gmkit.systems.necromunda.resolve`: the dice of a shot.
+- :mod:`~gmkit.systems.necromunda.injuries`: wounds, injury rolls, recovery rolls.
 
 Request conventions for :meth:`NecromundaRules.resolve_attack`: ``distance`` in inches;
 ``circumstances`` ids of ``to_hit_modifiers.yaml`` (``partial_cover``, ``cover``,
@@ -58,7 +58,7 @@ gained in its own recovery phase) is the ``pinned`` condition for rounds 2: the 
 the rounds of a condition gained in one's own turn from the start of the next turn, and the
 fighter stays pinned through that turn. When the request gives no ``attacker_state`` /
 ``target_state``, the shot reads them from the encounter's conditions and counters
-(:func:`~gmkit.systems.necromunda_state.state_from_encounter`).
+(:func:`~gmkit.systems.necromunda.state.state_from_encounter`).
 
 Left out, because seed 000 does not hold them: close combat, the effects of being pinned and
 escaping them (only a pinned fighter's not moving or shooting is applied), broken fighters and
@@ -73,14 +73,14 @@ from dataclasses import replace
 from gmkit.dice import DiceSource
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
-from gmkit.systems.necromunda_hiding import (
+from gmkit.systems.necromunda.hiding import (
     detects,
     hide,
     hide_checks,
     hiding_lost,
     spotting_range,
 )
-from gmkit.systems.necromunda_injuries import (
+from gmkit.systems.necromunda.injuries import (
     WoundOutcome,
     injury_rolls,
     injury_table,
@@ -90,7 +90,7 @@ from gmkit.systems.necromunda_injuries import (
     recovery_table,
     resolve_wounds,
 )
-from gmkit.systems.necromunda_movement import (
+from gmkit.systems.necromunda.movement import (
     ChargeOutcome,
     Leg,
     MovePlan,
@@ -102,8 +102,8 @@ from gmkit.systems.necromunda_movement import (
     run_must_stop,
     terrain_cost,
 )
-from gmkit.systems.necromunda_resolve import resolve_shot
-from gmkit.systems.necromunda_shooting import (
+from gmkit.systems.necromunda.resolve import resolve_shot
+from gmkit.systems.necromunda.shooting import (
     Candidate,
     ShotSetup,
     shooting_weapons,
@@ -111,7 +111,7 @@ from gmkit.systems.necromunda_shooting import (
     target_choice_check,
     to_hit_modifiers,
 )
-from gmkit.systems.necromunda_state import (
+from gmkit.systems.necromunda.state import (
     CONDITION_FIELDS,
     Check,
     FighterState,
@@ -119,7 +119,7 @@ from gmkit.systems.necromunda_state import (
     state_from_encounter,
     with_encounter_states,
 )
-from gmkit.systems.necromunda_turn import (
+from gmkit.systems.necromunda.turn import (
     Phase,
     TurnPosition,
     advance,
@@ -227,7 +227,7 @@ class NecromundaRules:
         self.settings = settings or Settings.packaged()
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
-        """Resolve a shot (see :func:`~gmkit.systems.necromunda_resolve.resolve_shot`)."""
+        """Resolve a shot (see :func:`~gmkit.systems.necromunda.resolve.resolve_shot`)."""
         return resolve_shot(request, source, self.settings)
 
     def apply_effect(

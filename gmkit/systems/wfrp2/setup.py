@@ -1,7 +1,7 @@
 """What a WFRP 2e attack is before any die is rolled: :func:`attack_setup` and the reactions.
 
 The request's action, weapon, mode and circumstances, weighed by the catalogs
-(:mod:`gmkit.systems.wfrp2_catalogs`), give an :class:`AttackSetup`: the characteristic tested
+(:mod:`gmkit.systems.wfrp2.catalogs`), give an :class:`AttackSetup`: the characteristic tested
 and every modifier with its source, how many attacks, which weapon qualities act, and which
 reactions the target may use (:class:`ReactionOption`, also offered alone by
 :func:`reactions_available` so a panel can ask the defender before resolving).
@@ -33,7 +33,7 @@ from typing import Any, Literal
 from gmkit.errors import GmkitError
 from gmkit.sheets.wfrp2 import UNARMED_DAMAGE, Weapon, WFRP2Character
 from gmkit.systems.base import AttackRequest, Effect, Modifier
-from gmkit.systems.wfrp2_catalogs import (
+from gmkit.systems.wfrp2.catalogs import (
     Action,
     Circumstance,
     Quality,

@@ -30,7 +30,7 @@ from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import Effect, EffectKind, Step
 from gmkit.systems.percentile import location_class, roll_test
 from gmkit.systems.tables import table
-from gmkit.systems.wfrp2_setup import AttackSetup
+from gmkit.systems.wfrp2.setup import AttackSetup
 
 FURY_LIMIT = 20
 GAME = "wfrp2"

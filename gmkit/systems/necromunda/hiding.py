@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import Effect, Step
-from gmkit.systems.necromunda_state import Check, FighterState, Settings
+from gmkit.systems.necromunda.state import Check, FighterState, Settings
 
 
 def spotting_multiplier() -> int:

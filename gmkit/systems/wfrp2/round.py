@@ -33,7 +33,7 @@ from gmkit.systems.percentile import (
     roll_initiative,
     roll_test,
 )
-from gmkit.systems.wfrp2_catalogs import Action, action
+from gmkit.systems.wfrp2.catalogs import Action, action
 
 
 @dataclass(frozen=True)
