@@ -1,14 +1,14 @@
 """Exact odds of a Necromunda shot, from the rules the resolver uses.
 
-Every number comes from the rules: :func:`~gmkit.systems.necromunda_shooting.shot_setup`
+Every number comes from the rules: :func:`~gmkit.systems.necromunda.shooting.shot_setup`
 (the score needed, Strength, the to-wound score, high impact, the states, the checks), the
 resolver's own ammo roll and armour save run over each face of their die
 (:func:`gmkit.odds.sixes.faces`), :func:`~gmkit.systems.sixes.chance` for the to-hit and
 to-wound rolls, the weapon's damage dice through :func:`gmkit.dice.distribution`, and the
-injury table read by :func:`~gmkit.systems.necromunda_injuries.injury_table` with
-:func:`~gmkit.systems.necromunda_injuries.injury_rolls` and
-:func:`~gmkit.systems.necromunda_state.bled_out`. The order of the resolver is followed step by
-step (:func:`~gmkit.systems.necromunda_resolve.resolve_shot`); ``tests/odds`` check the odds
+injury table read by :func:`~gmkit.systems.necromunda.injuries.injury_table` with
+:func:`~gmkit.systems.necromunda.injuries.injury_rolls` and
+:func:`~gmkit.systems.necromunda.state.bled_out`. The order of the resolver is followed step by
+step (:func:`~gmkit.systems.necromunda.resolve.resolve_shot`); ``tests/odds`` check the odds
 against the resolver run over every sequence of dice, and against 200,000 seeded resolutions.
 
 The target's state afterwards (``Odds.states``), outcomes that exclude each other:
@@ -43,10 +43,10 @@ from gmkit.odds.sixes import MODIFIERS, faces, needed_at, total_of
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.necromunda import SYSTEM
-from gmkit.systems.necromunda_injuries import injury_rolls, injury_table
-from gmkit.systems.necromunda_resolve import OFF_TABLE, _ammo, _save, _settings
-from gmkit.systems.necromunda_shooting import ShotSetup, shot_setup
-from gmkit.systems.necromunda_state import FighterState, Settings, bled_out, fighter_of
+from gmkit.systems.necromunda.injuries import injury_rolls, injury_table
+from gmkit.systems.necromunda.resolve import OFF_TABLE, _ammo, _save, _settings
+from gmkit.systems.necromunda.shooting import ShotSetup, shot_setup
+from gmkit.systems.necromunda.state import FighterState, Settings, bled_out, fighter_of
 from gmkit.systems.sixes import chance
 
 GAME = "necromunda"
@@ -129,7 +129,7 @@ def wound_outcomes(
     fighter: NecromundaFighter, state: FighterState, wounds: int, *, high_impact: bool = False
 ) -> Dist[FighterState]:
     """The exact distribution of the state
-    :func:`~gmkit.systems.necromunda_injuries.resolve_wounds` leaves ``fighter`` in."""
+    :func:`~gmkit.systems.necromunda.injuries.resolve_wounds` leaves ``fighter`` in."""
     if state.out_of_action:
         raise RulesError(f"{fighter.name}: already out of action")
     left = state.wounds(fighter)

@@ -2,14 +2,14 @@
 
 The resolver's own steps give every number (:func:`gmkit.systems.wfb6.resolve_attack`):
 
-- targeting: :func:`~gmkit.systems.wfb6_targeting.may_target` (a refused target: no hit, the
+- targeting: :func:`~gmkit.systems.wfb6.targeting.may_target` (a refused target: no hit, the
   reason in ``notes``);
 - to hit: the resolver's to-hit step, run with a :class:`~gmkit.odds.sixes.Probe`, says
   whether dice are rolled, against which score (``shot_modifiers`` and the target's modifiers
   through ``to_hit_needed``) and with which modifiers; templates, automatic hits, "move or
   fire" and targets out of range give a certain number of hits. Each shot hits with
   :func:`~gmkit.systems.sixes.chance`;
-- who takes the hits: the resolver's allocation (:func:`~gmkit.systems.wfb6_hits.allocate_hits`
+- who takes the hits: the resolver's allocation (:func:`~gmkit.systems.wfb6.hits.allocate_hits`
   or "Look out, Sir!"), run with a probe for each number of hits: the hits each model takes
   for certain, and how many are left over at random among how many models (one each, or any
   model again when ``excess_distinct`` is False); a "Look out, Sir!" roll is run over each
@@ -46,10 +46,10 @@ from gmkit.sheets.wfb6 import Weapon, WFB6Character, resolve_strength
 from gmkit.systems.base import AttackRequest, Step
 from gmkit.systems.sixes import chance, to_wound_needed
 from gmkit.systems.wfb6 import _allocate, _sheet, _situation, _to_hit, _weapon
-from gmkit.systems.wfb6_battlefield import UnitOnTable
-from gmkit.systems.wfb6_data import AttackKind, ShootingRules, shooting_rules, targeting_rules
-from gmkit.systems.wfb6_hits import Share
-from gmkit.systems.wfb6_targeting import may_target
+from gmkit.systems.wfb6.battlefield import UnitOnTable
+from gmkit.systems.wfb6.data import AttackKind, ShootingRules, shooting_rules, targeting_rules
+from gmkit.systems.wfb6.hits import Share
+from gmkit.systems.wfb6.targeting import may_target
 
 GAME = "wfb6"
 STATES: tuple[str, ...] = ("no hit", "no wound", "wounded, not slain", "slain")

@@ -11,7 +11,7 @@ Turns (``systems.turns``: the sides take turns): in its side's turn each fighter
 down or pinned shoots once. At the end of the turn (its recovery phase) the side's pinned
 fighters stand up (the published rule without the escape test: a pinned fighter misses its
 side's next turn), then each down fighter makes its recovery roll, the rules' own
-(:func:`~gmkit.systems.necromunda_injuries.recovery_roll`, run over each face of its die):
+(:func:`~gmkit.systems.necromunda.injuries.recovery_roll`, run over each face of its die):
 still down, out of action, or up with a flesh wound and pinned for a turn.
 
 Left out: close combat (seed 000 has none), moving, hiding, ammo rolls (a failed one does not
@@ -30,8 +30,8 @@ from gmkit.odds.necromunda import Outcome, prepare
 from gmkit.odds.sixes import faces
 from gmkit.simulate.fighters import Fight, Fighter, Option
 from gmkit.simulate.tables import OUT, RowBuilder, Tables
-from gmkit.systems.necromunda_injuries import recovery_roll
-from gmkit.systems.necromunda_state import FighterState, bled_out, state_from_encounter
+from gmkit.systems.necromunda.injuries import recovery_roll
+from gmkit.systems.necromunda.state import FighterState, bled_out, state_from_encounter
 
 State = tuple[int, int, bool, bool]  # wounds left, flesh wounds, down, pinned
 

@@ -70,7 +70,7 @@ def is_horde(sheet: Any) -> bool:
 def _request(fight: Fight, attacker: Fighter, option: Option, target: Fighter, **extra: Any) -> Any:
     if fight.game != "wfb6":
         return fight.request(attacker, option, target, **extra)
-    from gmkit.systems.wfb6_battlefield import Situation, UnitOnTable
+    from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
 
     model = target.sheet
     if model.role == "character" and model.unit:  # type: ignore[attr-defined]
