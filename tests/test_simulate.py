@@ -32,9 +32,9 @@ from gmkit.simulate.fighters import options_of
 from gmkit.systems import choices, system
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.catalogs import catalog
-from gmkit.systems.necromunda_injuries import recovery_roll, recovery_table
-from gmkit.systems.necromunda_state import FighterState
-from gmkit.systems.wfb6_battlefield import Situation, UnitOnTable
+from gmkit.systems.necromunda.injuries import recovery_roll, recovery_table
+from gmkit.systems.necromunda.state import FighterState
+from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
 
 GAMES = ("necromunda", "dark_heresy", "deathwatch", "wfrp2", "wfb6")
 
