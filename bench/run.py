@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+LIMIT = 300  # seconds a benchmark may take before it is stopped and reported
 
 
 def main(words: list[str]) -> int:
@@ -28,9 +29,16 @@ def main(words: list[str]) -> int:
     for script in scripts:
         print(f"\n=== {script.stem} ===", flush=True)
         started = time.perf_counter()
-        finished = subprocess.run([sys.executable, str(script)], check=False)
+        try:
+            finished = subprocess.run([sys.executable, str(script)], check=False, timeout=LIMIT)
+            code = finished.returncode
+        except subprocess.TimeoutExpired:
+            code = None
         took = time.perf_counter() - started
-        verdict = "ok" if finished.returncode == 0 else f"FAILED (exit {finished.returncode})"
+        if code is None:
+            verdict = f"STOPPED after {LIMIT} s"
+        else:
+            verdict = "ok" if code == 0 else f"FAILED (exit {code})"
         print(f"--- {script.stem}: {verdict} in {took:.1f} s", flush=True)
     return 0
 
