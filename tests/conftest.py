@@ -4,6 +4,7 @@ real JupyterLab, and a real Chromium. Servers are started once per session and s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import os
 import re
@@ -185,9 +186,13 @@ def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights
             process, log = start_process(command, tmp, port, env)
             started.append(Server(f"http://127.0.0.1:{port}/", process, log))
         for server in started:
+            _wait_for_pool(server.process, server.log, 180)
             wait_for_page(server.url, server.process, server.log, 180)
         yield DemoFights(campaign, started[0], dict(zip(names, started[1:], strict=True)))
     finally:
+        for server in started:  # all asked to stop at once, then each waited for
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.process.pid, 15)
         for server in started:
             stop_server(server)
 
