@@ -30,11 +30,20 @@ Choices made:
 - Apply uses the dice of the shown result again (no new roll); if the encounter changed since
   the roll so that the same dice give another result, it refuses and asks to resolve again.
 - Changing a selection clears the result and the dice typed; the encounter changing (another
-  widget, the panel's own apply) keeps them.
+  widget, the panel's own apply) keeps them. With ``follow_actor`` (the dashboard's), the
+  attacker becomes whoever acts now each time the turn passes, as ``select_attacker`` would.
+
+Cheap to update, for a screen at the table: a control is sent to the page only when what it
+shows changed (a dropdown's options and choice in one message), what the rules offer an
+attacker is worked out once per sheet, weapon, mode and conditions, and the circumstances show
+as one line (those set) until the GM opens them (``edit_circumstances``): their controls, one
+per circumstance of the game, are built then. The panel's widgets share their layouts and
+styles.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterable
 from functools import wraps
@@ -62,10 +71,41 @@ from gmkit.widgets.attack_view import (
 from gmkit.widgets.i18n import LANGUAGE, t
 from gmkit.widgets.odds_view import OddsView
 from gmkit.widgets.render import STYLE
+from gmkit.widgets.tracker import Shared
 
 _PROMPT = re.compile(r"^(?P<purpose>.*): roll a d(?P<sides>\d+) and enter its value$")
 DICE_MODES = ("seeded", "physical")
 F = TypeVar("F", bound=Callable[..., Any])
+_CACHED = 64
+"""What the rules offer, kept for this many (sheet, weapon, mode, conditions) at most."""
+
+_TEXT = {  # the panel's own labels (i18n.LABELS holds the shared ones)
+    "en": {"edit_circumstances": "Edit circumstances", "none_set": "none"},
+    "es": {"edit_circumstances": "Editar circunstancias", "none_set": "ninguna"},
+}
+
+
+def _text(key: str) -> str:
+    return _TEXT.get(LANGUAGE.value, _TEXT["en"]).get(key) or _TEXT["en"][key]
+
+
+def _set(widget: widgets.Widget, **values: Any) -> None:
+    """Assign only the traits whose value differs: an equal value sends nothing."""
+    for name, value in values.items():
+        if getattr(widget, name) != value:
+            setattr(widget, name, value)
+
+
+def _choose(box: widgets.Dropdown, options: Iterable[Any], value: Any) -> None:
+    """A dropdown's options and choice: nothing sent when neither changed, one message when
+    the options did (ipywidgets would reset the choice first, a second message)."""
+    wanted = tuple(options)
+    if tuple(box.options) != wanted:
+        with box.hold_sync():
+            box.options = wanted
+            box.value = value
+    elif box.value != value:
+        box.value = value
 
 
 def _shown(method: F) -> F:
@@ -112,9 +152,23 @@ class AttackPanel(widgets.VBox):
     typed = List(Unicode(), help="values typed for the table's dice, in the order rolled")
     prompt = Unicode("", help="the die the rules need next (physical dice)")
     error = Unicode("", help="the last error, shown in the panel")
+    circumstances_open = Bool(False, help="a control per circumstance shown (edit_circumstances)")
 
-    def __init__(self, encounter: Encounter, *, seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        encounter: Encounter,
+        *,
+        seed: int | None = None,
+        follow_actor: bool = False,
+        with_style: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        """``follow_actor``: the attacker follows the current actor (the dashboard's panel);
+        ``with_style``: carry gmkit's CSS (off where the page has it already)."""
         self.encounter = encounter
+        self.follow_actor = follow_actor
+        current = encounter.state.current
+        self._followed = current.id if current is not None else None
         self.game = encounter.game
         self.structure = turn_structure(self.game)
         self.unit = choices.UNITS[self.game]
@@ -143,8 +197,9 @@ class AttackPanel(widgets.VBox):
         self._syncing = False
         self._closed = False
         self._dice = SeededDice(seed)
+        self._offers: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # see _offered
         self._build()
-        super().__init__(children=self._layout(), **kwargs)
+        super().__init__(children=self._layout(with_style), **kwargs)
         self.seed = seed
         self._unsubscribe = self.encounter.subscribe(self._on_encounter)
         LANGUAGE.observe(self._on_language, names="value")
@@ -156,7 +211,12 @@ class AttackPanel(widgets.VBox):
             self._closed = True
             self._unsubscribe()
             LANGUAGE.unobserve(self._on_language, names="value")
-            self.odds_view.close()
+            self._drop_circumstance_controls()
+            for part in (*self.children, *self._rows, self.dice_row, self.entry_row):
+                for child in getattr(part, "children", ()):
+                    child.close()
+                part.close()
+            self._shared.close()
         super().close()
 
     # --- the selections -------------------------------------------------------------------
@@ -238,6 +298,20 @@ class AttackPanel(widgets.VBox):
             changed[circumstance] = value
         self.circumstances = changed
         self._cascade()
+
+    def edit_circumstances(self, on: bool = True) -> None:
+        """Show (or hide) a control for every circumstance of the game (built on first use);
+        hidden, the panel shows the circumstances set as one line."""
+        self.circumstances_open = bool(on)
+        self._render()
+
+    @property
+    def circumstance_controls(self) -> dict[str, widgets.Widget]:
+        """The circumstances' controls by id (built now if they were not)."""
+        self._sync_circumstance_controls(build=True)
+        return self._circumstance_controls_built
+
+    _circumstance_controls = circumstance_controls  # the name earlier code and tests use
 
     @_shown
     def select_location(self, location: str) -> None:
@@ -387,10 +461,11 @@ class AttackPanel(widgets.VBox):
                 raise
         finally:
             self._busy = False
+        implied = self._follow()
         self.result, self.applied = result, True
         self._applied_events = len(self.encounter.effective_events) - before
         self._applied_at = len(self.encounter.effective_events)
-        self._cascade()
+        self._cascade(implied=implied)
         return result
 
     def _spend(self, args: dict[str, Any]) -> bool:
@@ -420,10 +495,11 @@ class AttackPanel(widgets.VBox):
                 self.encounter.undo()
         finally:
             self._busy = False
+        implied = self._follow()
         if ours:
             self.applied = False
             self._applied_events, self._applied_at = 0, -1
-        self._cascade()
+        self._cascade(implied=implied)
 
     # --- what is offered ---------------------------------------------------------------------
 
@@ -453,8 +529,40 @@ class AttackPanel(widgets.VBox):
             "attacker_counters": dict(attacker.counters),
         }
 
-    def _cascade(self, *, implied: bool = False) -> None:
-        """Recompute what is offered from the selections, keeping those still offered."""
+    def _passed(self) -> str | None:
+        """With ``follow_actor``: the id of whoever acts now, if the turn passed to them since
+        the panel last looked (None otherwise)."""
+        if not self.follow_actor:
+            return None
+        current = self.encounter.state.current
+        actor = current.id if current is not None else None
+        if actor == self._followed:
+            return None
+        self._followed = actor
+        return actor
+
+    def _follow(self) -> bool:
+        """Once the turn has passed (``_passed``), attack with whoever acts now: what
+        ``select_attacker`` does (the result and dice typed cleared). True if it did."""
+        actor = self._passed()
+        if actor is None:
+            return False
+        try:
+            self._take_turn(actor)
+        except GmkitError as error:  # shown, as select_attacker shows it
+            self.error = str(error)
+            return False
+        return True
+
+    def _take_turn(self, actor: str) -> None:
+        found = self._present(actor)
+        self._clear()
+        self.attacker = found.id
+
+    def _cascade(self, *, implied: bool = False, selections_only: bool = False) -> None:
+        """Recompute what is offered from the selections, keeping those still offered.
+        ``selections_only``: as far as the selections go (a reaction not offered dropped), not
+        the preview nor the odds (another cascade follows at once)."""
         state = self.encounter.state
         present = state.present
         self.attackers = tuple(c.id for c in present)
@@ -482,17 +590,50 @@ class AttackPanel(widgets.VBox):
             )
             kept.update({k: v for k, v in found.items() if k in offered})
         self.circumstances = kept
-        self._offer_reactions(state)
-        self._update_odds()
+        if selections_only:
+            if self.reaction:  # dropped unless offered against this attack
+                self._offer_reactions(state, *self._try_request())
+            return
+        reaction = self.reaction
+        request, problem = self._try_request()  # once, for the preview, reactions and odds
+        self._offer_reactions(state, request, problem)
+        if self.reaction != reaction:  # the reaction is not offered against this attack
+            request, problem = self._try_request()
+        self._update_odds(request, problem)
 
-    def _update_odds(self) -> None:
-        """Show the odds of the request the panel would resolve (or why there is none)."""
+    def _try_request(self) -> tuple[AttackRequest | None, str]:
+        """The request the selections make, or None and why there is none."""
         try:
-            request = self._request()
+            return self._request(), ""
         except (GmkitError, ValueError) as error:
-            self.odds_view.update(None, str(error))
+            return None, str(error)
+
+    def _update_odds(self, request: AttackRequest | None, problem: str) -> None:
+        """Show the odds of the request the panel would resolve (or why there is none)."""
+        if request is None:
+            self.odds_view.update(None, problem)
         else:
             self.odds_view.update(request)
+
+    def _offered(self, attacker: Combatant, mode: str | None = None) -> Any:
+        """``choices.attack_choices`` (``mode`` None) or ``choices.refused_actions`` for the
+        attacker with the selected weapon: pure functions of the sheet, the weapon, the mode
+        and the attacker's conditions and counters, so worked out once for each (the turn
+        coming round to the same attacker asks again)."""
+        sheet, options = attacker.sheet, self._attacker_options(attacker)
+        counters = tuple(sorted(options["attacker_counters"].items()))
+        key = (attacker.id, self.weapon, mode, tuple(options["attacker_conditions"]), counters)
+        kept = self._offers.get(key)
+        if kept is not None and (kept[0] is sheet or kept[0] == sheet):
+            return kept[1]
+        if mode is None:
+            found = choices.attack_choices(self.game, sheet, self.weapon, options=options)
+        else:
+            found = choices.refused_actions(self.game, sheet, self.weapon, mode, options=options)
+        if len(self._offers) >= _CACHED:
+            self._offers.clear()
+        self._offers[key] = (sheet, found)
+        return found
 
     def _offer_actions(self, state: EncounterState, attacker: Combatant | None) -> None:
         self.modes, self.actions, self.not_offered = (), (), {}
@@ -502,8 +643,7 @@ class AttackPanel(widgets.VBox):
             if attacker is not None:
                 self.not_offered = {"": f"{attacker.name} has no weapon this game's rules use"}
             return
-        sheet, options = attacker.sheet, self._attacker_options(attacker)
-        every = choices.attack_choices(self.game, sheet, self.weapon, options=options)
+        every = self._offered(attacker)
         self.modes = every.modes
         if self.mode not in [choice.id for choice in self.modes]:
             self.mode = self.modes[0].id if self.modes else ""
@@ -511,7 +651,7 @@ class AttackPanel(widgets.VBox):
             self.action = ""
             return
         self._action_names = {c.id: _choice_label(c) for c in choices.actions(self.game)}
-        refused = choices.refused_actions(self.game, sheet, self.weapon, self.mode, options=options)
+        refused = self._offered(attacker, self.mode)
         self.not_offered = {key: why for key, why in refused.items() if why}
         offered: list[Choice] = []
         for choice in choices.actions(self.game):
@@ -570,12 +710,15 @@ class AttackPanel(widgets.VBox):
     def _request(self) -> AttackRequest:
         return self.encounter.attack_request(**self._attack_args())
 
-    def _offer_reactions(self, state: EncounterState) -> None:
+    def _offer_reactions(
+        self, state: EncounterState, request: AttackRequest | None, problem: str
+    ) -> None:
         """The target's reactions against this attack, and the preview of the test."""
         self.reactions, self.reactions_refused = (), {}
         self.preview, self.problem = None, ""
         try:
-            request = self._request()
+            if request is None:
+                raise GmkitError(problem)
             self.preview = choices.attack_preview(self.game, request)
             available = choices.reactions_available(self.game, request)
         except (GmkitError, ValueError) as error:
@@ -601,42 +744,58 @@ class AttackPanel(widgets.VBox):
     def _on_encounter(self, encounter: Any) -> None:
         if self._busy:
             return
+        actor = self._passed()
         try:
-            self._cascade()
+            # the selections as the change leaves them; when the turn passed, only as far as
+            # they carry over to whoever acts now (nothing shown is worked out twice)
+            self._cascade(selections_only=actor is not None)
         except (GmkitError, ValueError) as error:
             self.error = str(error)
+        if actor is not None:  # the turn passed: select_attacker(actor)
+            self.error = ""
+            try:
+                self._take_turn(actor)
+                self._cascade(implied=True)
+            except (GmkitError, ValueError) as error:
+                self.error = str(error)
         self._render()
 
     # --- the controls ------------------------------------------------------------------------
 
     def _build(self) -> None:
+        shared = self._shared = Shared()
+        make = shared.make
         wide = {"width": "26em"}
-        self.attacker_box = widgets.Dropdown(layout=wide)
-        self.weapon_box = widgets.Dropdown(layout=wide)
-        self.mode_box = widgets.Dropdown(layout=wide)
-        self.action_box = widgets.Dropdown(layout=wide)
-        self.target_box = widgets.Dropdown(layout=wide)
-        self.distance_box = widgets.Text(layout={"width": "14em"})
-        self.location_box = widgets.Dropdown(layout=wide)
-        self.reaction_box = widgets.Dropdown(layout=wide)
-        self.circumstance_box = widgets.VBox()
-        self.budget_box = widgets.Checkbox(value=True, indent=False)
-        self.secret_box = widgets.Checkbox(value=False, indent=False)
-        self.dice_box = widgets.ToggleButtons(options=[("", "seeded"), ("", "physical")])
-        self.seed_box = widgets.Text(layout={"width": "10em"})
-        self.die_box = widgets.Text(layout={"width": "10em"})
-        self.enter_button = widgets.Button()
-        self.resolve_button = widgets.Button(button_style="primary")
-        self.apply_button = widgets.Button(button_style="success")
-        self.undo_button = widgets.Button()
-        self.offered_html = widgets.HTML()
-        self.preview_html = widgets.HTML()
-        self.prompt_html = widgets.HTML()
-        self.result_html = widgets.HTML()
-        self.error_html = widgets.HTML()
-        self.odds_view = OddsView()
-        self._circumstance_controls: dict[str, widgets.Widget] = {}
+        self.attacker_box = make(widgets.Dropdown, layout=wide)
+        self.weapon_box = make(widgets.Dropdown, layout=wide)
+        self.mode_box = make(widgets.Dropdown, layout=wide)
+        self.action_box = make(widgets.Dropdown, layout=wide)
+        self.target_box = make(widgets.Dropdown, layout=wide)
+        self.distance_box = make(widgets.Text, layout={"width": "14em"})
+        # shown or hidden one by one: their own layouts
+        self.location_box = widgets.Dropdown(layout=wide, style=shared.style(widgets.Dropdown))
+        self.reaction_box = widgets.Dropdown(layout=wide, style=shared.style(widgets.Dropdown))
+        self.seed_box = widgets.Text(layout={"width": "10em"}, style=shared.style(widgets.Text))
+        self.circumstance_box = make(widgets.VBox)
+        self.circumstance_html = make(widgets.HTML)
+        self.circumstance_button = make(widgets.ToggleButton, layout={"width": "auto"})
+        self.circumstance_grid: widgets.GridBox | None = None  # built on first use
+        self._circumstance_controls_built: dict[str, widgets.Widget] = {}
         self._circumstance_ids: tuple[str, ...] = ()
+        self.budget_box = make(widgets.Checkbox, value=True, indent=False)
+        self.secret_box = make(widgets.Checkbox, value=False, indent=False)
+        self.dice_box = make(widgets.ToggleButtons, options=[("", "seeded"), ("", "physical")])
+        self.die_box = make(widgets.Text, layout={"width": "10em"})
+        self.enter_button = make(widgets.Button)
+        self.resolve_button = make(widgets.Button, button_style="primary")
+        self.apply_button = make(widgets.Button, button_style="success")
+        self.undo_button = make(widgets.Button)
+        self.offered_html = make(widgets.HTML)
+        self.preview_html = make(widgets.HTML)
+        self.prompt_html = make(widgets.HTML)
+        self.result_html = make(widgets.HTML)
+        self.error_html = make(widgets.HTML)
+        self.odds_view = OddsView()
         bind = self._bind
         bind(self.attacker_box, self.select_attacker)
         bind(self.weapon_box, self.select_weapon)
@@ -648,6 +807,7 @@ class AttackPanel(widgets.VBox):
         bind(self.budget_box, self.set_budget)
         bind(self.secret_box, self.set_secret)
         bind(self.dice_box, self.set_dice_mode)
+        bind(self.circumstance_button, self.edit_circumstances)
         self.distance_box.continuous_update = False
         bind(self.distance_box, self.set_distance)
         self.seed_box.continuous_update = False
@@ -679,16 +839,25 @@ class AttackPanel(widgets.VBox):
             if value:
                 self.enter(value)
 
-    def _layout(self) -> list[widgets.Widget]:
-        row = widgets.HBox
+    def _layout(self, with_style: bool) -> list[widgets.Widget]:
+        def row(children: list[widgets.Widget]) -> widgets.HBox:
+            return self._shared.make(widgets.HBox, children=children)
+
         self.dice_row = row([self.dice_box, self.seed_box])
-        self.entry_row = row([self.die_box, self.enter_button])
-        return [
-            widgets.HTML(STYLE),
+        self.entry_row = widgets.HBox([self.die_box, self.enter_button])  # shown or hidden
+        self._rows = [
             row([self.attacker_box, self.target_box]),
             row([self.weapon_box, self.mode_box]),
             row([self.action_box, self.location_box]),
             row([self.distance_box, self.reaction_box]),
+            row([self.circumstance_html, self.circumstance_button]),
+            row([self.resolve_button, self.apply_button, self.undo_button, self.budget_box,
+                 self.secret_box]),
+        ]  # fmt: skip
+        style = [self._shared.make(widgets.HTML, value=STYLE)] if with_style else []
+        return [
+            *style,
+            *self._rows[:4],
             self.circumstance_box,
             self.offered_html,
             self.preview_html,
@@ -696,14 +865,13 @@ class AttackPanel(widgets.VBox):
             self.dice_row,
             self.entry_row,
             self.prompt_html,
-            row([self.resolve_button, self.apply_button, self.undo_button, self.budget_box,
-                 self.secret_box]),
+            self._rows[5],
             self.error_html,
             self.result_html,
-        ]  # fmt: skip
+        ]
 
     def _on_language(self, change: dict[str, Any]) -> None:
-        self._circumstance_ids = ()  # rebuild the circumstance controls in the new language
+        self._drop_circumstance_controls()  # built again in the new language when shown
         self._render()
 
     def _name(self, ident: str) -> str:
@@ -727,17 +895,17 @@ class AttackPanel(widgets.VBox):
         )
         if "" in self.not_offered:
             offered = f"<p>{self.not_offered['']}</p>" + offered
-        self.offered_html.value = offered + self._budget_line()
+        _set(self.offered_html, value=offered + self._budget_line())
         seen = [step for step in (self.result.steps if self.result else ()) if step.modifiers]
-        self.preview_html.value = preview_html(self.preview, self.problem, seen)
-        self.prompt_html.value = prompt_html(self.prompt, self.typed)
-        self.result_html.value = steps_html(self.result)
-        self.error_html.value = error_html(self.error, self.warnings)
-        self.apply_button.disabled = self.result is None or self.applied
-        self.undo_button.disabled = not self.encounter.can_undo
+        _set(self.preview_html, value=preview_html(self.preview, self.problem, seen))
+        _set(self.prompt_html, value=prompt_html(self.prompt, self.typed))
+        _set(self.result_html, value=steps_html(self.result))
+        _set(self.error_html, value=error_html(self.error, self.warnings))
+        _set(self.apply_button, disabled=self.result is None or self.applied)
+        _set(self.undo_button, disabled=not self.encounter.can_undo)
         physical = self.dice_mode == "physical"
-        self.entry_row.layout.display = "" if physical else "none"
-        self.seed_box.layout.display = "none" if physical else ""
+        _set(self.entry_row.layout, display="" if physical else "none")
+        _set(self.seed_box.layout, display="none" if physical else "")
 
     def _safe_reactions(self) -> tuple[Choice, ...]:
         try:
@@ -757,86 +925,138 @@ class AttackPanel(widgets.VBox):
         return f"<p>{t('actions_left')}: {left}</p>"
 
     def _sync_controls(self) -> None:
-        self.attacker_box.description = t("attacker")
-        self.attacker_box.options = [(self._name(i), i) for i in self.attackers]
-        self.attacker_box.value = self.attacker or None
-        self.weapon_box.description = t("weapon")
-        self.weapon_box.options = list(self.weapons)
-        self.weapon_box.value = self.weapon or None
-        self.mode_box.description = t("mode")
-        self.mode_box.options = [(_choice_label(c), c.id) for c in self.modes]
-        self.mode_box.value = self.mode or None
-        self.action_box.description = t("action")
-        self.action_box.options = [(_choice_label(c), c.id) for c in self.actions]
-        self.action_box.value = self.action or None
-        self.target_box.description = t("target")
-        self.target_box.options = [(self._name(i), i) for i in self.targets]
-        self.target_box.value = self.target or None
-        self.location_box.description = label("location", "Location")
-        self.location_box.options = [(loc.replace("_", " "), loc) for loc in self.locations]
-        self.location_box.value = self.location or None
-        self.location_box.layout.display = "" if self.locations else "none"
-        self.distance_box.description = f"{t('distance')} ({self.unit})"
-        self.distance_box.value = "" if self.distance is None else f"{self.distance:g}"
-        self.reaction_box.description = t("reaction")
+        """Each control to what the panel holds; only what differs is sent."""
+        _set(self.attacker_box, description=t("attacker"))
+        _choose(
+            self.attacker_box, [(self._name(i), i) for i in self.attackers], self.attacker or None
+        )
+        _set(self.weapon_box, description=t("weapon"))
+        _choose(self.weapon_box, self.weapons, self.weapon or None)
+        _set(self.mode_box, description=t("mode"))
+        _choose(self.mode_box, [(_choice_label(c), c.id) for c in self.modes], self.mode or None)
+        _set(self.action_box, description=t("action"))
+        _choose(
+            self.action_box, [(_choice_label(c), c.id) for c in self.actions], self.action or None
+        )
+        _set(self.target_box, description=t("target"))
+        _choose(self.target_box, [(self._name(i), i) for i in self.targets], self.target or None)
+        _set(self.location_box, description=label("location", "Location"))
+        locations = [(loc.replace("_", " "), loc) for loc in self.locations]
+        _choose(self.location_box, locations, self.location or None)
+        _set(self.location_box.layout, display="" if self.locations else "none")
+        _set(self.distance_box, description=f"{t('distance')} ({self.unit})")
+        _set(self.distance_box, value="" if self.distance is None else f"{self.distance:g}")
+        _set(self.reaction_box, description=t("reaction"))
         none = label("no_reaction", "none")
-        self.reaction_box.options = [
-            (none, ""),
-            *((_choice_label(c), c.id) for c in self.reactions),
-        ]
-        self.reaction_box.value = self.reaction
-        self.reaction_box.layout.display = "" if self._safe_reactions() else "none"
-        self.budget_box.description = label("check_budget", "Action budget")
-        self.budget_box.value = self.budget
-        self.secret_box.description = t("gm_only")
-        self.secret_box.value = self.secret
-        self.dice_box.options = [(t("gmkit_rolls"), "seeded"), (t("physical_dice"), "physical")]
-        self.dice_box.value = self.dice_mode
-        self.seed_box.description = label("seed", "Seed")
-        self.seed_box.value = "" if self.seed is None else str(self.seed)
-        self.die_box.description = t("dice")
-        self.enter_button.description = t("enter_die")
-        self.resolve_button.description = t("resolve")
-        self.apply_button.description = t("apply")
-        self.undo_button.description = t("undo")
+        reactions = [(none, ""), *((_choice_label(c), c.id) for c in self.reactions)]
+        _choose(self.reaction_box, reactions, self.reaction)
+        _set(self.reaction_box.layout, display="" if self._safe_reactions() else "none")
+        _set(self.budget_box, description=label("check_budget", "Action budget"))
+        _set(self.budget_box, value=self.budget)
+        _set(self.secret_box, description=t("gm_only"))
+        _set(self.secret_box, value=self.secret)
+        dice = [(t("gmkit_rolls"), "seeded"), (t("physical_dice"), "physical")]
+        _choose(self.dice_box, dice, self.dice_mode)
+        _set(self.seed_box, description=label("seed", "Seed"))
+        _set(self.seed_box, value="" if self.seed is None else str(self.seed))
+        _set(self.die_box, description=t("dice"))
+        _set(self.enter_button, description=t("enter_die"))
+        _set(self.resolve_button, description=t("resolve"))
+        _set(self.apply_button, description=t("apply"))
+        _set(self.undo_button, description=t("undo"))
         self._sync_circumstances()
 
+    # --- the circumstances -----------------------------------------------------------------
+
     def _sync_circumstances(self) -> None:
+        """The line of the circumstances set, the button that opens their controls, and the
+        controls themselves once opened."""
+        shown = bool(self.circumstance_choices)
+        names = {choice.id: _choice_label(choice) for choice in self.circumstance_choices}
+        chosen = [
+            names[key] if value is True else f"{names[key]} {value}"
+            for key, value in self.circumstances.items()
+            if key in names
+        ]
+        summary = html.escape(", ".join(chosen) or _text("none_set"))
+        _set(
+            self.circumstance_html,
+            value=f"<b>{html.escape(t('circumstances'))}</b>: {summary}",
+        )
+        _set(self.circumstance_button, description=_text("edit_circumstances"))
+        _set(self.circumstance_button, value=self.circumstances_open)
+        self._sync_circumstance_controls(build=self.circumstances_open)
+        grid = self.circumstance_grid
+        wanted = [self._rows[4]] if shown else []
+        if self.circumstances_open and grid is not None and shown:
+            wanted.append(grid)
+        if list(self.circumstance_box.children) != wanted:
+            self.circumstance_box.children = wanted
+
+    def _sync_circumstance_controls(self, *, build: bool) -> None:
+        """The controls to the circumstances offered and their values; built if ``build``
+        (or already built), else left unbuilt."""
         ids = tuple(choice.id for choice in self.circumstance_choices)
         if ids != self._circumstance_ids:
+            self._drop_circumstance_controls()
+        if not self._circumstance_controls_built and not build:
+            return
+        if not self._circumstance_controls_built and ids:
             self._circumstance_ids = ids
-            self._circumstance_controls = {
+            self._circumstance_controls_built = {
                 choice.id: self._circumstance_control(choice)
                 for choice in self.circumstance_choices
             }
-            title = widgets.HTML(f"<b>{t('circumstances')}</b>")
-            grid = widgets.GridBox(
-                list(self._circumstance_controls.values()),
+            self.circumstance_grid = self._shared.make(
+                widgets.GridBox,
+                children=list(self._circumstance_controls_built.values()),
                 layout={"grid_template_columns": "repeat(2, 26em)"},
             )
-            self.circumstance_box.children = [title, grid] if ids else []
-        for choice in self.circumstance_choices:
-            control = self._circumstance_controls[choice.id]
-            value = self.circumstances.get(choice.id)
-            if choice.kind == "flag":
-                control.value = bool(value)
-            elif choice.kind == "number":
-                control.value = int(value or 0)
-            else:
-                control.value = value or ""
+        syncing, self._syncing = self._syncing, True
+        try:
+            for choice in self.circumstance_choices:
+                control = self._circumstance_controls_built.get(choice.id)
+                if control is None:
+                    continue
+                value = self.circumstances.get(choice.id)
+                if choice.kind == "flag":
+                    _set(control, value=bool(value))
+                elif choice.kind == "number":
+                    _set(control, value=int(value or 0))
+                else:
+                    _set(control, value=value or "")
+        finally:
+            self._syncing = syncing
+
+    def _drop_circumstance_controls(self) -> None:
+        for control in self._circumstance_controls_built.values():
+            control.close()
+        self._circumstance_controls_built = {}
+        self._circumstance_ids = ()
+        grid, self.circumstance_grid = self.circumstance_grid, None
+        if grid is not None:
+            kept = tuple(child for child in self.circumstance_box.children if child is not grid)
+            if kept != tuple(self.circumstance_box.children):
+                self.circumstance_box.children = kept
+            grid.close()
 
     def _circumstance_control(self, choice: Choice) -> widgets.Widget:
         text = _choice_label(choice)
-        style = {"description_width": "initial"}
+        initial = {"description_width": "initial"}
+        make = self._shared.make
         if choice.kind == "flag":
-            control: widgets.Widget = widgets.Checkbox(
-                description=text, indent=False, tooltip=choice.help
+            control: widgets.Widget = make(
+                widgets.Checkbox, description=text, indent=False, tooltip=choice.help
             )
         elif choice.kind == "number":
-            control = widgets.IntText(description=text, style=style, tooltip=choice.help)
+            control = make(widgets.IntText, description=text, style=initial, tooltip=choice.help)
         else:
-            control = widgets.Dropdown(
-                description=text, options=["", *choice.options], style=style, tooltip=choice.help
+            control = make(
+                widgets.Dropdown,
+                description=text,
+                options=["", *choice.options],
+                style=initial,
+                tooltip=choice.help,
             )
 
         def changed(change: dict[str, Any]) -> None:

@@ -1,34 +1,42 @@
 """The combat log: every effective event of an encounter, newest first, filterable, to CSV.
 
-A view of ``encounter.log_frame()``: one row per event (round, whose turn, kind, actor, target,
-rolls, dice, outcome, visibility). Filter by round, actor and kind with the dropdowns; rows
-whose dice were physical (typed by the GM) are marked. ``frame()`` is what is shown (the filters
-applied, newest first); ``export_csv(path)`` writes it, as does the export button, into the
-folder field. It follows the encounter: every change re-reads the log.
+A view of the encounter's log (``encounter.log_frame()``): one row per event (round, whose
+turn, kind, actor, target, rolls, dice, outcome, visibility). Filter by round, actor and kind
+with the dropdowns; rows whose dice were physical (typed by the GM) are marked. ``frame()`` is
+the log with the filters applied, newest first; ``export_csv(path)`` writes it, as does the
+export button, into the folder field.
+
+The table shows one page of ``page_rows`` rows (the newest 50 by default); once there are more,
+"Older" and "Newer" (``show_page``) page through them. It follows the encounter cheaply: a
+row is worked out once per event (the rows of events already shown are kept; an undo drops
+the last), and the table, the filters' options and the pager are sent to the page only when
+what they show changed.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 import pandas as pd
 
-from gmkit.encounter import Encounter
+from gmkit.encounter import Encounter, combat_log
 from gmkit.widgets.i18n import LANGUAGE, t
 from gmkit.widgets.style import THEME_CLASS, style_widget
+from gmkit.widgets.tracker import Shared
 
-__all__ = ["ALL", "CombatLog"]
+__all__ = ["ALL", "SHOWN_ROWS", "CombatLog"]
 
 ALL = ""
 """A filter dropdown's value for "All" (None would read as no selection, shown blank)."""
 
-SHOWN_ROWS = 300
-"""Rows drawn in the table (the newest); ``frame()`` and the CSV keep every row."""
+SHOWN_ROWS = 50
+"""Rows drawn in the table, a page (the newest first); ``frame()`` and the CSV keep every row."""
 
 _COLUMNS = (  # the frame's columns; each heading is the label of the same key
     "event",
@@ -43,49 +51,83 @@ _COLUMNS = (  # the frame's columns; each heading is the label of the same key
     "visibility",
 )
 
+_TEXT = {  # the log's own labels (i18n.LABELS holds the shared ones)
+    "en": {"older": "Older ›", "newer": "‹ Newer", "of": "of"},
+    "es": {"older": "Anteriores ›", "newer": "‹ Recientes", "of": "de"},
+}
+
+
+def _text(key: str) -> str:
+    return _TEXT.get(LANGUAGE.value, _TEXT["en"]).get(key) or _TEXT["en"][key]
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One event's row, and what it was worked out from (kept while those are unchanged)."""
+
+    event: Mapping[str, Any]
+    after: Any  # the state after the event
+    record: dict[str, Any]
+    html: str
+
 
 class CombatLog(widgets.VBox):
-    """Round / actor / kind dropdowns, the log as an HTML table, and CSV export.
+    """Round / actor / kind dropdowns, the log as an HTML table (a page of it), CSV export.
 
     ``CombatLog(encounter, folder="exports")``: the export button writes
-    ``<folder>/<encounter name>-log.csv``.
+    ``<folder>/<encounter name>-log.csv``. ``page_rows``: rows per page of the table.
     """
 
-    def __init__(self, encounter: Encounter, *, folder: str | Path = ".", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        encounter: Encounter,
+        *,
+        folder: str | Path = ".",
+        page_rows: int = SHOWN_ROWS,
+        with_style: bool = True,
+        **kwargs: Any,
+    ) -> None:
         self.encounter = encounter
-        self._log = encounter.log_frame()
+        self.page_rows = max(1, int(page_rows))
+        self.page = 0  # 0: the newest rows
+        self._rows: list[_Row] = []
+        self._options: dict[str, list[Any]] = {}
         self._quiet = False  # True while the dropdowns' options are being replaced
-        self.round_filter = widgets.Dropdown(layout=widgets.Layout(width="12em"))
-        self.actor_filter = widgets.Dropdown(layout=widgets.Layout(width="20em"))
-        self.kind_filter = widgets.Dropdown(layout=widgets.Layout(width="16em"))
+        shared = self._shared = Shared()
+        initial = {"description_width": "initial"}
+        self.round_filter = shared.make(widgets.Dropdown, layout={"width": "12em"}, style=initial)
+        self.actor_filter = shared.make(widgets.Dropdown, layout={"width": "20em"}, style=initial)
+        self.kind_filter = shared.make(widgets.Dropdown, layout={"width": "16em"}, style=initial)
         for dropdown in self._dropdowns().values():
-            dropdown.style.description_width = "initial"
             dropdown.observe(self._on_filter, names="value")
-        self.folder = widgets.Text(value=str(folder), layout=widgets.Layout(width="20em"))
-        self.folder.style.description_width = "initial"
-        self.export_button = widgets.Button()
+        self.folder = shared.make(
+            widgets.Text, value=str(folder), layout={"width": "20em"}, style=initial
+        )
+        self.export_button = shared.make(widgets.Button)
         self.export_button.on_click(lambda _button: self.export())
-        self.message_area = widgets.HTML()
-        self.table = widgets.HTML()
+        self.message_area = shared.make(widgets.HTML)
+        self.table = shared.make(widgets.HTML)
         self.table.add_class("gmkit-log")
-        self.filters = widgets.HBox(
-            [*self._dropdowns().values(), self.folder, self.export_button],
-            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+        self.pager: widgets.HBox | None = None  # built once there is more than a page
+        self.filters = shared.make(
+            widgets.HBox,
+            children=[*self._dropdowns().values(), self.folder, self.export_button],
+            layout={"flex_flow": "row wrap", "align_items": "center"},
         )
-        super().__init__(
-            children=[style_widget(), self.filters, self.message_area, self.table], **kwargs
-        )
+        style = [style_widget()] if with_style else []
+        super().__init__(children=[*style, self.filters, self.message_area, self.table], **kwargs)
         self.add_class(THEME_CLASS)
         self._relabel()
         self._unsubscribe: Callable[[], None] | None = encounter.subscribe(self._on_change)
         LANGUAGE.observe(self._on_language, names="value")
+        self._read()
         self._render()
 
     # --- the user's actions -------------------------------------------------------------
 
     def frame(self) -> pd.DataFrame:
-        """The log as shown: the filters applied, newest first."""
-        log = self._log
+        """The log with the filters applied, newest first."""
+        log = self.encounter.log_frame()
         for name, dropdown in self._dropdowns().items():
             chosen = dropdown.value
             if chosen in (ALL, None):
@@ -116,6 +158,17 @@ class CombatLog(widgets.VBox):
         self._say(f"{t('export_csv')}: {target}")
         return target
 
+    def show_page(self, page: int) -> None:
+        """Show page ``page`` of the table (0: the newest rows; clamped to the pages there
+        are): what the Older and Newer buttons do."""
+        self.page = max(0, int(page))
+        self._render_table()
+
+    @property
+    def pages(self) -> int:
+        """How many pages the filtered log makes (at least one)."""
+        return max(1, -(-len(self._shown()) // self.page_rows))
+
     def close(self) -> None:
         if self._unsubscribe is None:
             return  # closed already
@@ -124,6 +177,10 @@ class CombatLog(widgets.VBox):
         LANGUAGE.unobserve(self._on_language, names="value")
         for part in (*self.filters.children, *self.children):
             part.close()
+        if self.pager is not None:
+            for part in self.pager.children:
+                part.close()
+        self._shared.close()
         super().close()
 
     # --- helpers --------------------------------------------------------------------------
@@ -133,14 +190,17 @@ class CombatLog(widgets.VBox):
 
     def _say(self, text: str, *, error: bool = False) -> None:
         css = "gmkit-error" if error else "gmkit-message"
-        self.message_area.value = f"<div class='{css}'>{html.escape(text)}</div>" if text else ""
+        shown = f"<div class='{css}'>{html.escape(text)}</div>" if text else ""
+        if self.message_area.value != shown:
+            self.message_area.value = shown
 
     def _on_change(self, _encounter: object) -> None:
-        self._log = self.encounter.log_frame()
-        self._render()
+        if self._read():
+            self._render()
 
     def _on_filter(self, _change: object) -> None:
         if not self._quiet:
+            self.page = 0
             self._render_table()
 
     def _on_language(self, _change: object) -> None:
@@ -153,6 +213,34 @@ class CombatLog(widgets.VBox):
         self.kind_filter.description = t("kind")
         self.folder.description = t("folder")
         self.export_button.description = t("export_csv")
+        if self.pager is not None:
+            newer, older, _ = self.pager.children
+            older.description, newer.description = _text("older"), _text("newer")
+
+    def _read(self) -> bool:
+        """Bring the rows up to the encounter's effective events; True if any changed.
+
+        ``states[k]`` is the state after the first ``k`` events (what ``log_frame`` reads):
+        the rows whose event and state are the same objects as when they were made are kept
+        (the log only grows, or loses its last events to an undo), the others made again."""
+        events = self.encounter.effective_events
+        states = self.encounter._log.states  # the states log_frame reads (no public name)
+        kept = min(len(self._rows), len(events))
+        while kept and not (
+            self._rows[kept - 1].event is events[kept - 1]
+            and self._rows[kept - 1].after is states[kept]
+        ):
+            kept -= 1
+        if kept == len(self._rows) == len(events):
+            return False
+        del self._rows[kept:]
+        if len(events) > kept:
+            frame = combat_log(tuple(events[kept:]), list(states[kept:]))
+            for offset, record in enumerate(frame.to_dict("records")):
+                record["event"] = kept + offset + 1  # numbered from the log's first event
+                number = kept + offset
+                self._rows.append(_Row(events[number], states[number + 1], record, _row(record)))
+        return True
 
     def _render(self) -> None:
         """New options for the dropdowns (the current choice kept when it still exists),
@@ -160,18 +248,21 @@ class CombatLog(widgets.VBox):
         self._quiet = True
         try:
             for name, dropdown in self._dropdowns().items():
-                values: list[Any] = self._log[name].drop_duplicates().tolist()
+                values: list[Any] = list(dict.fromkeys(row.record[name] for row in self._rows))
                 if name == "round":
                     values = sorted(int(v) for v in values)
                 elif name == "actor":
                     values = self._actors(values)
                 else:
                     values = sorted(str(v) for v in values if v)
-                options = [(t("all"), ALL), *((str(v), v) for v in values)]
-                chosen = dropdown.value
-                if list(dropdown.options) != options:
-                    dropdown.options = options
-                dropdown.value = chosen if chosen in values else ALL
+                options = ((t("all"), ALL), *((str(v), v) for v in values))
+                chosen = dropdown.value if dropdown.value in values else ALL
+                if tuple(dropdown.options) != options:
+                    with dropdown.hold_sync():  # options and choice: one message
+                        dropdown.options = options
+                        dropdown.value = chosen
+                elif dropdown.value != chosen:
+                    dropdown.value = chosen
         finally:
             self._quiet = False
         self._render_table()
@@ -185,13 +276,58 @@ class CombatLog(widgets.VBox):
             actors |= named or {value}
         return sorted(actors)
 
+    def _shown(self) -> list[_Row]:
+        """The rows the filters keep, newest first."""
+        chosen = {name: box.value for name, box in self._dropdowns().items()}
+        rows: Iterable[_Row] = reversed(self._rows)
+        for name, value in chosen.items():
+            if value in (ALL, None):
+                continue
+            if name == "actor":
+                rows = [r for r in rows if _lists(str(r.record["actor"]), value)]
+            else:
+                rows = [r for r in rows if r.record[name] == value]
+        return list(rows)
+
     def _render_table(self) -> None:
-        shown = self.frame().head(SHOWN_ROWS)
+        shown = self._shown()
+        pages = max(1, -(-len(shown) // self.page_rows))
+        self.page = min(self.page, pages - 1)
+        first = self.page * self.page_rows
+        page = shown[first : first + self.page_rows]
         heads = "".join(f"<th>{html.escape(t(column))}</th>" for column in _COLUMNS)
-        rows = [_row(record) for record in shown.to_dict("records")]
-        self.table.value = (
-            f"<table><thead><tr>{heads}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        )
+        body = "".join(row.html for row in page)
+        table = f"<table><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table>"
+        if self.table.value != table:
+            self.table.value = table
+        self._render_pager(first, len(page), len(shown), pages)
+
+    def _render_pager(self, first: int, count: int, total: int, pages: int) -> None:
+        """Older / Newer and "rows 51–100 of 312", once the log is longer than a page."""
+        if pages == 1 and self.pager is None:
+            return
+        if self.pager is None:
+            older = self._shared.make(widgets.Button)
+            newer = self._shared.make(widgets.Button)
+            older.on_click(lambda _button: self.show_page(self.page + 1))
+            newer.on_click(lambda _button: self.show_page(self.page - 1))
+            where = self._shared.make(widgets.HTML)
+            self.pager = widgets.HBox([newer, older, where])  # its own layout: hidden at times
+            self.children = (*self.children, self.pager)
+            self._relabel()
+        newer, older, where = self.pager.children
+        _assign(older, disabled=self.page >= pages - 1)
+        _assign(newer, disabled=self.page == 0)
+        span = f"{first + 1}–{first + count}" if count else "0"
+        _assign(where, value=f"{span} {html.escape(_text('of'))} {total}")
+        _assign(self.pager.layout, display="" if pages > 1 else "none")
+
+
+def _assign(widget: widgets.Widget, **values: Any) -> None:
+    """Assign only the traits whose value differs: an equal value sends nothing."""
+    for name, value in values.items():
+        if getattr(widget, name) != value:
+            setattr(widget, name, value)
 
 
 def _lists(actors: str, name: str) -> bool:

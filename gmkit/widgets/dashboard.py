@@ -43,7 +43,7 @@ from gmkit.widgets.render import STYLE as SHEET_STYLE
 from gmkit.widgets.render import sheet_html
 from gmkit.widgets.sheet_editor import SheetEditor
 from gmkit.widgets.style import STYLE, THEME_CLASS
-from gmkit.widgets.tracker import InitiativeTracker
+from gmkit.widgets.tracker import InitiativeTracker, Shared
 
 __all__ = ["LANGUAGE_NAMES", "WOUNDS_SHOWN", "Dashboard"]
 
@@ -146,52 +146,57 @@ class Dashboard(widgets.VBox):
         self.combat_log: CombatLog | None = None
         self.sheet_editor: SheetEditor | None = None
         self._unsubscribe: Callable[[], None] | None = None
-        self._actor: str | None = None
+        self._card: tuple[Any, str] | None = None  # the sheet shown on the card, its language
         self._syncing = False
         names = [info.name for info in store.encounters()]
-        self.title = widgets.HTML()
-        self.picker = widgets.Dropdown(options=names, layout=widgets.Layout(width="28em"))
-        self.picker.style.description_width = "initial"
-        self.language = widgets.ToggleButtons(
+        self._looks = looks = Shared()  # the dashboard's own widgets' layouts and styles
+        self.title = looks.make(widgets.HTML)
+        self.picker = looks.make(
+            widgets.Dropdown,
+            options=names,
+            layout={"width": "28em"},
+            style={"description_width": "initial"},
+        )
+        self.language = looks.make(
+            widgets.ToggleButtons,
             options=[(LANGUAGE_NAMES.get(code, code), code) for code in LABELS],
             value=LANGUAGE.value,
             style={"button_width": "7em"},
         )
-        self.message_area = widgets.HTML()
-        topbar = widgets.HBox([self.title, self.picker, self.language])
+        self.message_area = looks.make(widgets.HTML)
+        topbar = looks.make(widgets.HBox, children=[self.title, self.picker, self.language])
         topbar.add_class("gmkit-topbar")
         # the slots the encounter's widgets go into
-        self.left = widgets.VBox()
-        self.attack_slot = widgets.VBox()
+        self.left = looks.make(widgets.VBox)
+        self.attack_slot = looks.make(widgets.VBox)
         self.attack_slot.add_class("gmkit-attack")
-        self.sheet_card = widgets.HTML()
+        self.sheet_card = looks.make(widgets.HTML)
         self.sheet_card.add_class("gmkit-sheet-card")
-        self.edit_button = widgets.ToggleButton(value=False)
-        self.editor_box = widgets.VBox()
-        self.sheet_slot = widgets.VBox([self.sheet_card, self.edit_button, self.editor_box])
+        # shown or hidden: its own layout
+        self.edit_button = widgets.ToggleButton(
+            value=False, style=looks.style(widgets.ToggleButton)
+        )
+        self.editor_box = looks.make(widgets.VBox)
+        self.sheet_slot = looks.make(
+            widgets.VBox, children=[self.sheet_card, self.edit_button, self.editor_box]
+        )
         self.sheet_slot.add_class("gmkit-sheet-slot")
         self._dice: DiceTray | None = None  # built when its tab is first opened
-        self.dice_slot = widgets.VBox()
-        self.wounds_picker = widgets.ToggleButtons(options=[(k, k) for k in WOUNDS_SHOWN])
-        self.sides_picker = widgets.SelectMultiple(rows=3, layout=widgets.Layout(width="26em"))
-        self.reveal_picker = widgets.Dropdown(layout=widgets.Layout(width="22em"))
-        self.reveal_button = widgets.Button()
-        self.players_box = widgets.VBox(
-            [
-                self.wounds_picker,
-                self.sides_picker,
-                widgets.HBox([self.reveal_picker, self.reveal_button]),
-            ]
-        )
+        self.dice_slot = looks.make(widgets.VBox)
+        self._players: dict[str, Any] | None = None  # its controls: built when first used
+        self.players_box = looks.make(widgets.VBox)
         self.players_box.add_class("gmkit-players")
-        self.tabs = widgets.Tab(children=[self.sheet_slot, self.dice_slot, self.players_box])
-        right = widgets.VBox([self.attack_slot, self.tabs])
+        self.tabs = widgets.Tab(
+            children=[self.sheet_slot, self.dice_slot, self.players_box],
+            layout=looks.layout(),
+        )
+        right = looks.make(widgets.VBox, children=[self.attack_slot, self.tabs])
         for column in (self.left, right):
             column.add_class("gmkit-column")
-        grid = widgets.Box([self.left, right])
+        grid = looks.make(widgets.Box, children=[self.left, right])
         grid.add_class("gmkit-grid")
-        style = widgets.HTML(
-            STYLE + SHEET_STYLE + DASHBOARD_STYLE, layout=widgets.Layout(display="none")
+        style = looks.make(
+            widgets.HTML, value=STYLE + SHEET_STYLE + DASHBOARD_STYLE, layout={"display": "none"}
         )
         super().__init__(children=[style, topbar, self.message_area, grid], **kwargs)
         self.add_class(THEME_CLASS)
@@ -200,9 +205,6 @@ class Dashboard(widgets.VBox):
         self.language.observe(self._on_language_pick, names="value")
         self.edit_button.observe(self._on_edit, names="value")
         self.tabs.observe(self._on_tab, names="selected_index")
-        self.wounds_picker.observe(self._on_wounds, names="value")
-        self.sides_picker.observe(self._on_sides, names="value")
-        self.reveal_button.on_click(lambda _button: self.reveal(self.reveal_picker.value or ""))
         LANGUAGE.observe(self._on_language, names="value")
         self._relabel()
         chosen = encounter_name or (names[0] if names else None)
@@ -229,9 +231,10 @@ class Dashboard(widgets.VBox):
         self._drop_encounter()
         self.encounter = encounter
         self.encounter_name = name
-        self.tracker = InitiativeTracker(encounter, seed=self.seed)
-        self.attack = AttackPanel(encounter, seed=self.seed)
-        self.combat_log = CombatLog(encounter)
+        # the page has gmkit's CSS once (this dashboard's): the panels do not carry their own
+        self.tracker = InitiativeTracker(encounter, seed=self.seed, with_style=False)
+        self.attack = AttackPanel(encounter, seed=self.seed, follow_actor=True, with_style=False)
+        self.combat_log = CombatLog(encounter, with_style=False)
         self.left.children = [self.tracker, self.combat_log]
         self.attack_slot.children = [self.attack]
         self.tracker.observe(self._on_selected, names="selected")
@@ -243,7 +246,6 @@ class Dashboard(widgets.VBox):
         finally:
             self._syncing = False
         current = encounter.state.current
-        self._actor = current.id if current else None
         present = encounter.state.present
         if present:
             self.select_combatant((current or present[0]).id)
@@ -313,6 +315,23 @@ class Dashboard(widgets.VBox):
         return self._dice
 
     @property
+    def wounds_picker(self) -> widgets.ToggleButtons:
+        """The players' tab's enemy wounds setting (the tab is built on first use)."""
+        return self._players_tab()["wounds"]  # type: ignore[no-any-return]
+
+    @property
+    def sides_picker(self) -> widgets.SelectMultiple:
+        return self._players_tab()["sides"]  # type: ignore[no-any-return]
+
+    @property
+    def reveal_picker(self) -> widgets.Dropdown:
+        return self._players_tab()["reveal"]  # type: ignore[no-any-return]
+
+    @property
+    def reveal_button(self) -> widgets.Button:
+        return self._players_tab()["reveal_button"]  # type: ignore[no-any-return]
+
+    @property
     def selected_combatant(self) -> Any:
         if self.encounter is None or self.tracker is None or not self.tracker.selected:
             return None
@@ -330,6 +349,7 @@ class Dashboard(widgets.VBox):
         if self._dice is not None:
             self._dice.close()
         super().close()
+        self._looks.close()
 
     # --- inside -----------------------------------------------------------------------------
 
@@ -368,6 +388,39 @@ class Dashboard(widgets.VBox):
     def _on_tab(self, change: dict[str, Any]) -> None:
         if change["new"] == 1:
             self.dice  # noqa: B018 - built on first use
+        elif change["new"] == 2:
+            self._players_tab()
+
+    def _players_tab(self) -> dict[str, Any]:
+        """The players' tab's controls, built the first time they are needed."""
+        if self._players is None:
+            looks = self._looks
+            initial = {"description_width": "initial"}
+            wounds = looks.make(
+                widgets.ToggleButtons, options=[(k, k) for k in WOUNDS_SHOWN], style=initial
+            )
+            sides = looks.make(
+                widgets.SelectMultiple, rows=3, layout={"width": "26em"}, style=initial
+            )
+            reveal = looks.make(widgets.Dropdown, layout={"width": "22em"})
+            button = looks.make(widgets.Button)
+            self._players = {
+                "wounds": wounds,
+                "sides": sides,
+                "reveal": reveal,
+                "reveal_button": button,
+            }
+            wounds.observe(self._on_wounds, names="value")
+            sides.observe(self._on_sides, names="value")
+            button.on_click(lambda _button: self.reveal(reveal.value or ""))
+            self.players_box.children = [
+                wounds,
+                sides,
+                looks.make(widgets.HBox, children=[reveal, button]),
+            ]
+            self._relabel_players()
+            self._render_players()
+        return self._players
 
     def _on_pick(self, change: dict[str, Any]) -> None:
         if not self._syncing and change["new"] and change["new"] != self.encounter_name:
@@ -392,12 +445,15 @@ class Dashboard(widgets.VBox):
         for index, key in enumerate(("sheet", "dice_tray", "players")):
             self.tabs.set_title(index, t(key))
         self.edit_button.description = _text("edit")
-        self.wounds_picker.description = _text("enemy_wounds")
-        self.wounds_picker.style.description_width = "initial"
-        self.sides_picker.description = _text("player_sides")
-        self.sides_picker.style.description_width = "initial"
-        self.reveal_button.description = _text("reveal")
+        self._relabel_players()
         self._render_title()
+
+    def _relabel_players(self) -> None:
+        if self._players is None:
+            return
+        self._players["wounds"].description = _text("enemy_wounds")
+        self._players["sides"].description = _text("player_sides")
+        self._players["reveal_button"].description = _text("reveal")
 
     def _render_title(self) -> None:
         game = ""
@@ -410,14 +466,8 @@ class Dashboard(widgets.VBox):
         self.title.value = f"<h1>{name}{sub}</h1>"
 
     def _on_change(self, encounter: Encounter) -> None:
-        """After every change of the encounter: the attacker follows the current actor, the
-        sheet card and the players' settings follow the state."""
-        current = encounter.state.current
-        actor = current.id if current else None
-        if actor != self._actor:
-            self._actor = actor
-            if actor is not None and self.attack is not None:
-                self.attack.select_attacker(actor)
+        """After every change of the encounter: the sheet card and the players' settings
+        follow the state (the attack panel follows the current actor: ``follow_actor``)."""
         self._show_sheet(keep_editor=True)
         self._render_players()
 
@@ -427,14 +477,19 @@ class Dashboard(widgets.VBox):
 
     def _show_sheet(self, *, keep_editor: bool = False) -> None:
         combatant = self.selected_combatant
-        if combatant is None:
-            card = f"<p class='gmkit-message'>{html.escape(_text('no_selection'))}</p>"
-            self.edit_button.layout.display = "none"
-        else:
-            card = sheet_html(combatant.sheet)
-            self.edit_button.layout.display = ""
-        if self.sheet_card.value != card:
-            self.sheet_card.value = card
+        shown = (combatant.sheet if combatant is not None else None, LANGUAGE.value)
+        if self._card is None or shown[0] is not self._card[0] or shown[1] != self._card[1]:
+            # the card changes with the sheet (a new one after an edit) or the language
+            self._card = shown
+            if combatant is None:
+                card = f"<p class='gmkit-message'>{html.escape(_text('no_selection'))}</p>"
+            else:
+                card = sheet_html(combatant.sheet)
+            if self.sheet_card.value != card:
+                self.sheet_card.value = card
+        display = "none" if combatant is None else ""
+        if self.edit_button.layout.display != display:
+            self.edit_button.layout.display = display
         if (
             not keep_editor
             and self.edit_button.value
@@ -474,7 +529,9 @@ class Dashboard(widgets.VBox):
             self.edit_button.value = False
 
     def _render_players(self) -> None:
-        """The players' tab: the GM's settings as the encounter holds them."""
+        """The players' tab: the GM's settings as the encounter holds them (once built)."""
+        if self._players is None:
+            return
         self._syncing_players = True
         try:
             state = self.encounter.state if self.encounter is not None else None

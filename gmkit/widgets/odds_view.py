@@ -21,11 +21,17 @@ are the game's odds module's (``Odds.states``, ``Odds.events``, ``Odds.distribut
 
 Charts are inline SVG in an ``HTML`` widget, generated here (no plotting library; Voila
 renders them without a round trip to the kernel for an image).
+
+Odds are a pure function of the request: the last ``KEPT_ODDS`` computed are kept, so going
+back to a request seen before (the turn coming round to the same attacker) computes nothing;
+a part of the view is sent to the page only when what it shows changed, and the view's
+widgets share their layouts and styles.
 """
 
 from __future__ import annotations
 
 import html
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -38,6 +44,7 @@ from gmkit.odds import Curve, Dist, Odds, curve, odds
 from gmkit.systems.base import AttackRequest
 from gmkit.widgets.attack_view import label
 from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.tracker import Shared
 
 __all__ = ["OddsView", "bars_svg", "curve_svg", "percent"]
 
@@ -60,6 +67,8 @@ BAR_COLOUR = "#4e79a7"
 BAR_HEIGHT = 120
 """Height in pixels of the tallest bar (the most likely outcome)."""
 CURVE_WIDTH, CURVE_HEIGHT = 480, 160
+KEPT_ODDS = 32
+"""Odds kept by request (the newest), so a request seen again is not computed again."""
 
 _STYLE = """
 <style>
@@ -277,20 +286,22 @@ class OddsView(widgets.VBox):
         self._syncing = False
         self._closed = False
         self._curve_on = False  # the button was pressed (and not pressed again to hide)
-        self.title_html = widgets.HTML()
-        self.summary_html = widgets.HTML()
-        self.chart_box = widgets.Dropdown(layout={"width": "22em"})
-        self.curve_button = widgets.Button(layout={"width": "auto"})
-        self.chart_html = widgets.HTML()
-        self.curve_html = widgets.HTML()
+        self._kept: OrderedDict[tuple[Any, ...], list[tuple[AttackRequest, Odds]]] = OrderedDict()
+        self._shared = shared = Shared()
+        self.title_html = shared.make(widgets.HTML)
+        self.summary_html = shared.make(widgets.HTML)
+        self.chart_box = shared.make(widgets.Dropdown, layout={"width": "22em"})
+        self.curve_button = shared.make(widgets.Button, layout={"width": "auto"})
+        self.chart_html = shared.make(widgets.HTML)
+        self.curve_html = shared.make(widgets.HTML)
         self.chart_box.observe(self._on_chart, names="value")
         self.curve_button.on_click(lambda _: self._toggle_curve())
         super().__init__(
             children=[
-                widgets.HTML(_STYLE, layout={"display": "none"}),
+                shared.make(widgets.HTML, value=_STYLE, layout={"display": "none"}),
                 self.title_html,
                 self.summary_html,
-                widgets.HBox([self.chart_box, self.curve_button]),
+                shared.make(widgets.HBox, children=[self.chart_box, self.curve_button]),
                 self.chart_html,
                 self.curve_html,
             ],
@@ -304,6 +315,11 @@ class OddsView(widgets.VBox):
         if not self._closed:  # once: the panel closes it, then ipywidgets again on deletion
             self._closed = True
             LANGUAGE.unobserve(self._on_language, names="value")
+            for child in self.children:
+                for part in getattr(child, "children", ()):
+                    part.close()
+                child.close()
+            self._shared.close()
         super().close()
 
     # --- public ----------------------------------------------------------------------------
@@ -322,11 +338,35 @@ class OddsView(widgets.VBox):
             return self.odds  # the same request: the same odds (they are a pure function)
         self.request, self.curve, self.curve_reason = request, None, ""
         try:
-            self.odds, self.reason = odds(request), ""
+            self.odds, self.reason = self._odds(request), ""
         except Exception as error:  # a refusal, a game without odds, or a bug: shown
             self.odds, self.reason = None, _why(error)
         self._render()
         return self.odds
+
+    def _odds(self, request: AttackRequest) -> Odds:
+        """``odds(request)``, or the odds kept from an equal request (keyed by what is cheap
+        to compare: the sheets by identity, then checked equal)."""
+        key = (
+            id(request.attacker),
+            request.weapon,
+            id(request.target),
+            request.action,
+            request.mode,
+            request.distance,
+            request.called_location,
+        )
+        kept = self._kept.get(key, [])
+        for seen, result in kept:
+            if _same(request, seen):
+                self._kept.move_to_end(key)
+                return result
+        result = odds(request)
+        self._kept[key] = [*kept[-3:], (request, result)]
+        self._kept.move_to_end(key)
+        while len(self._kept) > KEPT_ODDS:
+            self._kept.popitem(last=False)
+        return result
 
     def show_curve(self) -> Curve | None:
         """Compute and draw the odds of the request at each modifier of the game's range."""
@@ -361,13 +401,13 @@ class OddsView(widgets.VBox):
     # --- rendering -------------------------------------------------------------------------
 
     def _render(self) -> None:
-        self.title_html.value = f"<b>{_E(label('odds', 'Odds'))}</b>"
-        self.curve_button.disabled = self.odds is None
+        _set(self.title_html, value=f"<b>{_E(label('odds', 'Odds'))}</b>")
+        _set(self.curve_button, disabled=self.odds is None)
         result = self.odds
         if result is None:
             self.headline, self._charts = {}, {}
-            self.summary_html.value = f"<div class='gmkit-odds-reason'>{_E(self.reason)}</div>"
-            self.chart_html.value = ""
+            _set(self.summary_html, value=f"<div class='gmkit-odds-reason'>{_E(self.reason)}</div>")
+            _set(self.chart_html, value="")
             self._sync_chart_box()
             self._render_curve()
             return
@@ -375,36 +415,39 @@ class OddsView(widgets.VBox):
         if self.chart not in self._charts:
             self.chart = "damage"
         self.headline = _headline(result)
-        self.summary_html.value = _summary_html(result, self.headline)
+        _set(self.summary_html, value=_summary_html(result, self.headline))
         self._sync_chart_box()
-        self.chart_html.value = bars_svg(self._charts[self.chart])
+        _set(self.chart_html, value=bars_svg(self._charts[self.chart]))
         self._render_curve()
 
     def _render_curve(self) -> None:
         on = self._curve_on
-        self.curve_button.description = (
-            label("hide_curve", "Hide odds by modifier")
+        _set(
+            self.curve_button,
+            description=label("hide_curve", "Hide odds by modifier")
             if on and self.curve is not None
-            else label("show_curve", "Odds by modifier")
+            else label("show_curve", "Odds by modifier"),
         )
         if not on:
-            self.curve_html.value = ""
+            _set(self.curve_html, value="")
         elif self.curve is None:
             why = self.curve_reason or label("curve_dropped", "the attack changed: press again")
-            self.curve_html.value = f"<div class='gmkit-odds-reason'>{_E(why)}</div>"
+            _set(self.curve_html, value=f"<div class='gmkit-odds-reason'>{_E(why)}</div>")
         else:
             order = tuple(self.odds.states) if self.odds is not None else ()
-            self.curve_html.value = _curve_html(self.curve, order)
+            _set(self.curve_html, value=_curve_html(self.curve, order))
 
     def _sync_chart_box(self) -> None:
         self._syncing = True
         try:
-            self.chart_box.description = label("chart", "Chart")
+            box = self.chart_box
             options = tuple((_name(name), name) for name in self._charts)
-            if tuple(self.chart_box.options) != options:  # unchanged: nothing sent to the page
-                self.chart_box.options = options
-            self.chart_box.value = self.chart if self._charts else None
-            self.chart_box.disabled = not self._charts
+            value = self.chart if self._charts else None
+            with box.hold_sync():  # what changed, in one message (unchanged: nothing sent)
+                _set(box, description=label("chart", "Chart"))
+                if tuple(box.options) != options:
+                    box.options = options
+                _set(box, value=value, disabled=not self._charts)
         finally:
             self._syncing = False
 
@@ -420,6 +463,13 @@ class OddsView(widgets.VBox):
 
     def _on_language(self, change: Mapping[str, Any]) -> None:
         self._render()
+
+
+def _set(widget: widgets.Widget, **values: Any) -> None:
+    """Assign only the traits whose value differs: an equal value sends nothing."""
+    for name, value in values.items():
+        if getattr(widget, name) != value:
+            setattr(widget, name, value)
 
 
 def _same(request: AttackRequest, shown: AttackRequest | None) -> bool:

@@ -38,12 +38,61 @@ from gmkit.systems.turns import turn_structure
 from gmkit.widgets.i18n import LANGUAGE, t
 from gmkit.widgets.style import THEME_CLASS, highlight_css, style_widget
 
-__all__ = ["MODELS_PER_ROW", "InitiativeTracker", "TrackerRow", "parse_values"]
+__all__ = ["MODELS_PER_ROW", "InitiativeTracker", "Shared", "TrackerRow", "parse_values"]
 
 T = TypeVar("T")
+W = TypeVar("W", bound=widgets.Widget)
 
 MODELS_PER_ROW = 4
 """Widget models one combatant's row adds (HBox, HTML, two Buttons; layouts/styles shared)."""
+
+
+class Shared:
+    """The layouts and styles of a panel's widgets, shared: one ``Layout`` per distinct set
+    of layout values and one style per style class and values, instead of a model of each
+    for every widget (an unshared ``Layout`` is a model and ~1 KB of state at load).
+
+    ``shared.make(widgets.Button, layout={"width": "auto"}, description="Go")`` builds a
+    widget on them. Only for widgets whose layout and style are not changed one by one later
+    (``display`` toggled...): such a widget keeps its own. ``close()`` closes them all (the
+    panel's ``close``)."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[Any, ...], widgets.Widget] = {}
+
+    def layout(self, **values: Any) -> widgets.Layout:
+        key = (widgets.Layout, *sorted(values.items()))
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = widgets.Layout(**values)
+        return made  # type: ignore[return-value]
+
+    def style(self, widget_class: type[widgets.Widget], **values: Any) -> widgets.Widget:
+        klass = widget_class.class_traits()["style"].klass  # type: ignore[attr-defined]
+        key = (klass, *sorted(values.items()))
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = klass(**values)
+        return made
+
+    def make(
+        self,
+        widget_class: type[W],
+        *,
+        layout: Mapping[str, Any] | None = None,
+        style: Mapping[str, Any] | None = None,
+        **traits: Any,
+    ) -> W:
+        """A ``widget_class`` widget on the shared layout (and style, if it has one)."""
+        traits["layout"] = self.layout(**(layout or {}))
+        if "style" in widget_class.class_traits():
+            traits["style"] = self.style(widget_class, **(style or {}))
+        return widget_class(**traits)
+
+    def close(self) -> None:
+        for made in self._made.values():
+            made.close()
+        self._made.clear()
 
 
 def parse_values(text: str) -> list[str]:
@@ -130,8 +179,10 @@ class InitiativeTracker(widgets.VBox):
         *,
         seed: int | str | None = None,
         dice: DiceSource | None = None,
+        with_style: bool = True,
         **kwargs: Any,
     ) -> None:
+        """``with_style``: carry gmkit's CSS (off where the page has it already)."""
         self.encounter = encounter
         self.dice: DiceSource = dice if dice is not None else SeededDice(seed)
         self._structure = turn_structure(encounter.game)
@@ -147,7 +198,8 @@ class InitiativeTracker(widgets.VBox):
             "button_layout": widgets.Layout(width="auto", min_width="5em"),
             "button_style": widgets.ButtonStyle(),
         }
-        self.header = widgets.HTML()
+        self._looks = looks = Shared()  # the other widgets' layouts and styles
+        self.header = looks.make(widgets.HTML)
         self.header.add_class("gmkit-header")
         self.previous_button = self._button(self.previous_turn)
         self.next_button = self._button(self.next_turn)
@@ -155,7 +207,12 @@ class InitiativeTracker(widgets.VBox):
         self.redo_button = self._button(self.redo)
         self.roll_button = self._button(self.roll_initiative)
         self.start_button = self._button(self.start)
-        self.dice_values = widgets.Text(placeholder="7, 4, 9", layout=widgets.Layout(width="16em"))
+        self.dice_values = looks.make(
+            widgets.Text,
+            placeholder="7, 4, 9",
+            layout={"width": "16em"},
+            style={"description_width": "initial"},
+        )
         tools: list[widgets.Widget] = [
             self.previous_button,
             self.next_button,
@@ -165,14 +222,14 @@ class InitiativeTracker(widgets.VBox):
         if self._structure.kind == "initiative":
             tools += [self.roll_button, self.dice_values]
         tools.append(self.start_button)
-        self.toolbar = widgets.HBox(tools, layout=widgets.Layout(flex_flow="row wrap"))
-        self.reminder_area = widgets.HTML()
-        self.message_area = widgets.HTML()
-        self.highlight = widgets.HTML(layout=widgets.Layout(display="none"))
-        self.rows_box = widgets.VBox(layout=widgets.Layout(max_height="65vh", overflow="auto"))
+        self.toolbar = looks.make(widgets.HBox, children=tools, layout={"flex_flow": "row wrap"})
+        self.reminder_area = looks.make(widgets.HTML)
+        self.message_area = looks.make(widgets.HTML)
+        self.highlight = looks.make(widgets.HTML, layout={"display": "none"})
+        self.rows_box = looks.make(widgets.VBox, layout={"max_height": "65vh", "overflow": "auto"})
         super().__init__(
             children=[
-                style_widget(),
+                *([style_widget()] if with_style else []),
                 self.highlight,
                 self.header,
                 self.toolbar,
@@ -274,12 +331,13 @@ class InitiativeTracker(widgets.VBox):
             row.close()
         for part in (*self.children, *self.toolbar.children, *self._shared.values()):
             part.close()
+        self._looks.close()
         super().close()
 
     # --- commands --------------------------------------------------------------------------
 
     def _button(self, action: Callable[[], object]) -> widgets.Button:
-        button = widgets.Button()
+        button = self._looks.make(widgets.Button)
         button.on_click(lambda _button: action())
         return button
 
@@ -338,7 +396,6 @@ class InitiativeTracker(widgets.VBox):
         self.roll_button.description = t("roll_initiative")
         self.start_button.description = t("start")
         self.dice_values.description = t("physical_dice")
-        self.dice_values.style.description_width = "initial"
 
     def _render(self) -> None:
         state = self.encounter.state
