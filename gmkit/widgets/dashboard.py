@@ -349,6 +349,11 @@ class Dashboard(widgets.VBox):
         if self._dice is not None:
             self._dice.close()
         super().close()
+        todo = list(self.children)  # the dashboard's own widgets (the panels are closed)
+        while todo:
+            part = todo.pop()
+            todo.extend(getattr(part, "children", ()))
+            part.close()
         self._looks.close()
 
     # --- inside -----------------------------------------------------------------------------

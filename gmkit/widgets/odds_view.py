@@ -345,12 +345,12 @@ class OddsView(widgets.VBox):
         return self.odds
 
     def _odds(self, request: AttackRequest) -> Odds:
-        """``odds(request)``, or the odds kept from an equal request (keyed by what is cheap
-        to compare: the sheets by identity, then checked equal)."""
+        """``odds(request)``, or the odds kept from an equal request (found by what is cheap
+        to compare, the names and scalars, then checked equal)."""
         key = (
-            id(request.attacker),
+            getattr(request.attacker, "name", id(request.attacker)),
             request.weapon,
-            id(request.target),
+            getattr(request.target, "name", id(request.target)),
             request.action,
             request.mode,
             request.distance,

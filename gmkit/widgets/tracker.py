@@ -398,21 +398,22 @@ class InitiativeTracker(widgets.VBox):
         self.dice_values.description = t("physical_dice")
 
     def _render(self) -> None:
+        """What changed, most wanted first: the header (whose turn), the highlight, the rows'
+        text and order, then the marks (each a message of its own to the page)."""
         state = self.encounter.state
+        ordered = self._ordered(state)
+        shown = [self._rows.get(c.id) or self._new_row(c) for c in ordered]
+        self._highlighted = frozenset(self._acting(state))
+        self._render_header(state)
+        self._render_highlight(state)
         triggers: dict[str, list[Trigger]] = {}
         for trigger in state.triggers:
             triggers.setdefault(trigger.owner, []).append(trigger)
-        shown: list[TrackerRow] = []
-        for combatant in self._ordered(state):
-            row = self._rows.get(combatant.id) or self._new_row(combatant)
+        for row, combatant in zip(shown, ordered, strict=True):
             row.show(self._row_html(state, combatant, triggers))
-            shown.append(row)
         if tuple(shown) != tuple(self.rows_box.children):
             self.rows_box.children = tuple(shown)
-        self._highlighted = frozenset(self._acting(state))
         self._mark(state)
-        self._render_highlight(state)
-        self._render_header(state)
         self.undo_button.disabled = not self.encounter.can_undo
         self.redo_button.disabled = not self.encounter.can_redo
         self.start_button.disabled = state.started

@@ -309,3 +309,83 @@ def test_a_secret_attack_is_kept_from_the_players(panel: AttackPanel, fight: Enc
     assert fight.effective_events[-1]["visibility"] == "gm"
     panel.set_seed("not a number")
     assert "invalid literal" in panel.error
+
+
+def test_the_circumstances_are_one_line_until_the_gm_opens_them(panel: AttackPanel):
+    panel.select_attacker("elsa-wendt")
+    assert panel.circumstance_grid is None  # no control built for them yet
+    assert "Circumstances</b>: none" in panel.circumstance_html.value
+    panel.set_circumstance("aimed", True)
+    assert "Aimed" in panel.circumstance_html.value
+    panel.circumstance_button.value = True  # the toggle: edit_circumstances()
+    assert panel.circumstances_open
+    assert panel.circumstance_grid in panel.circumstance_box.children
+    controls = panel.circumstance_controls
+    assert list(controls) == [c.id for c in panel.circumstance_choices]
+    assert controls["aimed"].value is True
+    controls["aimed"].value = False  # a control calls set_circumstance
+    assert panel.circumstances == {}
+    assert "Circumstances</b>: none" in panel.circumstance_html.value
+    panel.edit_circumstances(False)
+    assert panel.circumstance_grid not in panel.circumstance_box.children
+    panel.select_action("swift_attack")  # other circumstances: the controls built again
+    assert panel.circumstance_grid is None
+    assert "aimed" not in panel.circumstance_controls
+
+
+def turn_order(fight: Encounter) -> list[str]:
+    order = ["elsa-wendt", "gunther-brandauer", "brother-matthias", "gor-bloodhorn"]
+    order += ["ungor-snitch", "bray-shaman-vhorlag"]
+    for place, ident in enumerate(order):
+        fight.set_initiative(ident, 20 - place)
+    fight.start()
+    return order
+
+
+def test_the_attacker_can_follow_the_turn(fight: Encounter):
+    order = turn_order(fight)
+    panel = AttackPanel(fight, seed=7, follow_actor=True)
+    try:
+        fight.next_turn()
+        assert panel.attacker == order[1]
+        panel.select_target("ungor-snitch")
+        assert panel.resolve() is not None
+        fight.next_turn()  # as select_attacker: the new actor, the result cleared
+        assert panel.attacker == order[2]
+        assert panel.result is None
+        fight.add_condition(order[0], "prone")  # the same turn: nothing followed
+        assert panel.attacker == order[2]
+        panel.undo()
+        assert panel.attacker == order[2]
+        panel.undo()  # the turn back to the sergeant's
+        assert panel.attacker == order[1]
+    finally:
+        panel.close()
+
+
+def test_what_the_rules_offer_is_worked_out_once_per_attacker(fight: Encounter, monkeypatch):
+    from gmkit.systems import choices
+
+    asked: list[str] = []
+    real = choices.attack_choices
+
+    def counted(game, sheet, *args, **kwargs):
+        asked.append(sheet.name)
+        return real(game, sheet, *args, **kwargs)
+
+    monkeypatch.setattr(choices, "attack_choices", counted)
+    order = turn_order(fight)
+    panel = AttackPanel(fight, seed=7, follow_actor=True)
+    try:
+        for _ in order:
+            fight.next_turn()
+        first_lap = len(asked)
+        assert first_lap >= len(order) - 1
+        for _ in order:  # the turn comes round again: nothing asked again
+            fight.next_turn()
+        assert len(asked) == first_lap
+        fight.add_condition(order[1], "stunned", rounds=1)
+        fight.next_turn()  # the sergeant's conditions changed: asked again
+        assert asked[-1] == fight.combatant(order[1]).name
+    finally:
+        panel.close()

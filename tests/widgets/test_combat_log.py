@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
+import ipywidgets
 import pandas as pd
 import pytest
 
@@ -13,7 +14,7 @@ from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
 from gmkit.sheets.base import Sheet
-from gmkit.widgets.combat_log import ALL, CombatLog
+from gmkit.widgets.combat_log import ALL, SHOWN_ROWS, CombatLog
 from gmkit.widgets.i18n import LANGUAGE
 
 
@@ -172,3 +173,79 @@ def test_spanish_labels(log):
     assert log.export_button.description == "Exportar CSV"
     LANGUAGE.value = "en"
     assert "<th>Round</th>" in log.table.value
+
+
+def long_fight(turns: int) -> Encounter:
+    """The three acolytes, ``turns`` turns on from the start."""
+    encounter = Encounter("dark_heresy", name="Crypt of St. Drusus")
+    encounter.add_many(sheets("dark_heresy")[:3])
+    encounter.roll_initiative(EnteredDice([7, 0, 2]))
+    encounter.start()
+    for _ in range(turns):
+        encounter.next_turn()
+    return encounter
+
+
+def test_the_table_shows_a_page_of_the_newest_rows():
+    fight = long_fight(SHOWN_ROWS + 20)
+    log = CombatLog(fight)
+    try:
+        total = len(fight.effective_events)
+        rows = body_rows(log)
+        assert len(rows) == SHOWN_ROWS
+        assert f"<td class='gmkit-event'>{total}</td>" in rows[0]  # the newest first
+        assert len(log.frame()) == total  # the frame and the CSV keep every row
+        assert log.pages == 2
+        newer, older, where = log.pager.children
+        assert f"1–{SHOWN_ROWS} of {total}" in where.value
+        assert newer.disabled
+        assert not older.disabled
+        older.click()  # show_page(1)
+        assert log.page == 1
+        rows = body_rows(log)
+        assert len(rows) == total - SHOWN_ROWS
+        assert f"<td class='gmkit-event'>{total - SHOWN_ROWS}</td>" in rows[0]
+        assert "<td class='gmkit-event'>1</td>" in rows[-1]
+        newer.click()
+        assert log.page == 0
+        log.show_page(9)  # past the last page: the last page
+        assert log.page == 1
+        log.kind_filter.value = "added"  # a filter shows its first page
+        assert log.page == 0
+        assert len(body_rows(log)) == 3
+        assert log.pager.layout.display == "none"
+    finally:
+        log.close()
+
+
+def test_a_short_log_has_no_pager(log):
+    assert log.pager is None
+
+
+def test_each_event_s_row_is_made_once(log, fight, monkeypatch):
+    import gmkit.widgets.combat_log as module
+
+    made: list[int] = []
+    real = module.combat_log
+
+    def counted(events, states):
+        made.append(len(events))
+        return real(events, states)
+
+    monkeypatch.setattr(module, "combat_log", counted)
+    fight.next_turn()
+    assert made == [1]  # the new event's row alone
+    fight.undo()
+    assert made == [1]  # the undone event's row dropped, none made
+    fight.redo()
+    assert made == [1, 1]
+    assert len(body_rows(log)) == len(fight.effective_events)
+
+
+def test_a_change_that_leaves_the_table_as_it_was_sends_nothing(log, fight, monkeypatch):
+    log.kind_filter.value = "added"
+    sent: list[object] = []
+    monkeypatch.setattr(ipywidgets.Widget, "_send", lambda w, msg, buffers=None: sent.append(w))
+    fight.next_turn()  # not an "added" event: the table shows the same rows
+    assert log.table not in sent
+    assert log.kind_filter not in sent

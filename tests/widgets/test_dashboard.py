@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
+import ipywidgets
 import pytest
 
 from gmkit.campaign import demo_campaign_file
@@ -257,3 +260,78 @@ def test_the_dice_tray_is_built_when_its_tab_is_opened(dashboard):
     assert isinstance(tray, DiceTray)
     assert dashboard.dice is tray
     assert tray.roll("2d6") is not None
+
+
+def models() -> int:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # deprecated name, same registry
+        return len(ipywidgets.Widget.widgets)
+
+
+def test_the_dashboard_is_few_widget_models(store):
+    before = models()
+    made = Dashboard(store, seed=7, follow=False)
+    try:
+        assert models() - before <= 200  # the page builds each one at load
+        attack = made.attack
+        assert attack.circumstance_grid is None  # built when the GM opens them
+        assert made._players is None  # the players' tab: built when opened
+        made.tabs.selected_index = 2
+        assert made.wounds_picker in made.players_box.children
+    finally:
+        made.close()
+
+
+class Page:
+    """What the page was sent: every widget's state, kept up to date by each update."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.updates: list[tuple[str, dict[str, object]]] = []
+        self.state: dict[str, dict[str, object]] = {}
+        real = ipywidgets.Widget._send
+
+        def send(widget: ipywidgets.Widget, msg: dict, buffers: object = None) -> None:
+            if msg.get("method") == "update":
+                self.updates.append((widget.model_id, json.loads(json.dumps(msg["state"]))))
+            return real(widget, msg, buffers)
+
+        monkeypatch.setattr(ipywidgets.Widget, "_send", send)
+
+    def shown(self, root: ipywidgets.Widget) -> None:
+        """The page shows ``root``: every model it refers to, with its state."""
+        todo = [root]
+        while todo:
+            widget = todo.pop()
+            if widget.model_id in self.state:
+                continue
+            self.state[widget.model_id] = json.loads(json.dumps(widget.get_state(), default=str))
+            for name in widget.keys:
+                value = getattr(widget, name)
+                for part in value if isinstance(value, list | tuple) else [value]:
+                    if isinstance(part, ipywidgets.Widget):
+                        todo.append(part)
+        self.updates.clear()
+
+    def redundant(self) -> list[tuple[str, dict[str, object]]]:
+        """Updates that changed nothing the page had (each applied in turn)."""
+        found = []
+        for ident, state in self.updates:
+            known = self.state.setdefault(ident, {})
+            if all(known.get(key) == value for key, value in state.items()):
+                found.append((ident, state))
+            known.update(state)
+        return found
+
+
+def test_a_turn_sends_only_what_changed(dashboard, monkeypatch):
+    started(dashboard)
+    page = Page(monkeypatch)
+    page.shown(dashboard)
+    header = dashboard.tracker.header.model_id
+    for _ in range(16):  # twice round the table
+        before = len(page.updates)
+        dashboard.tracker.next_turn()
+        turn = page.updates[before:]
+        assert turn[0][0] == header  # whose turn it is, first
+        assert len(turn) <= 20  # a message for each part that changed (was 24 to 31)
+    assert page.redundant() == []

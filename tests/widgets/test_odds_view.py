@@ -7,6 +7,7 @@ from fractions import Fraction
 from functools import cache
 from html.parser import HTMLParser
 
+import ipywidgets
 import pytest
 
 import gmkit.odds.core as odds_core
@@ -162,6 +163,28 @@ def test_the_same_request_is_not_computed_again(view, monkeypatch):
     view.update(juve_shot(cover=False))
     assert len(calls) == 2
     assert view.headline["hit"] == Fraction(1, 6)
+
+
+def test_odds_seen_before_are_kept(view, monkeypatch):
+    calls = []
+    real = odds_core.ODDS["necromunda"]
+    monkeypatch.setitem(odds_core.ODDS, "necromunda", lambda r: calls.append(r) or real(r))
+    for cover in (True, False, True, False):  # the turn coming back to the same attack
+        view.update(juve_shot(cover=cover))
+    assert len(calls) == 2
+    assert view.headline["hit"] == Fraction(1, 6)
+
+
+def test_an_unchanged_view_sends_nothing(view, monkeypatch):
+    view.update(juve_shot())
+    sent = []  # every update the page would be sent
+    monkeypatch.setattr(ipywidgets.Widget, "_send", lambda w, msg, buffers=None: sent.append(w))
+    view.update(juve_shot())
+    view.update(juve_shot(cover=False))
+    changed = len(sent)
+    assert changed  # the odds changed
+    view.update(juve_shot(cover=False))
+    assert len(sent) == changed
 
 
 # --- the curve --------------------------------------------------------------------------------
