@@ -1,14 +1,30 @@
 """gmkit's own errors: every refusal names what was wrong, where, and why.
 
 A GM types fast; an error must say which field (or which character of a dice expression)
-is wrong and what was expected, in one line.
+is wrong and what was expected, in one line. An error carries its text as a
+:class:`~gmkit.messages.Message` (``error.message``), so a panel shows it in the GM's language;
+``str(error)`` is the English.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from gmkit.messages import Message, Text, render
+
 
 class GmkitError(Exception):
-    """Base of every error gmkit raises on purpose."""
+    """Base of every error gmkit raises on purpose. ``message`` is the text as data."""
+
+    message: Text
+
+    def __init__(self, message: Text = "") -> None:
+        self.message = message
+        super().__init__(render(message))
+
+    def render(self, language: str = "en") -> str:
+        """The error in ``language``."""
+        return render(self.message, language)
 
 
 class DiceError(GmkitError):
@@ -26,16 +42,35 @@ class DiceSyntaxError(DiceError, ValueError):
         self.text = text
         self.position = position
         self.expected = expected
-        found = text[position] if position < len(text) else "end of expression"
-        shown = repr(found) if position < len(text) else found
+        at_end = position >= len(text)
+        found = Message("dice.end_of_expression") if at_end else repr(text[position])
         super().__init__(
-            f"dice expression {text!r}: at position {position + 1} found {shown}, "
-            f"expected {expected}"
+            Message(
+                "dice.syntax",
+                text=repr(text),
+                position=position + 1,
+                found=found,
+                expected=expected,
+            )
         )
 
 
 class DiceValueError(DiceError, ValueError):
     """A value entered for a physical die cannot come from that die, or a name is unknown."""
+
+
+class NeedDie(DiceValueError):
+    """The rules need one more physical die: a typed signal, not a failure.
+
+    ``sides`` and ``purpose`` say which die to roll and why; ``index`` is how many dice were
+    rolled before it (0 for the first). A panel asks the table for that die and resolves again.
+    """
+
+    def __init__(self, sides: int, purpose: Text, index: int = 0) -> None:
+        self.sides = sides
+        self.purpose = purpose
+        self.index = index
+        super().__init__(Message("dice.need_die", purpose=purpose, sides=sides))
 
 
 class SheetError(GmkitError, ValueError):
@@ -44,11 +79,16 @@ class SheetError(GmkitError, ValueError):
     ``problems`` lists ``(field, message)`` pairs; ``character`` names the sheet.
     """
 
-    def __init__(self, character: str, problems: list[tuple[str, str]]) -> None:
+    def __init__(self, character: str, problems: Sequence[tuple[str, Text]]) -> None:
         self.character = character
-        self.problems = problems
-        listed = "; ".join(f"field {field!r}: {message}" for field, message in problems)
-        super().__init__(f"character {character!r}: {listed}")
+        self.problems = list(problems)
+        listed = tuple(
+            Message("sheets.field_problem", field=repr(field), problem=problem)
+            for field, problem in self.problems
+        )
+        super().__init__(
+            Message("sheets.character_problems", character=repr(character), problems=listed)
+        )
 
 
 class RulesError(GmkitError, ValueError):

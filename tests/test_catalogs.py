@@ -6,11 +6,11 @@ import pytest
 import yaml
 
 from gmkit.errors import SheetError
-from gmkit.sheets import GAMES, sheet_type
+from gmkit.sheets import game_ids, sheet_type
 from gmkit.systems.catalogs import catalog, data_file
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", list(game_ids()))
 @pytest.mark.parametrize("kind", ["weapons", "armour"])
 def test_packaged_catalogs_validate(game, kind):
     entries = catalog(game, kind)
@@ -21,7 +21,7 @@ def test_packaged_catalogs_validate(game, kind):
     assert all(isinstance(entry, model) for entry in entries.values())
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", list(game_ids()))
 def test_every_game_has_a_weapon_catalog(game):
     assert len(catalog(game, "weapons")) >= 5
 

@@ -23,11 +23,12 @@ from gmkit.demo import demo_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
-from gmkit.odds import ODDS, UNAVAILABLE, odds
+from gmkit.odds import odds
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.simulate import DISTANCES, POLICIES, SimulationReport, simulate
+from gmkit.games import game
+from gmkit.simulate import POLICIES, SimulationReport, simulate
 from gmkit.simulate.fighters import options_of
 from gmkit.systems import choices, system
 from gmkit.systems.base import AttackRequest
@@ -39,11 +40,9 @@ from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
 GAMES = ("necromunda", "dark_heresy", "deathwatch", "wfrp2", "wfb6")
 
 
-def needs_odds(game: str) -> None:
-    """Skip, saying why, when the odds of ``game`` are not importable yet."""
-    if game not in ODDS:
-        failed = "; ".join(f"{name}: {why}" for name, why in UNAVAILABLE.items()) or "none"
-        pytest.skip(f"gmkit.odds has no odds for {game} yet (modules that failed: {failed})")
+def needs_odds(game_id: str) -> None:
+    """Every game of the seeds has its odds (a missing engine fails the test, never skips it)."""
+    assert game(game_id).odds is not None
 
 
 def within(value: float, exact: float, fights: int, *, sigmas: float = 4.0) -> bool:
@@ -83,7 +82,7 @@ def bow_model(name: str, side: str, bs: int) -> WFB6Character:
 
 def wfb_slay(shooter: WFB6Character, target: WFB6Character) -> float:
     """The chance one shot slays ``target`` (W 1), as the simulation asks for it."""
-    distance = DISTANCES["wfb6"]
+    distance = game("wfb6").simulation.distance
     unit = UnitOnTable.of([target], shooter_distance_cm=distance)
     request = AttackRequest(
         shooter,
@@ -131,7 +130,7 @@ def test_necromunda_one_round_pinned_targets_do_not_shoot_and_down_ones_roll_to_
     weapons = catalog("necromunda", "weapons")
     first = NecromundaFighter.build(name="Kal", BS=4, weapons=[weapons["lasgun"]])
     second = NecromundaFighter.build(name="Tom", BS=3, weapons=[weapons["autopistol"]])
-    distance = DISTANCES["necromunda"]
+    distance = game("necromunda").simulation.distance
     shot_a = odds(AttackRequest(first, "lasgun", second, distance=distance))
     shot_b = odds(AttackRequest(second, "autopistol", first, distance=distance))
     out_a, out_b = float(shot_a.p("out of action")), float(shot_b.p("out of action"))
@@ -178,7 +177,7 @@ def policy_pick(
             target,
             action=option.action,
             mode=option.mode,
-            distance=DISTANCES[game],
+            distance=game(game).simulation.distance,
             options={"reaction": None, "target_reactions": {}},
         )
         try:
@@ -412,7 +411,7 @@ def test_necromunda_duel_over_rounds_agrees_with_the_resolver_played_out():
             shooter,
             shooter.weapons[0].name,  # type: ignore[attr-defined]
             target,
-            distance=DISTANCES["necromunda"],
+            distance=game("necromunda").simulation.distance,
             options={
                 "attacker_state": FighterState(flesh_wounds=own.flesh(shooter)),
                 "target_state": aimed,

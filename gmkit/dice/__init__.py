@@ -12,7 +12,15 @@ Fraction(1, 6)
 from gmkit.dice.distribution import Distribution, distribution
 from gmkit.dice.evaluate import Roll, roll
 from gmkit.dice.parser import Expression, parse
-from gmkit.dice.sources import DiceSource, DieRoll, EnteredDice, SeededDice, read_die
+from gmkit.dice.sources import (
+    DiceSource,
+    DieRoll,
+    EnteredDice,
+    ReplayedDice,
+    ScriptedDice,
+    SeededDice,
+    read_die,
+)
 
 __all__ = [
     "DiceSource",
@@ -20,7 +28,9 @@ __all__ = [
     "Distribution",
     "EnteredDice",
     "Expression",
+    "ReplayedDice",
     "Roll",
+    "ScriptedDice",
     "SeededDice",
     "distribution",
     "parse",

@@ -4,14 +4,14 @@ changed is worked out now and recorded, see :mod:`gmkit.encounter.effects`)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from gmkit.dice import DiceSource
-from gmkit.encounter.core import EncounterCore, roll_record
+from gmkit.encounter.core import EncounterCore, roll_record, text_record
 from gmkit.encounter.effects import (
     application,
     as_effect,
+    effect_record,
     find_target,
     no_combatant,
     not_applied,
@@ -19,8 +19,9 @@ from gmkit.encounter.effects import (
 )
 from gmkit.encounter.state import Combatant
 from gmkit.errors import RulesError
+from gmkit.messages import Message, as_message
 from gmkit.systems import system
-from gmkit.systems.base import AttackRequest, AttackResult, Effect
+from gmkit.systems.base import AttackRequest, AttackResult, Effect, Standing, Step
 
 
 class CombatCommands(EncounterCore):
@@ -45,16 +46,14 @@ class CombatCommands(EncounterCore):
         for who in (a, t):
             if who.removed:
                 raise RulesError(f"combatant: {who.name} has been removed from the fight")
-        merged = {
-            "attacker_conditions": self._conditions(a),
-            "target_conditions": self._conditions(t),
-            "attacker_counters": dict(a.counters),
-            "target_counters": dict(t.counters),
-            "attacker_reactions": dict(a.reactions),
-            "target_reactions": dict(t.reactions),
-            "round": self.state.round,
-            **(options or {}),
-        }
+        given = dict(options or {})
+        standings = {}
+        for role, who in (("attacker", a), ("target", t)):
+            standings[f"{role}_standing"] = Standing.of(
+                given.pop(f"{role}_conditions", self._conditions(who)),
+                given.pop(f"{role}_counters", who.counters),
+                given.pop(f"{role}_reactions", who.reactions),
+            )
         return AttackRequest(
             attacker=a.sheet,
             weapon=weapon,
@@ -64,7 +63,9 @@ class CombatCommands(EncounterCore):
             distance=distance,
             called_location=called_location,
             circumstances=dict(circumstances or {}),
-            options=merged,
+            options=given,
+            round=int(given.pop("round", self.state.round)),
+            **standings,
         )
 
     def _conditions(self, combatant: Combatant) -> list[str]:
@@ -103,9 +104,6 @@ class CombatCommands(EncounterCore):
         elif strays:  # never to be applied: said now
             kept = ((as_effect(record), no_combatant(record["target"])) for record in strays)
             applied = {"unapplied": unapplied_records(kept)}
-        summary = "; ".join(
-            filter(None, [result.summary, not_applied(applied.get("unapplied", ()))])
-        )
         self._append(
             {
                 "kind": "attack",
@@ -115,8 +113,8 @@ class CombatCommands(EncounterCore):
                 "action": built.action,
                 "mode": built.mode,
                 "hits": result.hits,
-                "summary": summary,
-                "steps": [str(step) for step in result.steps],
+                "summary": summary_record(result.summary, applied.get("unapplied", ())),
+                "steps": [step_record(step) for step in result.steps],
                 "rolls": [roll_record(roll) for roll in result.rolls],
                 "effects": effects,
                 "applied": apply,
@@ -145,9 +143,33 @@ def _effect_record(
 ) -> dict[str, Any]:
     """``effect`` as the event keeps it: its target the combatant's id (a target naming no
     combatant is kept as named, unless ``strict``: RulesError)."""
-    record = asdict(effect)
+    record = effect_record(effect)
     found = find_target(encounter.state, effect.target)
     if found is None and strict:
         found = encounter.combatant(effect.target)
     record["target"] = found.id if found is not None else effect.target
     return record
+
+
+def step_record(step: Step) -> dict[str, Any]:
+    """A step as the event keeps it: its texts as message ids and parameters (a log reads in
+    the reader's language), the number rolled against, the modifiers."""
+    record: dict[str, Any] = {
+        "title": text_record(step.title),
+        "outcome": text_record(step.outcome),
+    }
+    if step.detail:
+        record["detail"] = text_record(step.detail)
+    if step.target is not None:
+        record["target"] = step.target
+    if step.modifiers:
+        record["modifiers"] = [[text_record(m.source), m.value] for m in step.modifiers]
+    return record
+
+
+def summary_record(summary: Any, unapplied: Any) -> Any:
+    """The result's summary as the event keeps it, with what could not be applied."""
+    stray = not_applied(unapplied)
+    if not stray:
+        return text_record(summary)
+    return text_record(Message("common.join", parts=(as_message(summary), as_message(stray))))

@@ -17,6 +17,7 @@ from gmkit.dice import DiceSource, DieRoll
 from gmkit.encounter.log import MARKERS, EventLog
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.errors import RulesError
+from gmkit.messages import Message, Text
 from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore
 from gmkit.systems.turns import turn_structure
@@ -31,11 +32,16 @@ def check_dice(source: DiceSource, dice: list[tuple[int, str]]) -> None:
         check(dice)
 
 
+def text_record(text: Text) -> Any:
+    """A text as an event keeps it: a message's id and parameters (a string as it is)."""
+    return text.to_json() if isinstance(text, Message) else text
+
+
 def roll_record(roll: DieRoll) -> dict[str, Any]:
     return {
         "sides": roll.sides,
         "value": roll.value,
-        "purpose": roll.purpose,
+        "purpose": text_record(roll.purpose),
         "physical": roll.physical,
     }
 

@@ -50,6 +50,7 @@ from typing import Any, get_args
 
 from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, evolve
 from gmkit.errors import GmkitError, RulesError, SheetError
+from gmkit.messages import Message, from_json
 from gmkit.sheets import load_sheet
 from gmkit.sheets.base import Sheet
 from gmkit.systems.base import Effect
@@ -83,10 +84,12 @@ class Application:
                 for ident, sheet in self.changes
             ],
             "generic": [
-                {**asdict(effect), "ticks": ticks} if effect.kind in CONDITIONS else asdict(effect)
+                {**effect_record(effect), "ticks": ticks}
+                if effect.kind in CONDITIONS
+                else effect_record(effect)
                 for effect, ticks in self.generic
             ],
-            "follow_ups": [asdict(effect) for effect in self.follow_ups],
+            "follow_ups": [effect_record(effect) for effect in self.follow_ups],
         }
         if self.unapplied:
             found["unapplied"] = unapplied_records(self.unapplied)
@@ -95,7 +98,7 @@ class Application:
 
 def unapplied_records(unapplied: Iterable[tuple[Effect, str]]) -> list[dict[str, Any]]:
     """Effects not applied, each with its ``reason`` (JSON-ready)."""
-    return [{**asdict(effect), "reason": reason} for effect, reason in unapplied]
+    return [{**effect_record(effect), "reason": _json(reason)} for effect, reason in unapplied]
 
 
 def not_applied(unapplied: Iterable[Mapping[str, Any]]) -> str:
@@ -104,11 +107,25 @@ def not_applied(unapplied: Iterable[Mapping[str, Any]]) -> str:
     return f"not applied: {'; '.join(reasons)}" if reasons else ""
 
 
+def effect_record(effect: Effect) -> dict[str, Any]:
+    """An effect as an event keeps it (its note as a message's id and parameters)."""
+    record = asdict(effect)
+    record["note"] = _json(effect.note)
+    return record
+
+
+def _json(text: Any) -> Any:
+    return text.to_json() if isinstance(text, Message) else text
+
+
 def as_effect(data: Effect | Mapping[str, Any]) -> Effect:
     if isinstance(data, Effect):
         return data
     try:
-        return Effect(**dict(data))
+        fields = dict(data)
+        if "note" in fields:
+            fields["note"] = from_json(fields["note"])
+        return Effect(**fields)
     except TypeError as error:
         raise RulesError(f"effect: {error}") from None
 

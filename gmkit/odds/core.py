@@ -6,17 +6,10 @@ of hits, the wounds a hit causes and the total after saves, the damage the effec
 target's state afterwards, named events and, per model that can take hits, its own odds.
 :func:`curve` gives the odds of the same attack against the total to-hit (or test) modifier.
 
-Each game's module computes its odds from the rule functions its resolver uses and registers
-them on import (the dispatch is a plain dict, game id -> function)::
-
-    from gmkit.odds.core import register
-
-    def my_game_odds(request: AttackRequest) -> Odds: ...
-    def my_game_curve(request: AttackRequest, modifiers: Sequence[int] | None) -> Curve: ...
-
-    register("my_game", my_game_odds, my_game_curve)   # the curve is optional
-
-``gmkit.odds`` imports every module of the package, so a game module only has to exist.
+Each game's module computes its odds from the rule functions its resolver uses; the game's
+registry entry (:class:`~gmkit.games.Game`) names them in its ``odds``
+(:class:`~gmkit.games.OddsEngine`: the odds function, and the curve function if it has one),
+and :func:`odds` and :func:`curve` dispatch by the request's game.
 
 Checking odds against the resolver (for every game's tests): :func:`exhaustive` runs the
 resolver over every sequence of dice (the exact distribution of any outcome of the result,
@@ -37,9 +30,11 @@ from math import comb, gcd, lcm
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from gmkit.dice import DieRoll, SeededDice
-from gmkit.errors import GmkitError
-from gmkit.systems import system
+from gmkit.dice import ReplayedDice, SeededDice
+from gmkit.errors import GmkitError, NeedDie
+from gmkit.games import OddsEngine, games
+from gmkit.games import game as find_game
+from gmkit.messages import Message
 from gmkit.systems.base import AttackRequest
 
 K = TypeVar("K", bound=Hashable)
@@ -397,31 +392,18 @@ class Curve:
 OddsFunction = Callable[[AttackRequest], Odds]
 CurveFunction = Callable[[AttackRequest, "Sequence[int] | None"], Curve]
 
-ODDS: dict[str, OddsFunction] = {}
-"""Game id -> the function computing the odds of an attack of that game."""
-CURVES: dict[str, CurveFunction] = {}
-"""Game id -> the function computing a :class:`Curve` (modifiers None: the game's default)."""
-UNAVAILABLE: dict[str, str] = {}
-"""Module -> why it failed to import (``gmkit.odds`` goes on without it; asking for odds of a
-game nobody registered names these)."""
 
-
-def _missing(what: str, game: str, known: Iterable[str]) -> GmkitError:
-    listed = ", ".join(sorted(known)) or "none"
-    message = f"odds: no {what} for {game!r} yet (games with {what}: {listed})"
-    if UNAVAILABLE:
-        failed = "; ".join(f"{name}: {why}" for name, why in sorted(UNAVAILABLE.items()))
-        message += f"; modules that failed to import: {failed}"
-    return GmkitError(message)
-
-
-def register(
-    game: str, odds_function: OddsFunction, curve_function: CurveFunction | None = None
-) -> None:
-    """Make ``odds`` (and ``curve``, when given) answer for ``game`` (a sheet's ``game``)."""
-    ODDS[game] = odds_function
-    if curve_function is not None:
-        CURVES[game] = curve_function
+def _engine(game: str, want_curve: bool = False) -> OddsEngine:
+    engine = find_game(game).odds
+    if engine is None or (want_curve and engine.curve is None):
+        with_them = tuple(
+            entry.id
+            for entry in games()
+            if entry.odds is not None and (not want_curve or entry.odds.curve is not None)
+        )
+        which = "odds.no_curves" if want_curve else "odds.no_odds"
+        raise GmkitError(Message(which, game=repr(game), known=with_them))
+    return engine
 
 
 def game_of(request: AttackRequest) -> str:
@@ -434,18 +416,16 @@ def game_of(request: AttackRequest) -> str:
 
 def odds(request: AttackRequest) -> Odds:
     """The exact odds of ``request``'s outcomes, by its game's registered function."""
-    game = game_of(request)
-    if game not in ODDS:
-        raise _missing("odds", game, ODDS)
-    return ODDS[game](request)
+    result: Odds = _engine(game_of(request)).odds(request)
+    return result
 
 
 def curve(request: AttackRequest, modifiers: Sequence[int] | None = None) -> Curve:
     """The odds of ``request`` at each total modifier (None: the game's useful range)."""
-    game = game_of(request)
-    if game not in CURVES:
-        raise _missing("curves", game, CURVES)
-    return CURVES[game](request, modifiers)
+    engine = _engine(game_of(request), want_curve=True)
+    assert engine.curve is not None
+    found: Curve = engine.curve(request, modifiers)
+    return found
 
 
 # -- checking odds against the resolver ---------------------------------------------------------
@@ -455,35 +435,8 @@ class TooManyPaths(GmkitError):
     """:func:`exhaustive` gave up: the attack has more dice sequences than its limit."""
 
 
-class _NeedDie(Exception):
-    """The resolver asked for a die past the replayed prefix (a signal, not an error)."""
-
-    def __init__(self, sides: int) -> None:
-        super().__init__(sides)
-        self.sides = sides
-
-
-class _Replay:
-    """A dice source replaying ``prefix`` and stopping the resolver at the next die."""
-
-    def __init__(self, prefix: tuple[tuple[int, int], ...]) -> None:
-        self._prefix = prefix
-        self.history: list[DieRoll] = []
-
-    def roll_die(self, sides: int, purpose: str) -> DieRoll:
-        index = len(self.history)
-        if index >= len(self._prefix):
-            raise _NeedDie(sides)
-        wanted, value = self._prefix[index]
-        if wanted != sides:  # pragma: no cover - a resolver that is not deterministic
-            raise GmkitError(f"exhaustive: die {index + 1} was a d{wanted}, now a d{sides}")
-        roll = DieRoll(sides, value, purpose, physical=False)
-        self.history.append(roll)
-        return roll
-
-
 def _resolver(request: AttackRequest) -> Callable[[AttackRequest, Any], Any]:
-    return system(game_of(request)).resolve_attack
+    return find_game(game_of(request)).rules.resolve_attack
 
 
 def exhaustive(
@@ -509,8 +462,8 @@ def exhaustive(
         if runs > limit:
             raise TooManyPaths(f"exhaustive: more than {limit} resolutions")
         try:
-            result = resolve(request, _Replay(prefix))
-        except _NeedDie as need:
+            result = resolve(request, ReplayedDice(prefix))
+        except NeedDie as need:
             pending.extend((*prefix, (need.sides, value)) for value in range(need.sides, 0, -1))
             continue
         weight = Fraction(1)

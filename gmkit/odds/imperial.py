@@ -53,7 +53,7 @@ import numpy as np
 
 from gmkit.dice import distribution
 from gmkit.errors import GmkitError
-from gmkit.odds.core import Curve, Dist, Odds, register
+from gmkit.odds.core import Curve, Dist, Odds
 from gmkit.odds.imperial_damage import HitDamage, SoakRule, hit_damage, soaked, with_points
 from gmkit.odds.percentile import (
     FURY_DEPTH,
@@ -918,8 +918,5 @@ def imperial_curve(
     current = None if (model.setup.auto_hit or model.setup.auto_fail) else model.modifier
     return Curve(chosen, tuple(model.at(model.base + m) for m in chosen), current)
 
-
-for _game in GAMES:
-    register(_game, imperial_odds, imperial_curve)
 
 __all__ = ["GAMES", "ImperialOdds", "Outcome", "imperial_curve", "imperial_odds"]

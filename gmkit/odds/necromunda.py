@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from gmkit.dice import DieRoll, distribution
 from gmkit.errors import RulesError
-from gmkit.odds.core import ONE, Curve, Dist, MemberOdds, Odds, register
+from gmkit.odds.core import ONE, Curve, Dist, MemberOdds, Odds
 from gmkit.odds.sixes import MODIFIERS, faces, needed_at, total_of
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest
@@ -345,6 +345,3 @@ def necromunda_curve(
         tuple(_assemble(shot, shot.hit_chance(total)) for total in points),
         shot.current,
     )
-
-
-register(GAME, necromunda_odds, necromunda_curve)

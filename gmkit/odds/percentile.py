@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from gmkit.dice import DieRoll
+from gmkit.dice import ScriptedDice
 from gmkit.errors import GmkitError
 from gmkit.odds.core import Dist
 from gmkit.systems.percentile import degrees, hit_location
@@ -287,44 +287,6 @@ def total(parts: Iterable[Weights]) -> Weights:
 
 
 # --- rule functions run on scripted dice ------------------------------------------------------
-
-
-class ScriptedDice:
-    """A dice source that plays the values it is given, then 1s, recording every die asked for.
-
-    :func:`outcomes` drives it to run a rule function once per combination of dice. Past
-    ``limit`` dice it stops choosing: each further die reads 1 and counts in ``cut`` (a chain
-    followed only so far; the caller reads what was rolled before).
-    """
-
-    def __init__(self, values: Sequence[int] = (), limit: int | None = None) -> None:
-        self.values: list[int] = list(values)
-        self.sides: list[int] = []
-        self.index = 0
-        self.limit = limit
-        self.cut = 0
-        self.history: list[DieRoll] = []
-
-    def play(self, values: Sequence[int]) -> ScriptedDice:
-        self.values, self.sides, self.index, self.cut = list(values), [], 0, 0
-        return self
-
-    def roll_die(self, sides: int, purpose: str) -> DieRoll:
-        index = self.index
-        beyond = self.limit is not None and index >= self.limit
-        if beyond:
-            self.cut += 1
-        if index < len(self.values):
-            value = self.values[index]
-        else:
-            value = 1
-            self.values.append(value)
-        if index < len(self.sides):
-            self.sides[index] = 1 if beyond else sides
-        else:
-            self.sides.append(1 if beyond else sides)
-        self.index += 1
-        return DieRoll(sides, value, purpose, physical=False)
 
 
 T = TypeVar("T")

@@ -13,10 +13,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
-from gmkit.dice import DieRoll
+from gmkit.dice import ScriptedDice
 from gmkit.odds.core import Dist
 from gmkit.systems.base import Modifier
 from gmkit.systems.sixes import to_hit_needed
@@ -27,29 +27,10 @@ MODIFIERS: tuple[int, ...] = tuple(range(-4, 5))
 """The default range of a curve: total to-hit modifiers -4..+4."""
 
 
-class Probe:
-    """A dice source whose dice show ``values`` in turn (then ``rest``), recording each.
-
-    ``Probe()`` shows 1 on every die: any D6 test fails at once, so a rule reports what it
-    would roll against and rolls nothing more than needed.
-    """
-
-    def __init__(self, values: Iterable[int] = (), rest: int = 1) -> None:
-        self._values = list(values)
-        self._rest = rest
-        self.history: list[DieRoll] = []
-
-    def roll_die(self, sides: int, purpose: str) -> DieRoll:
-        index = len(self.history)
-        value = self._values[index] if index < len(self._values) else self._rest
-        roll = DieRoll(sides, min(max(value, 1), sides), purpose, physical=False)
-        self.history.append(roll)
-        return roll
-
-    @property
-    def sides(self) -> tuple[int, ...]:
-        """The size of each die asked for, in order."""
-        return tuple(roll.sides for roll in self.history)
+Probe = ScriptedDice
+"""A dice source whose dice show given faces in turn (then 1), recording each:
+``Probe()`` shows 1 on every die, so any D6 test fails at once and a rule reports what it would
+roll against and rolls nothing more than needed."""
 
 
 def faces(branch: Callable[[Probe], T], sides: int = 6) -> Dist[T]:

@@ -40,7 +40,7 @@ from math import comb, lcm
 from typing import Any
 
 from gmkit.errors import GmkitError
-from gmkit.odds.core import ONE, ZERO, Curve, Dist, MemberOdds, Odds, register
+from gmkit.odds.core import ONE, ZERO, Curve, Dist, MemberOdds, Odds
 from gmkit.odds.sixes import MODIFIERS, Probe, needed_at, total_of
 from gmkit.sheets.wfb6 import Weapon, WFB6Character, resolve_strength
 from gmkit.systems.base import AttackRequest, Step
@@ -407,6 +407,3 @@ def wfb6_curve(request: AttackRequest, modifiers: Sequence[int] | None = None) -
         for total in points
     )
     return Curve(points, odds, attack.current)
-
-
-register(GAME, wfb6_odds, wfb6_curve)

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from gmkit.odds.core import Curve, Dist, Odds, register
+from gmkit.odds.core import Curve, Dist, Odds
 from gmkit.odds.percentile import (
     FURY_DEPTH,
     MODIFIERS,
@@ -341,8 +341,6 @@ def wfrp2_curve(
     current = None if model.setup.auto_hit else model.modifier
     return Curve(chosen, tuple(model.at(model.base + m) for m in chosen), current)
 
-
-register(GAME, wfrp2_odds, wfrp2_curve)
 
 __all__ = [
     "WFRPOdds",

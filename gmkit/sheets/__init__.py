@@ -7,30 +7,28 @@ in :mod:`gmkit.sheets.io`.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
 from gmkit.errors import SheetError
 from gmkit.sheets.base import Model, Sheet
 
-# game id -> (module, sheet class). Modules load on first use.
-GAMES: dict[str, tuple[str, str]] = {
-    "necromunda": ("gmkit.sheets.necromunda", "NecromundaFighter"),
-    "dark_heresy": ("gmkit.sheets.dark_heresy", "DarkHeresyCharacter"),
-    "deathwatch": ("gmkit.sheets.deathwatch", "DeathwatchCharacter"),
-    "wfrp2": ("gmkit.sheets.wfrp2", "WFRP2Character"),
-    "wfb6": ("gmkit.sheets.wfb6", "WFB6Character"),
-}
+
+def game_ids() -> tuple[str, ...]:
+    """The games a sheet may be of (the registry's)."""
+    from gmkit.games import game_ids as registered  # the registry, looked up at run time
+
+    return registered()
 
 
 def sheet_type(game: str) -> type[Sheet]:
-    """The sheet class of ``game`` (one of :data:`GAMES`)."""
-    if game not in GAMES:
-        known = ", ".join(GAMES)
-        raise SheetError("(unnamed)", [("game", f"unknown game {game!r}; known: {known}")])
-    module, name = GAMES[game]
-    cls: type[Sheet] = getattr(import_module(module), name)
-    return cls
+    """The sheet class of ``game`` (its registry entry's)."""
+    from gmkit.games import game as find
+
+    known = game_ids()
+    if game not in known:
+        problem = f"unknown game {game!r}; known: {', '.join(known)}"
+        raise SheetError("(unnamed)", [("game", problem)])
+    return find(game).sheet
 
 
 def load_sheet(data: dict[str, Any], *, label: str | None = None) -> Sheet:
@@ -42,10 +40,11 @@ def load_sheet(data: dict[str, Any], *, label: str | None = None) -> Sheet:
         raise SheetError(label or "(unnamed)", [("(sheet)", "must be a mapping of fields")])
     name = label or str(data.get("name") or "(unnamed)")
     game = data.get("game")
+    known = game_ids()
     if not game:
-        raise SheetError(name, [("game", f"is missing; one of {', '.join(GAMES)}")])
-    if game not in GAMES:
-        raise SheetError(name, [("game", f"unknown game {game!r}; one of {', '.join(GAMES)}")])
+        raise SheetError(name, [("game", f"is missing; one of {', '.join(known)}")])
+    if game not in known:
+        raise SheetError(name, [("game", f"unknown game {game!r}; one of {', '.join(known)}")])
     try:
         return sheet_type(str(game)).build(data)
     except SheetError as error:
@@ -54,4 +53,4 @@ def load_sheet(data: dict[str, Any], *, label: str | None = None) -> Sheet:
         raise SheetError(label, error.problems) from None
 
 
-__all__ = ["GAMES", "Model", "Sheet", "SheetError", "load_sheet", "sheet_type"]
+__all__ = ["Model", "Sheet", "SheetError", "game_ids", "load_sheet", "sheet_type"]

@@ -15,7 +15,7 @@ import pandas as pd
 import yaml
 
 from gmkit.errors import SheetError
-from gmkit.sheets import GAMES, sheet_type
+from gmkit.sheets import game_ids, sheet_type
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.io import dump_sheets, load_sheets, roster_to_frame
 
@@ -30,7 +30,7 @@ class Roster:
     summary: str = ""
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
+        if self.game not in game_ids():
             raise SheetError(self.title, [("game", f"unknown game {self.game!r}")])
         for sheet in self.sheets:
             if sheet.game != self.game:

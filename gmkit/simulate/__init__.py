@@ -29,15 +29,12 @@ of the highest expected damage from the exact odds (:mod:`gmkit.odds`). How it r
 What is simplified is listed in ``report.simplifications`` and in :func:`simulate`'s docstring.
 """
 
-from gmkit.simulate.core import BATCH, COMMON, GAME_NOTES, POLICIES, ROUNDS_LIMIT, simulate
-from gmkit.simulate.fighters import DISTANCES
+from gmkit.simulate.core import BATCH, COMMON, POLICIES, ROUNDS_LIMIT, simulate
 from gmkit.simulate.report import CombatantResult, SimulationReport
 
 __all__ = [
     "BATCH",
     "COMMON",
-    "DISTANCES",
-    "GAME_NOTES",
     "POLICIES",
     "ROUNDS_LIMIT",
     "CombatantResult",

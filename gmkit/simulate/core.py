@@ -11,13 +11,13 @@ from typing import Any
 import numpy as np
 
 from gmkit.errors import GmkitError
+from gmkit.games import Simulation
+from gmkit.games import game as find_game
+from gmkit.messages import Message, render
 from gmkit.simulate.engine import run
 from gmkit.simulate.fighters import Fight, prepare_fight
-from gmkit.simulate.necromunda import necromunda_tables
-from gmkit.simulate.pool import pool_tables
 from gmkit.simulate.report import CombatantResult, SimulationReport
 from gmkit.simulate.tables import OUT, Tables
-from gmkit.systems.choices import UNITS
 
 ROUNDS_LIMIT = 30
 """Rounds fought before a fight with more than one side standing counts as a draw."""
@@ -57,33 +57,6 @@ COMMON = (
     "morale, breaking or bottle tests.",
 )
 
-GAME_NOTES: dict[str, tuple[str, ...]] = {
-    "necromunda": (
-        "Necromunda: shooting only (seed 000 has no close combat); a fighter is out of action "
-        "by the injury rolls, its recovery roll or loss of blood; down fighters stay in the "
-        "fight (they may be shot) and roll to recover at the end of their side's turn; every "
-        "hit pins a fighter that is not down, and a pinned fighter misses its side's next "
-        "turn (no escape test); flesh wounds take -1 BS from the shooter.",
-    ),
-    "wfb6": (
-        "WFB 6e: shooting only (the rules resolve missile attacks); each combatant is one "
-        "model standing alone (rank and file and champions as a unit of one model, a "
-        "character who joined a unit as a lone character); slain when its wounds reach 0.",
-    ),
-    "dark_heresy": (
-        "Dark Heresy: taken out by damage past its wounds (the first critical damage; the "
-        "critical tables are not rolled).",
-    ),
-    "deathwatch": (
-        "Deathwatch: taken out by damage past its wounds (the first critical damage; the "
-        "critical tables are not rolled); a horde when its magnitude reaches 0.",
-    ),
-    "wfrp2": (
-        "WFRP 2e: taken out by the first blow that takes its wounds below 0 (a critical hit; "
-        "the critical table is not rolled).",
-    ),
-}
-
 
 def _seed(seed: int | str) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int | str):
@@ -93,10 +66,16 @@ def _seed(seed: int | str) -> int:
     return seed
 
 
+def _simulation(game: str) -> Simulation:
+    found = find_game(game).simulation
+    if found is None:
+        raise GmkitError(Message("simulate.not_simulated", game=game))
+    return found
+
+
 def _tables(fight: Fight, progress: Callable[[float], None] | None) -> Tables:
-    if fight.game == "necromunda":
-        return necromunda_tables(fight, progress)
-    return pool_tables(fight, progress)
+    tables: Tables = _simulation(fight.game).tables(fight, progress)
+    return tables
 
 
 def simulate(
@@ -134,7 +113,7 @@ def simulate(
     rounds it is a draw.
 
     Simplified (``report.simplifications``): no movement, every foe at ``distance`` (the game's
-    unit; default :data:`~gmkit.simulate.fighters.DISTANCES`: 8 in, 10 m, 20 cm), ranged
+    unit; default the game's ``simulation.distance``: 8 in, 10 m, 20 cm), ranged
     weapons at that distance and melee weapons as if engaged; one attack per turn with the
     mode's default action; no conditions gained or lost (the encounter's present ones hold
     throughout), no ammunition or jams; no reactions beyond
@@ -241,9 +220,9 @@ def _report(
         seed=given["seed"],
         policy=f"{given['policy']}: {POLICIES[given['policy']]}",
         simplifications=(
-            f"Every foe at {fight.distance:g} {UNITS[fight.game]}; turns: {turns}.",
+            f"Every foe at {fight.distance:g} {find_game(fight.game).unit}; turns: {turns}.",
             *COMMON,
-            *GAME_NOTES.get(fight.game, ()),
+            *(render(note) for note in _simulation(fight.game).notes),
         ),
         sides=sides,
         win_counts=wins,
@@ -252,7 +231,7 @@ def _report(
         rounds_error=spread / np.sqrt(count),
         rounds_limit=given["rounds_limit"],
         distance=fight.distance,
-        unit=UNITS[fight.game],
+        unit=find_game(fight.game).unit,
         initiative=given["initiative"],
         combatants=tuple(combatants),
         notes=tuple(fight.notes + tables.notes),

@@ -18,21 +18,11 @@ from typing import Any
 from gmkit.encounter import Encounter
 from gmkit.encounter.state import Combatant
 from gmkit.errors import GmkitError
+from gmkit.games import game as find_game
 from gmkit.sheets.base import Sheet
 from gmkit.systems import choices
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.turns import turn_structure
-
-DISTANCES: dict[str, float] = {
-    "necromunda": 8,
-    "dark_heresy": 10,
-    "deathwatch": 10,
-    "wfrp2": 10,
-    "wfb6": 20,
-}
-"""The fixed distance between any two foes, in the game's unit (``choices.UNITS``): inches in
-Necromunda (short range for pistols), metres in the d100 games (short range for pistols),
-centimetres in WFB 6e (half a short bow's range)."""
 
 _OPTIONS: dict[tuple[str, str], tuple[Option, ...]] = {}
 
@@ -179,7 +169,8 @@ def prepare_fight(source: Any, distance: float | None = None) -> Fight:
     if len({c.side for c in combatants}) < 2:
         raise GmkitError("simulate: the fight needs combatants on at least two sides")
     if distance is None:
-        distance = DISTANCES[game]
+        simulation = find_game(game).simulation
+        distance = simulation.distance if simulation is not None else 0.0
     fighters = []
     for index, combatant in enumerate(combatants):
         conditions = tuple(sorted(combatant.conditions))

@@ -8,12 +8,15 @@ encounter applies (damage at a location, a condition, ammunition spent, a jam...
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from gmkit.dice import DiceSource, DieRoll
+from gmkit.errors import RulesError
+from gmkit.messages import Message, Text, render
 from gmkit.sheets.base import Sheet
+from gmkit.systems.options import AttackOptions, OpenOptions, options_model
 
 EffectKind = Literal[
     "damage",  # wounds lost (amount) at a location, of a damage type
@@ -34,28 +37,37 @@ EffectKind = Literal[
 
 @dataclass(frozen=True, slots=True)
 class Modifier:
-    """A named modifier with its source: ``Modifier("Aim (full)", 20)``."""
+    """A named modifier with its source: ``Modifier(Message.term(...), 20)``."""
 
-    source: str
+    source: Text
     value: int
 
     def __str__(self) -> str:
-        return f"{self.source} {self.value:+d}"
+        return f"{render(self.source)} {self.value:+d}"
+
+    def render(self, language: str = "en") -> str:
+        return f"{render(self.source, language)} {self.value:+d}"
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One explained step of a resolution."""
+    """One explained step of a resolution, as data: each text a message the renderer puts
+    into the reader's language (``str(step)`` is the English)."""
 
-    title: str  # "Ballistic Skill test", "Hit location", "Damage", "Soak"
-    outcome: str  # "hit with 3 degrees of success", "right arm", "9 damage"
-    detail: str = ""  # why: "64 vs 47: 1 degree of failure"
+    title: Text  # "Ballistic Skill test", "Hit location", "Damage", "Soak"
+    outcome: Text  # "hit with 3 degrees of success", "right arm", "9 damage"
+    detail: Text = ""  # why: "64 vs 47: 1 degree of failure"
     rolls: tuple[DieRoll, ...] = ()
     target: int | None = None  # the number rolled against (after modifiers), where there is one
     modifiers: tuple[Modifier, ...] = ()
 
+    def render(self, language: str = "en") -> str:
+        title, outcome = render(self.title, language), render(self.outcome, language)
+        detail = render(self.detail, language)
+        return f"{title}: {outcome}" + (f" ({detail})" if detail else "")
+
     def __str__(self) -> str:
-        return f"{self.title}: {self.outcome}" + (f" ({self.detail})" if self.detail else "")
+        return self.render()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +82,34 @@ class Effect:
     condition: str | None = None
     rounds: int | None = None
     weapon: str | None = None
-    note: str = ""
+    note: Text = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What the encounter knows of a combatant at the moment of an attack: the conditions it
+    bears (``surprised`` too, in the first round, for one the start named), its counters
+    (wounds lost in the D6 games, ammunition spent: ``{"damage": 2}``) and the reaction pools
+    it spent this round (``{"parry": 1}``)."""
+
+    conditions: tuple[str, ...] = ()
+    counters: Mapping[str, int] = field(default_factory=dict)
+    reactions: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        conditions: Iterable[str] = (),
+        counters: Mapping[str, int] | None = None,
+        reactions: Mapping[str, int] | None = None,
+    ) -> Standing:
+        return cls(tuple(sorted(set(conditions))), dict(counters or {}), dict(reactions or {}))
+
+    def bears(self, condition: str) -> bool:
+        return condition in self.conditions
+
+
+NO_STANDING = Standing()
 
 
 @dataclass(frozen=True)
@@ -79,7 +118,12 @@ class AttackRequest:
 
     ``circumstances`` maps a circumstance id of the game's catalog to its value: ``True`` for a
     flag (``"darkness": True``), a number where it has one (``"cover": 4`` armour points,
-    ``"outnumbering": 3`` attackers). ``options`` holds house rules and GM choices.
+    ``"outnumbering": 3`` attackers). ``options`` are the GM's choices and house rules for
+    this attack, declared per game (:class:`~gmkit.systems.options.AttackOptions`): a mapping
+    given here is validated into the game's model, and an unknown option, a wrong type or an
+    out-of-range value is refused by name. ``attacker_standing`` and ``target_standing`` are
+    what the encounter knows of the two (their conditions, counters, reactions spent), and
+    ``round`` the encounter's round.
     """
 
     attacker: Sheet
@@ -90,7 +134,43 @@ class AttackRequest:
     distance: float | None = None  # in the game's unit (metres, inches, centimetres)
     called_location: str | None = None
     circumstances: Mapping[str, Any] = field(default_factory=dict)
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Any = field(default_factory=dict)  # AttackOptions once built (see __post_init__)
+    attacker_standing: Standing = NO_STANDING
+    target_standing: Standing = NO_STANDING
+    round: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.options, AttackOptions):
+            return
+        given = dict(self.options or {})
+        for role in ("attacker", "target"):  # the encounter's keys, before typed standings
+            keys = [f"{role}_{part}" for part in ("conditions", "counters", "reactions")]
+            if any(key in given for key in keys):
+                old: Standing = getattr(self, f"{role}_standing")
+                standing = Standing.of(
+                    given.pop(keys[0], old.conditions) or (),
+                    given.pop(keys[1], old.counters) or {},
+                    given.pop(keys[2], old.reactions) or {},
+                )
+                object.__setattr__(self, f"{role}_standing", standing)
+        if "round" in given:
+            object.__setattr__(self, "round", int(given.pop("round") or 0))
+        game = getattr(self.attacker, "game", None)
+        if not isinstance(game, str):
+            raise RulesError(Message("attack.attacker_not_a_sheet"))
+        model = options_model(game)
+        if model is OpenOptions:  # the transition: the encounter's keys still readable as options
+            for role in ("attacker", "target"):
+                standing = getattr(self, f"{role}_standing")
+                given.setdefault(f"{role}_conditions", list(standing.conditions))
+                given.setdefault(f"{role}_counters", dict(standing.counters))
+                given.setdefault(f"{role}_reactions", dict(standing.reactions))
+            given.setdefault("round", self.round)
+        object.__setattr__(self, "options", model.coerce(given, game))
+
+    def with_options(self, **changes: Any) -> AttackRequest:
+        """This request with some options changed (validated again)."""
+        return replace(self, options=self.options.changed(**changes))
 
 
 @dataclass(frozen=True)
@@ -101,7 +181,7 @@ class AttackResult:
     steps: tuple[Step, ...]
     effects: tuple[Effect, ...]
     hits: int = 0
-    summary: str = ""
+    summary: Text = ""
 
     @property
     def hit(self) -> bool:
@@ -111,8 +191,8 @@ class AttackResult:
     def rolls(self) -> tuple[DieRoll, ...]:
         return tuple(roll for step in self.steps for roll in step.rolls)
 
-    def explain(self) -> str:
-        return "\n".join(str(step) for step in self.steps)
+    def explain(self, language: str = "en") -> str:
+        return "\n".join(step.render(language) for step in self.steps)
 
 
 EffectApplication = tuple[Sheet, tuple[Effect, ...]] | None
@@ -187,11 +267,10 @@ class Choice:
     """
 
     id: str
-    label: str
+    label: Text  # a message: the renderer gives it in the GM's language
     kind: Literal["flag", "number", "choice"] = "flag"
     options: tuple[str, ...] = ()
-    help: str = ""
-    label_es: str = ""
+    help: Text = ""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from gmkit.errors import SheetError
-from gmkit.sheets import GAMES, sheet_type
+from gmkit.sheets import game_ids, sheet_type
 from gmkit.sheets.base import sheet_error
 
 Kind = Literal["weapons", "armour"]
@@ -77,7 +77,7 @@ def expand_references(data: dict[str, Any]) -> dict[str, Any]:
     weapon, so a later change to the catalog never silently changes a saved character.
     """
     game = data.get("game")
-    if not isinstance(game, str) or game not in GAMES:
+    if not isinstance(game, str) or game not in game_ids():
         return data
     expanded = dict(data)
     for field, kind in (("weapons", "weapons"), ("armour", "armour")):

@@ -20,10 +20,35 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gmkit.dice import DiceSource, DieRoll
+from gmkit.messages import Message, Text
 from gmkit.systems.base import Modifier
 from gmkit.systems.tables import table
 
 LOCATIONS = ("head", "right_arm", "left_arm", "body", "right_leg", "left_leg")
+
+
+CHARACTERISTICS = ("WS", "BS", "S", "T", "Ag", "Int", "Per", "WP", "Fel")
+"""The d100 games' characteristics with a name of their own in the catalogs."""
+
+
+def characteristic(key: str) -> Message:
+    """A characteristic's abbreviation in the reader's language (BS: HP in Spanish)."""
+    if key in CHARACTERISTICS:
+        return Message(f"percentile.characteristic.{key}")
+    return Message.verbatim(key)
+
+
+def location_name(location: str) -> Message:
+    """A hit location's name ("right_arm": right arm, brazo derecho)."""
+    if location in LOCATIONS:
+        return Message(f"percentile.location.{location}")
+    return Message.verbatim(location.replace("_", " "))
+
+
+def modifiers_text(modifiers: Iterable[Modifier]) -> Message:
+    """The modifiers listed, "Aim +10, Darkness -30" (or "no modifiers")."""
+    listed = tuple(Message("common.modifier", source=m.source, value=m.value) for m in modifiers)
+    return Message("common.list", items=listed) if listed else Message("common.no_modifiers")
 
 
 def capped(modifiers: Iterable[Modifier], cap: int | None) -> int:
@@ -60,16 +85,19 @@ class PercentileTest:
     def degrees_of_failure(self) -> int:
         return 0 if self.success else self.degrees
 
-    def explain(self) -> str:
-        listed = ", ".join(str(m) for m in self.modifiers) or "no modifiers"
-        capped_note = "" if self.modifier == sum(m.value for m in self.modifiers) else " (capped)"
-        verdict = "success" if self.success else "failure"
-        kind = "success" if self.success else "failure"
-        plural = "s" if self.degrees != 1 else ""
-        return (
-            f"{self.characteristic} {self.base} {self.modifier:+d}{capped_note} = {self.target}"
-            f" [{listed}]; rolled {self.value}: {verdict}, {self.degrees} degree{plural} "
-            f"of {kind}"
+    def explain(self) -> Message:
+        """ "BS 43 +10 = 53 [Aim +10]; rolled 34: success, 1 degree of success"."""
+        capped = self.modifier != sum(m.value for m in self.modifiers)
+        which = "success" if self.success else "failure"
+        return Message(
+            f"percentile.test_{which}{'_capped' if capped else ''}",
+            characteristic=characteristic(self.characteristic),
+            base=self.base,
+            modifier=self.modifier,
+            target=self.target,
+            modifiers=modifiers_text(self.modifiers),
+            value=self.value,
+            degrees=self.degrees,
         )
 
 
@@ -85,7 +113,7 @@ def roll_test(
     base: int,
     modifiers: Sequence[Modifier],
     source: DiceSource,
-    purpose: str,
+    purpose: Text,
     *,
     cap: int | None = 60,
 ) -> PercentileTest:
@@ -124,7 +152,7 @@ def hit_location(roll: int, game: str) -> str:
     for row in table(game, "hit_locations"):
         if reversed_roll <= int(row["upto"]):
             return str(row["location"])
-    raise ValueError(f"{game} hit location table does not cover {reversed_roll}")
+    raise ValueError(f"{game} hit location table does not cover {reversed_roll}")  # a data bug
 
 
 def location_class(location: str) -> str:
@@ -155,7 +183,7 @@ class Initiative:
 
 def roll_initiative(name: str, base: int, source: DiceSource) -> Initiative:
     """A d10 plus ``base`` for ``name``."""
-    roll = source.roll_die(10, f"initiative: {name}")
+    roll = source.roll_die(10, Message("percentile.initiative_die", name=name))
     return Initiative(name, base, roll, roll.value + base)
 
 
@@ -174,7 +202,7 @@ def initiative_order(
     for tied in keyed.values():
         if len(tied) > 1:
             for entry in tied:
-                roll = source.roll_die(10, f"initiative roll-off: {entry.name}")
+                roll = source.roll_die(10, Message("percentile.roll_off_die", name=entry.name))
                 rolled.append(roll)
                 roll_offs[entry.name] = roll.value
     order = sorted(

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gmkit.dice import DiceSource, DieRoll
+from gmkit.messages import Message, Text
 from gmkit.systems.base import Modifier
 
 BEST_TO_HIT = 2
@@ -44,30 +45,31 @@ class D6Test:
     needed: int | None
     success: bool
     rolls: tuple[DieRoll, ...]
-    explanation: str
+    explanation: Message
 
 
-def roll_needed(needed: int | None, source: DiceSource, purpose: str) -> D6Test:
+def roll_needed(needed: int | None, source: DiceSource, purpose: Text) -> D6Test:
     """Roll for a needed score (2..9 by the charts), a natural 1 always failing.
 
     ``needed`` None or 10+ cannot succeed and rolls nothing.
     """
     if needed is None or needed >= 10:
-        return D6Test(needed, False, (), "impossible: no roll can succeed")
+        return D6Test(needed, False, (), Message("sixes.impossible"))
     first = source.roll_die(6, purpose)
     if first.value == 1:
-        return D6Test(needed, False, (first,), "a 1 always fails")
+        return D6Test(needed, False, (first,), Message("sixes.natural_one"))
     if needed <= 6:
         success = first.value >= needed
-        verdict = "success" if success else "failure"
-        return D6Test(needed, success, (first,), f"{first.value} against {needed}+: {verdict}")
+        which = "sixes.against_success" if success else "sixes.against_failure"
+        return D6Test(needed, success, (first,), Message(which, value=first.value, needed=needed))
     if first.value != 6:
-        return D6Test(needed, False, (first,), f"{first.value}: {needed}+ needs a 6 first")
+        explained = Message("sixes.needs_six_first", value=first.value, needed=needed)
+        return D6Test(needed, False, (first,), explained)
     follow_up = SEVEN_PLUS[needed]
-    second = source.roll_die(6, f"{purpose} (after the 6)")
+    second = source.roll_die(6, Message("sixes.after_the_six", purpose=purpose))
     success = second.value >= follow_up
-    verdict = "success" if success else "failure"
-    explanation = f"6, then {second.value} against {follow_up}+ for {needed}+: {verdict}"
+    which = "sixes.seven_plus_success" if success else "sixes.seven_plus_failure"
+    explanation = Message(which, value=second.value, follow_up=follow_up, needed=needed)
     return D6Test(needed, success, (first, second), explanation)
 
 

@@ -50,7 +50,7 @@ _D100_ACTIONS: dict[str, dict[str, int]] = {
     "free": {},
     "extended": {"actions": 2},
 }
-_FORTY_K = TurnStructure(
+FORTY_K = TurnStructure(
     kind="initiative",
     turn_pools={"actions": 2},
     action_costs=_D100_ACTIONS,
@@ -60,50 +60,49 @@ _FORTY_K = TurnStructure(
     initiative_base_name="Agility Bonus",
 )
 
-TURNS: dict[str, TurnStructure] = {
-    "dark_heresy": _FORTY_K,
-    "deathwatch": _FORTY_K,
-    "wfrp2": TurnStructure(
-        kind="initiative",
-        turn_pools={"actions": 2},
-        action_costs=_D100_ACTIONS,
-        round_pools={"parry": 1, "dodge": 1},
-        reaction_costs={"dodge": {"dodge": 1}, "parry": {"parry": 1}},
-        initiative_base=_agility,
-        initiative_base_name="Agility",
-    ),
-    "necromunda": TurnStructure(
-        kind="sides",
-        turn_pools={"move": 1, "shoot": 1, "fight": 1},
-        action_costs={
-            "move": {"move": 1},
-            "run": {"move": 1, "shoot": 1},
-            "charge": {"move": 1, "shoot": 1},
-            "shoot": {"shoot": 1},
-            "fight": {"fight": 1},
-            "free": {},
-        },
-        phases=("movement", "shooting", "close combat", "recovery"),
-    ),
-    "wfb6": TurnStructure(
-        kind="sides",
-        turn_pools={"move": 1, "shoot": 1, "fight": 1},
-        action_costs={
-            "move": {"move": 1},
-            "march": {"move": 1, "shoot": 1},
-            "charge": {"move": 1, "shoot": 1},
-            "shoot": {"shoot": 1},
-            "cast": {},
-            "fight": {"fight": 1},
-            "free": {},
-        },
-        phases=("movement", "magic", "shooting", "close combat"),
-    ),
-}
+WFRP2 = TurnStructure(
+    kind="initiative",
+    turn_pools={"actions": 2},
+    action_costs=_D100_ACTIONS,
+    round_pools={"parry": 1, "dodge": 1},
+    reaction_costs={"dodge": {"dodge": 1}, "parry": {"parry": 1}},
+    initiative_base=_agility,
+    initiative_base_name="Agility",
+)
+NECROMUNDA = TurnStructure(
+    kind="sides",
+    turn_pools={"move": 1, "shoot": 1, "fight": 1},
+    action_costs={
+        "move": {"move": 1},
+        "run": {"move": 1, "shoot": 1},
+        "charge": {"move": 1, "shoot": 1},
+        "shoot": {"shoot": 1},
+        "fight": {"fight": 1},
+        "free": {},
+    },
+    phases=("movement", "shooting", "close combat", "recovery"),
+)
+WFB6 = TurnStructure(
+    kind="sides",
+    turn_pools={"move": 1, "shoot": 1, "fight": 1},
+    action_costs={
+        "move": {"move": 1},
+        "march": {"move": 1, "shoot": 1},
+        "charge": {"move": 1, "shoot": 1},
+        "shoot": {"shoot": 1},
+        "cast": {},
+        "fight": {"fight": 1},
+        "free": {},
+    },
+    phases=("movement", "magic", "shooting", "close combat"),
+)
 
 
 def turn_structure(game: str) -> TurnStructure:
-    return TURNS[game]
+    """The pacing of ``game``'s fight (its registry entry's)."""
+    from gmkit.games import game as find  # the registry, looked up at run time
+
+    return find(game).turns
 
 
 def describe(structure: TurnStructure) -> dict[str, Any]:

@@ -52,14 +52,15 @@ from typing import Any, TypeVar
 import ipywidgets as widgets
 from traitlets import Bool, Dict, Float, Int, List, Unicode
 
-from gmkit.dice import DiceSource, DieRoll, EnteredDice, SeededDice
+from gmkit.dice import DiceSource, DieRoll, EnteredDice, ReplayedDice, SeededDice
 from gmkit.encounter import Encounter
 from gmkit.encounter.state import Combatant, EncounterState
-from gmkit.errors import DiceValueError, GmkitError
+from gmkit.errors import DiceValueError, GmkitError, NeedDie
+from gmkit.messages import render
 from gmkit.systems import choices, system
 from gmkit.systems.base import AttackRequest, AttackResult, Choice
 from gmkit.systems.turns import turn_structure
-from gmkit.widgets.attack_budget import Replay, budget_problem, reaction_problem
+from gmkit.widgets.attack_budget import budget_problem, reaction_problem
 from gmkit.widgets.attack_view import (
     error_html,
     label,
@@ -73,7 +74,6 @@ from gmkit.widgets.odds_view import OddsView
 from gmkit.widgets.render import STYLE
 from gmkit.widgets.tracker import Shared
 
-_PROMPT = re.compile(r"^(?P<purpose>.*): roll a d(?P<sides>\d+) and enter its value$")
 DICE_MODES = ("seeded", "physical")
 F = TypeVar("F", bound=Callable[..., Any])
 _CACHED = 64
@@ -130,7 +130,7 @@ def _whole(value: Any) -> bool:
 
 
 def _choice_label(choice: Choice) -> str:
-    return (choice.label_es or choice.label) if LANGUAGE.value == "es" else choice.label
+    return render(choice.label, LANGUAGE.value)
 
 
 class AttackPanel(widgets.VBox):
@@ -171,7 +171,7 @@ class AttackPanel(widgets.VBox):
         self._followed = current.id if current is not None else None
         self.game = encounter.game
         self.structure = turn_structure(self.game)
-        self.unit = choices.UNITS[self.game]
+        self.unit = choices.unit(self.game)
         self.options: dict[str, Any] = {}  # extra options for the rules (a WFB Situation...)
         self.result: AttackResult | None = None
         self.preview: choices.Preview | None = None
@@ -411,11 +411,9 @@ class AttackPanel(widgets.VBox):
             source: DiceSource = EnteredDice(self.typed)
             try:
                 result = rules.resolve_attack(request, source)
-            except DiceValueError as error:
-                if _PROMPT.match(str(error)):
-                    self.prompt = str(error)
-                    return None
-                raise
+            except NeedDie as need:
+                self.prompt = need.render(LANGUAGE.value)
+                return None
             used = tuple(source.history)
             if source.pending:  # type: ignore[attr-defined]
                 extra = " ".join(str(v) for v in source.pending)  # type: ignore[attr-defined]
@@ -437,7 +435,7 @@ class AttackPanel(widgets.VBox):
         if self.applied:
             raise GmkitError("apply: this result is applied already (undo to take it back)")
         args = self._args
-        check = Replay(self._used)
+        check = ReplayedDice(self._used)
         again = system(self.game).resolve_attack(self.encounter.attack_request(**args), check)
         if check.left or [str(s) for s in again.steps] != [str(s) for s in self.result.steps]:
             raise GmkitError("apply: the encounter changed since the roll; resolve again")
@@ -450,7 +448,7 @@ class AttackPanel(widgets.VBox):
                     args["attacker"],
                     args["weapon"],
                     args["target"],
-                    Replay(self._used),
+                    ReplayedDice(self._used),
                     apply=True,
                     secret=self.secret,
                     **{k: v for k, v in args.items() if k not in ("attacker", "weapon", "target")},

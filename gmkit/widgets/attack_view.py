@@ -6,11 +6,17 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 
 from gmkit.dice import DieRoll
+from gmkit.messages import Text, render
 from gmkit.systems.base import AttackResult, Effect, Modifier, Step
-from gmkit.systems.choices import Preview
-from gmkit.widgets.i18n import t
+from gmkit.systems.offers import Preview
+from gmkit.widgets.i18n import LANGUAGE, t
 
 _E = html.escape
+
+
+def _T(text: Text) -> str:
+    """A message in the panel's language, escaped for HTML."""
+    return html.escape(render(text, LANGUAGE.value))
 
 
 def label(key: str, english: str) -> str:
@@ -21,14 +27,14 @@ def label(key: str, english: str) -> str:
 
 def _rolls(rolls: Iterable[DieRoll]) -> str:
     return " ".join(
-        f"<span title='{_E(roll.purpose)}'>{roll.die}={roll.value}{'*' if roll.physical else ''}"
+        f"<span title='{_T(roll.purpose)}'>{roll.die}={roll.value}{'*' if roll.physical else ''}"
         "</span>"
         for roll in rolls
     )
 
 
 def _modifiers(modifiers: Sequence[Modifier]) -> str:
-    return ", ".join(_E(str(modifier)) for modifier in modifiers)
+    return ", ".join(_E(modifier.render(LANGUAGE.value)) for modifier in modifiers)
 
 
 def needs(preview: Preview) -> str:
@@ -40,18 +46,18 @@ def needs(preview: Preview) -> str:
     return f"{preview.target}+ (D6)"
 
 
-def preview_html(preview: Preview | None, problem: str, modifiers_seen: Sequence[Step]) -> str:
+def preview_html(preview: Preview | None, problem: Text, modifiers_seen: Sequence[Step]) -> str:
     """The modifiers listed and totalled before the dice, or from the resolved steps."""
     title = _E(t("modifiers"))
     if problem:
         shown = _E(label("cannot_resolve", "Cannot resolve yet"))
-        return f"<div class='gmkit-problem'><b>{shown}:</b> {_E(problem)}</div>"
+        return f"<div class='gmkit-problem'><b>{shown}:</b> {_T(problem)}</div>"
     if preview is None:
         if not modifiers_seen:
             after = label("modifiers_after", "shown from the steps once resolved")
             return f"<p><b>{title}:</b> {_E(after)}</p>"
         rows = "".join(
-            f"<tr><td>{_E(step.title)}</td><td>{_modifiers(step.modifiers) or '-'}</td>"
+            f"<tr><td>{_T(step.title)}</td><td>{_modifiers(step.modifiers) or '-'}</td>"
             f"<td>{sum(m.value for m in step.modifiers):+d}</td>"
             f"<td>{'' if step.target is None else step.target}</td></tr>"
             for step in modifiers_seen
@@ -63,7 +69,7 @@ def preview_html(preview: Preview | None, problem: str, modifiers_seen: Sequence
         )
     rows = (
         "".join(
-            f"<tr><td>{_E(modifier.source)}</td><td>{modifier.value:+d}</td></tr>"
+            f"<tr><td>{_T(modifier.source)}</td><td>{modifier.value:+d}</td></tr>"
             for modifier in preview.modifiers
         )
         or f"<tr><td colspan='2'>{_E(label('no_modifiers', 'no modifiers'))}</td></tr>"
@@ -73,9 +79,9 @@ def preview_html(preview: Preview | None, problem: str, modifiers_seen: Sequence
         if preview.uncapped != preview.total
         else ""
     )
-    notes = "".join(f"<li>{_E(note)}</li>" for note in preview.notes)
+    notes = "".join(f"<li>{_T(note)}</li>" for note in preview.notes)
     return (
-        f"<p><b>{_E(preview.title)}</b>: {_E(preview.base)}</p>"
+        f"<p><b>{_T(preview.title)}</b>: {_T(preview.base)}</p>"
         f"<table class='gmkit-table gmkit-preview'>{rows}"
         f"<tr><th>{_E(t('total'))}</th><th>{preview.total:+d}{_E(capped)}</th></tr>"
         f"<tr><th>{_E(label('needed', 'Needed'))}</th><th>{_E(needs(preview))}</th></tr>"
@@ -83,12 +89,12 @@ def preview_html(preview: Preview | None, problem: str, modifiers_seen: Sequence
     )
 
 
-def refused_html(title: str, refused: Mapping[str, str], names: Mapping[str, str]) -> str:
+def refused_html(title: str, refused: Mapping[str, Text], names: Mapping[str, Text]) -> str:
     """What is not offered, and why."""
     if not refused:
         return ""
     items = "".join(
-        f"<li><b>{_E(names.get(key, key))}</b>: {_E(why)}</li>" for key, why in refused.items()
+        f"<li><b>{_T(names.get(key, key))}</b>: {_T(why)}</li>" for key, why in refused.items()
     )
     return (
         f"<details class='gmkit-refused'><summary>{_E(title)}</summary><ul>{items}</ul></details>"
@@ -110,8 +116,8 @@ def steps_html(result: AttackResult | None) -> str:
         )
     )
     rows = "".join(
-        f"<tr><td>{_E(step.title)}</td><td><b>{_E(step.outcome)}</b></td>"
-        f"<td>{_E(step.detail)}"
+        f"<tr><td>{_T(step.title)}</td><td><b>{_T(step.outcome)}</b></td>"
+        f"<td>{_T(step.detail)}"
         + (f"<br><i>{_modifiers(step.modifiers)}</i>" if step.modifiers else "")
         + f"</td><td>{_rolls(step.rolls)}</td>"
         f"<td>{'' if step.target is None else step.target}</td></tr>"
@@ -120,7 +126,7 @@ def steps_html(result: AttackResult | None) -> str:
     effects = "".join(f"<li>{_E(describe(effect))}</li>" for effect in result.effects)
     none = _E(label("no_effects", "nothing to apply"))
     return (
-        f"<p class='gmkit-summary'><b>{_E(result.summary)}</b></p>"
+        f"<p class='gmkit-summary'><b>{_T(result.summary)}</b></p>"
         f"<table class='gmkit-table gmkit-steps'><tr>{head}</tr>{rows}</table>"
         f"<p><b>{_E(label('effects', 'Effects'))}</b></p>"
         f"<ul class='gmkit-effects'>{effects or f'<li>{none}</li>'}</ul>"
@@ -144,7 +150,7 @@ def describe(effect: Effect) -> str:
     if effect.rounds:
         parts.append(f"for {effect.rounds} rounds")
     if effect.note:
-        parts.append(f"- {effect.note}")
+        parts.append(f"- {render(effect.note, LANGUAGE.value)}")
     return " ".join(parts)
 
 

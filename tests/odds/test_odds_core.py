@@ -6,13 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-import gmkit.odds
+from dataclasses import replace
+
 from gmkit.dice import DiceSource
 from gmkit.errors import GmkitError
+from gmkit.games import OddsEngine, game, register, unregister
 from gmkit.odds import (
-    CURVES,
-    ODDS,
-    UNAVAILABLE,
     Curve,
     Dist,
     Odds,
@@ -21,7 +20,6 @@ from gmkit.odds import (
     exhaustive,
     game_of,
     odds,
-    register,
     simulate,
 )
 from gmkit.odds.sixes import Probe, faces, needed_at
@@ -113,33 +111,28 @@ def test_odds_reads_events_states_and_floats():
 
 class _Toy:
     game = "toy"
+    name = "toy"
 
 
-def test_a_module_that_failed_to_import_is_named_when_its_game_is_asked_for():
-    toy = AttackRequest(_Toy(), "x", _Toy())  # type: ignore[arg-type]
-    UNAVAILABLE["gmkit.odds.toy"] = "SyntaxError: invalid syntax"
-    try:
-        with pytest.raises(GmkitError, match=r"gmkit\.odds\.toy: SyntaxError"):
-            odds(toy)
-    finally:
-        del UNAVAILABLE["gmkit.odds.toy"]
+def _toy_game(engine: OddsEngine | None) -> None:
+    """A toy game: Necromunda's parts under another id, with the odds engine given."""
+    register(replace(game("necromunda"), id="toy", odds=engine))
 
 
 def test_registry_dispatches_by_the_attacker_sheets_game():
     fighter = NecromundaFighter.build(name="Tom")
     request = AttackRequest(fighter, "x", fighter)
     assert game_of(request) == "necromunda"
-    assert "necromunda" in ODDS
-    assert "wfb6" in ODDS
-    assert "necromunda" in CURVES
-    assert {"gmkit.odds.necromunda", "gmkit.odds.wfb6"} <= set(gmkit.odds.LOADED)
-    toy = AttackRequest(_Toy(), "x", _Toy())  # type: ignore[arg-type]
-    with pytest.raises(GmkitError, match="no odds for 'toy'"):
-        odds(toy)
-    with pytest.raises(GmkitError, match="no curves for 'toy'"):
-        curve(toy)
+    assert game("necromunda").odds is not None
+    assert game("necromunda").odds.curve is not None
     try:
-        register("toy", lambda request: _odds())
+        _toy_game(None)
+        toy = AttackRequest(_Toy(), "x", _Toy())  # type: ignore[arg-type]
+        with pytest.raises(GmkitError, match="no odds for 'toy'"):
+            odds(toy)
+        with pytest.raises(GmkitError, match="no curves for 'toy'"):
+            curve(toy)
+        _toy_game(OddsEngine(lambda request: _odds()))
         assert odds(toy).hit == F(1, 2)
         with pytest.raises(GmkitError, match="no curves"):
             curve(toy)
@@ -148,7 +141,7 @@ def test_registry_dispatches_by_the_attacker_sheets_game():
             points = tuple(modifiers or (0, 1))
             return Curve(points, tuple(_odds(hit=F(1 + m, 3)) for m in points), 0)
 
-        register("toy", lambda request: _odds(), toy_curve)
+        _toy_game(OddsEngine(lambda request: _odds(), toy_curve))
         line = curve(toy)
         assert line.of(lambda o: o.hit) == {0: F(1, 3), 1: F(2, 3)}
         assert line.as_float(lambda o: o.hit)[1] == pytest.approx(2 / 3)
@@ -156,10 +149,9 @@ def test_registry_dispatches_by_the_attacker_sheets_game():
         with pytest.raises(KeyError, match="no point"):
             line[5]
     finally:
-        ODDS.pop("toy", None)
-        CURVES.pop("toy", None)
+        unregister("toy")
     with pytest.raises(GmkitError, match="character sheet"):
-        game_of(AttackRequest(object(), "x", object()))  # type: ignore[arg-type]
+        AttackRequest(object(), "x", object())  # type: ignore[arg-type]
 
 
 def _toy_resolve(request: AttackRequest, source: DiceSource) -> AttackResult:

@@ -10,7 +10,8 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError
-from gmkit.systems import SYSTEMS, system
+from gmkit.games import game_ids
+from gmkit.systems import system
 from gmkit.systems.base import AttackRequest, Effect
 from gmkit.systems.necromunda import (
     CONDITION_FIELDS,
@@ -27,7 +28,7 @@ def sheet(game: str, name: str):
     return ROSTERS[game][name]
 
 
-@pytest.mark.parametrize("game", list(SYSTEMS))
+@pytest.mark.parametrize("game", list(game_ids()))
 def test_every_system_resolves_attacks_and_applies_effects(game):
     rules = system(game)
     assert rules.game == game
@@ -38,7 +39,7 @@ def test_every_system_resolves_attacks_and_applies_effects(game):
     assert rules.apply_effect(some, note) is None  # a note is never the sheet's business
 
 
-@pytest.mark.parametrize("game", list(SYSTEMS))
+@pytest.mark.parametrize("game", list(game_ids()))
 def test_conditions_jams_and_reactions_are_the_encounters(game):
     rules = system(game)
     some = next(iter(ROSTERS[game].values()))

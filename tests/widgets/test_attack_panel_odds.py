@@ -18,7 +18,8 @@ import pytest
 import gmkit.odds.core as odds_core
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.odds import ODDS, UNAVAILABLE, Odds, curve, odds
+from gmkit.games import game as find_game
+from gmkit.odds import Odds, curve, odds
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.odds_view import OddsView, percent
@@ -35,12 +36,9 @@ def fight(game: str) -> Encounter:
     return encounter
 
 
-def needs_odds(game: str) -> None:
-    """Skip, naming why, when ``gmkit.odds`` has no odds for ``game`` (its module is not there
-    or did not import)."""
-    if game not in ODDS:
-        failed = "; ".join(f"{k}: {v}" for k, v in UNAVAILABLE.items()) or "no module registered"
-        pytest.skip(f"gmkit.odds has no odds for {game!r} yet ({failed})")
+def needs_odds(game_id: str) -> None:
+    """Every game of the seeds has its odds (a missing engine fails the test, never skips it)."""
+    assert find_game(game_id).odds is not None
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.odds import ODDS
 from gmkit.simulate import simulate
 from gmkit.widgets.i18n import LANGUAGE
 from gmkit.widgets.simulation import LABELS, SimulationWidget
@@ -23,8 +22,6 @@ def english() -> Iterator[None]:
 
 @pytest.fixture
 def encounter() -> Encounter:
-    if "wfb6" not in ODDS:
-        pytest.skip("gmkit.odds has no odds for wfb6")
     roster = next(r for r in demo_campaign().rosters if r.game == "wfb6")
     fight = Encounter("wfb6")
     for sheet in roster.sheets:

@@ -243,6 +243,10 @@ class Action:
     requires_condition: str | None = None
 
     @property
+    def label(self) -> str:  # the transition: a message once the catalogs hold it
+        return self.name
+
+    @property
     def is_attack(self) -> bool:
         return "attack" in self.subtypes
 

@@ -62,6 +62,10 @@ class Circumstance:
     modifiers: tuple[ModifierSpec, ...]
     entry: Mapping[str, Any]
 
+    @property
+    def label(self) -> str:  # the transition: a message once the catalogs hold it
+        return self.name
+
     def get(self, key: str, default: Any = None) -> Any:
         return self.entry.get(key, default)
 

@@ -91,6 +91,10 @@ class Condition:
     auto_fail: frozenset[str]
     reminders: tuple[Reminder, ...]
 
+    @property
+    def label(self) -> str:  # the transition: a message once the catalogs hold it
+        return self.name
+
 
 def _condition(raw: Mapping[str, Any], game: str) -> Condition:
     condition_id = str(raw["id"])

@@ -1,0 +1,28 @@
+"""The games gmkit plays, one registry entry each (see :mod:`gmkit.games.registry`).
+
+>>> from gmkit.games import game
+>>> game("necromunda").unit
+'in'
+"""
+
+from gmkit.games.registry import (
+    Game,
+    OddsEngine,
+    Simulation,
+    game,
+    game_ids,
+    games,
+    register,
+    unregister,
+)
+
+__all__ = [
+    "Game",
+    "OddsEngine",
+    "Simulation",
+    "game",
+    "game_ids",
+    "games",
+    "register",
+    "unregister",
+]

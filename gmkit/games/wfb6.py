@@ -1,0 +1,24 @@
+"""Warhammer Fantasy Battle 6th ed. (seed 003): its parts, one entry."""
+
+from gmkit.games.registry import Game, OddsEngine, Simulation
+from gmkit.messages import Message
+from gmkit.odds.wfb6 import wfb6_curve, wfb6_odds
+from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.simulate.pool import pool_tables
+from gmkit.systems.options import OpenOptions
+from gmkit.systems.turns import WFB6
+from gmkit.systems.wfb6 import SYSTEM
+from gmkit.systems.wfb6.offers import OFFERS
+
+GAME = Game(
+    id="wfb6",
+    title=Message("games.title.wfb6"),
+    sheet=WFB6Character,
+    rules=SYSTEM,
+    options=OpenOptions,
+    offers=OFFERS,
+    turns=WFB6,
+    unit="cm",
+    odds=OddsEngine(wfb6_odds, wfb6_curve),
+    simulation=Simulation(pool_tables, 20, (Message("simulate.note.wfb6"),)),
+)

@@ -1,0 +1,39 @@
+"""Every text gmkit shows, as data: message ids and parameters, rendered in the reader's language.
+
+- :class:`Message`: an id of the catalogs and its parameters (the rules return these, events
+  store them); :meth:`Message.term` for a data file's term, :meth:`Message.verbatim` for a name.
+- :func:`render`: a message (or a plain string from an old log) into English or Spanish.
+- The catalogs are gettext files under ``locale/`` (:mod:`gmkit.messages.catalog`): the
+  ``.pot`` templates hold the English, ``es/LC_MESSAGES/*.po`` the Spanish.
+
+>>> from gmkit.messages import Message, render
+>>> shot = Message("common.join", parts=(Message.verbatim("BS 43"), Message.verbatim("aim +10")))
+>>> render(shot)
+'BS 43; aim +10'
+"""
+
+from gmkit.messages.catalog import LANGUAGES, catalogs, problems
+from gmkit.messages.message import (
+    VERBATIM,
+    Message,
+    MessageError,
+    Param,
+    Text,
+    as_message,
+    from_json,
+)
+from gmkit.messages.render import render
+
+__all__ = [
+    "LANGUAGES",
+    "VERBATIM",
+    "Message",
+    "MessageError",
+    "Param",
+    "Text",
+    "as_message",
+    "catalogs",
+    "from_json",
+    "problems",
+    "render",
+]

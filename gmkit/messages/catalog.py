@@ -1,0 +1,164 @@
+"""The message catalogs: gettext files a translator edits without reading code.
+
+Each domain (the first part of a message id: ``necromunda.to_hit`` is in ``necromunda``) has
+two files under ``gmkit/messages/locale/``:
+
+- ``<domain>.pot``, the template: one entry per message, its id as ``msgctxt`` and its
+  English text as ``msgid`` (the source of truth for English);
+- ``es/LC_MESSAGES/<domain>.po``, the Spanish catalog: the same ``msgctxt`` and ``msgid``,
+  the Spanish text as ``msgstr``.
+
+Why gettext ``.po`` files: they are the standard every translation tool reads (Poedit, Weblate,
+Lokalize, ``msgmerge``), the translator sees the English beside the Spanish, and a changed
+English text shows as a mismatch (``msgid`` no longer the template's) that :func:`problems`
+reports, so a translation never silently goes stale. The id lives in ``msgctxt`` so that the
+English text can change without changing the id the code and the stored events use.
+
+Texts are Python format strings with named fields (``{characteristic} test``); the renderer
+(:mod:`gmkit.messages.render`) documents the format specs it adds (lists, plurals,
+capitals). Data terms (an action's name in ``actions.yaml``) are entries too: their English is
+the data file's (a GM may rename one), and the Spanish is used while its ``msgid`` is still that
+English.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+LOCALE = Path(__file__).with_name("locale")
+"""Where the catalogs are: ``<domain>.pot`` and ``<language>/LC_MESSAGES/<domain>.po``."""
+
+SOURCE_LANGUAGE = "en"
+LANGUAGES: tuple[str, ...] = ("en", "es")
+"""The languages gmkit speaks: English (the templates) and Spanish (the seeds' language)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One message of a catalog: its id, English text, translation, and where it is."""
+
+    id: str
+    english: str
+    translated: str  # "" when not translated
+    domain: str
+    fuzzy: bool = False
+    comment: str = ""
+
+
+def fields_of(text: str) -> frozenset[str]:
+    """The names of the format fields of ``text`` (``"{value:+d} to {who}"``: value, who)."""
+    names = set()
+    for _, name, _, _ in string.Formatter().parse(text):
+        if name is not None and name != "":
+            names.add(name.split(".")[0].split("[")[0])
+    return frozenset(names)
+
+
+def _read(path: Path) -> Catalog:
+    with path.open("rb") as handle:
+        return read_po(handle)
+
+
+def _entries(path: Path, domain: str, *, translated: bool) -> Iterator[Entry]:
+    for found in _read(path):
+        if not found.id or found.context is None:
+            continue  # the header, or an entry without an id
+        yield Entry(
+            id=found.context,
+            english=str(found.id),
+            translated=str(found.string or "") if translated else "",
+            domain=domain,
+            fuzzy=found.fuzzy,
+            comment=" ".join(found.auto_comments),
+        )
+
+
+@dataclass(frozen=True)
+class Catalogs:
+    """Every domain's templates and translations, by message id."""
+
+    templates: Mapping[str, Entry]
+    translations: Mapping[str, Mapping[str, Entry]]  # language -> id -> entry
+    duplicates: tuple[str, ...] = ()
+
+    def english(self, message_id: str) -> str | None:
+        entry = self.templates.get(message_id)
+        return entry.english if entry is not None else None
+
+    def translated(self, message_id: str, language: str, english: str) -> str | None:
+        """The translation of ``message_id`` made from ``english`` (None if none is)."""
+        entry = self.translations.get(language, {}).get(message_id)
+        if entry is None or entry.fuzzy or not entry.translated or entry.english != english:
+            return None
+        return entry.translated
+
+
+def load(locale: Path = LOCALE) -> Catalogs:
+    """Read every ``.pot`` under ``locale`` and each language's ``.po`` files."""
+    templates: dict[str, Entry] = {}
+    duplicates: list[str] = []
+    for path in sorted(locale.glob("*.pot")):
+        for entry in _entries(path, path.stem, translated=False):
+            if entry.id in templates:
+                duplicates.append(entry.id)
+            templates[entry.id] = entry
+    translations: dict[str, dict[str, Entry]] = {}
+    for language in LANGUAGES:
+        if language == SOURCE_LANGUAGE:
+            continue
+        found: dict[str, Entry] = {}
+        for path in sorted((locale / language / "LC_MESSAGES").glob("*.po")):
+            for entry in _entries(path, path.stem, translated=True):
+                found[entry.id] = entry
+        translations[language] = found
+    return Catalogs(templates, translations, tuple(duplicates))
+
+
+@cache
+def catalogs() -> Catalogs:
+    """The packaged catalogs, read once."""
+    return load()
+
+
+def problems(found: Catalogs | None = None) -> list[str]:
+    """What is wrong with the catalogs, one line each ([] when nothing is): an id twice, an id
+    outside its domain, a message not translated (or translated from an older English), a
+    translation whose fields are not the English's."""
+    found = found or catalogs()
+    listed = [f"{message_id}: defined twice" for message_id in found.duplicates]
+    for message_id, entry in sorted(found.templates.items()):
+        if message_id.split(".")[0] != entry.domain:
+            listed.append(
+                f"{message_id}: in {entry.domain}.pot, not {message_id.split('.')[0]}.pot"
+            )
+        for language, entries in found.translations.items():
+            translated = entries.get(message_id)
+            if translated is None or not translated.translated:
+                listed.append(f"{message_id}: no {language} text")
+            elif translated.fuzzy or translated.english != entry.english:
+                listed.append(
+                    f"{message_id}: the {language} text translates an older English "
+                    f"({translated.english!r}, now {entry.english!r})"
+                )
+            elif fields_of(translated.translated) != fields_of(entry.english):
+                listed.append(
+                    f"{message_id}: the {language} text's fields "
+                    f"{sorted(fields_of(translated.translated))} are not the English's "
+                    f"{sorted(fields_of(entry.english))}"
+                )
+    for language, entries in found.translations.items():
+        listed += [
+            f"{message_id}: translated to {language} but in no template"
+            for message_id in sorted(set(entries) - set(found.templates))
+        ]
+    return listed
+
+
+__all__ = ["LANGUAGES", "LOCALE", "Catalogs", "Entry", "catalogs", "fields_of", "load", "problems"]

@@ -1,0 +1,103 @@
+"""What the attack panel may offer in WFB 6e, from seed 003's shooting rules.
+
+Weapons: those that make an attack (a range, or a special rule naming a kind of attack). Mode:
+the kind of attack the weapon makes (missile, template...). Action: Shoot. Circumstances: the
+to-hit modifiers of ``shooting.yaml`` a GM sets (the automatic ones come from the situation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from gmkit.errors import GmkitError
+from gmkit.messages import Message, Text
+from gmkit.sheets.base import Sheet
+from gmkit.sheets.wfb6 import Weapon
+from gmkit.systems.base import AttackRequest, Choice
+from gmkit.systems.offers import SHOOT, Preview, first_preferred
+from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
+
+GAME = "wfb6"
+
+
+def find_weapon(sheet: Sheet, weapon: str) -> Weapon:
+    for found in getattr(sheet, "weapons", ()):
+        if found.name.casefold() == weapon.strip().casefold():
+            return found  # type: ignore[no-any-return]
+    known = tuple(w.name for w in getattr(sheet, "weapons", ()))
+    raise GmkitError(
+        Message("wfb6.offers.no_weapon", name=sheet.name, weapon=repr(weapon), known=known)
+    )
+
+
+class WFB6Offers:
+    game = GAME
+
+    def weapons(self, sheet: Sheet) -> tuple[str, ...]:
+        names = []
+        for weapon in getattr(sheet, "weapons", ()):
+            kind = targeting_rules().kind_of(weapon)
+            if weapon.is_missile or kind.to_hit != "roll":
+                names.append(weapon.name)
+        return tuple(names)
+
+    def modes(self, sheet: Sheet, weapon: str) -> tuple[str, ...]:
+        return (str(targeting_rules().kind_of(find_weapon(sheet, weapon)).id),)
+
+    def actions(self) -> tuple[Choice, ...]:
+        return (SHOOT,)
+
+    def refusal(
+        self, sheet: Sheet, weapon: str, mode: str, action: str, options: Mapping[str, Any]
+    ) -> Text:
+        if action != SHOOT.id:
+            return Message("wfb6.offers.shooting_only", action=action)
+        try:
+            found = find_weapon(sheet, weapon)
+            kind = targeting_rules().kind_of(found, mode)
+        except GmkitError as error:
+            return error.message
+        if kind.to_hit == "roll" and not found.is_missile:
+            return Message("wfb6.offers.not_missile", weapon=found.name)
+        return ""
+
+    def circumstances(self, action: str | None) -> tuple[Choice, ...]:
+        found = []
+        for entry in shooting_rules().to_hit:
+            if entry.automatic:
+                continue
+            if entry.value:
+                found.append(Choice(entry.id, entry.name, help=f"{entry.value:+d} to hit"))
+            else:
+                found.append(Choice(entry.id, entry.name, "number", help="the modifier itself"))
+        return tuple(found)
+
+    def reactions(self) -> tuple[Choice, ...]:
+        return ()
+
+    def action_types(self, action: str) -> tuple[str, ...]:
+        return ("shoot",)
+
+    def locations(self, action: str) -> tuple[str, ...]:
+        return ()
+
+    def default_action(self, mode: str, offered: Iterable[str]) -> str:
+        return first_preferred([SHOOT.id], offered)
+
+    def preview(self, request: AttackRequest) -> Preview | None:
+        return None  # the target's modifiers come with may_target: shown from the steps
+
+    def reactions_available(self, request: AttackRequest) -> dict[str, Text]:
+        return {}
+
+    def implied(
+        self, action: str, attacker: Iterable[str], target: Iterable[str]
+    ) -> dict[str, Any]:
+        return {}
+
+    def state_options(self, request: AttackRequest) -> dict[str, Any]:
+        return {}
+
+
+OFFERS = WFB6Offers()
