@@ -154,6 +154,14 @@ def test_registry_dispatches_by_the_attacker_sheets_game():
         AttackRequest(object(), "x", object())  # type: ignore[arg-type]
 
 
+@pytest.fixture
+def toy_game():
+    """The toy game registered (no odds of its own): requests of ``_Toy`` sheets are valid."""
+    _toy_game(None)
+    yield
+    unregister("toy")
+
+
 def _toy_resolve(request: AttackRequest, source: DiceSource) -> AttackResult:
     """A to-hit roll at 7+ (a 6, then 4+), then a d3 of damage on a hit."""
     test = roll_needed(7, source, "to hit")
@@ -163,7 +171,7 @@ def _toy_resolve(request: AttackRequest, source: DiceSource) -> AttackResult:
     return AttackResult(request, (Step("Damage", str(damage)),), (), hits=1)
 
 
-def test_exhaustive_runs_the_resolver_over_every_dice_sequence():
+def test_exhaustive_runs_the_resolver_over_every_dice_sequence(toy_game):
     request = AttackRequest(_Toy(), "x", _Toy())  # type: ignore[arg-type]
     exact = exhaustive(request, lambda r: (r.hits, r.steps[-1].outcome), resolve=_toy_resolve)
     assert exact.total() == 1
@@ -173,7 +181,7 @@ def test_exhaustive_runs_the_resolver_over_every_dice_sequence():
         exhaustive(request, lambda r: r.hits, resolve=_toy_resolve, limit=5)
 
 
-def test_simulate_is_seeded_and_counts_every_trial():
+def test_simulate_is_seeded_and_counts_every_trial(toy_game):
     request = AttackRequest(_Toy(), "x", _Toy())  # type: ignore[arg-type]
     first = simulate(request, lambda r: r.hits, 600, seed=3, resolve=_toy_resolve)
     assert first == simulate(request, lambda r: r.hits, 600, seed=3, resolve=_toy_resolve)
@@ -184,7 +192,7 @@ def test_simulate_is_seeded_and_counts_every_trial():
 def test_probe_and_faces_read_a_rule_without_deciding_it():
     probe = Probe([6, 3])
     assert [probe.roll_die(6, "a").value for _ in range(3)] == [6, 3, 1]
-    assert probe.sides == (6, 6, 6)
+    assert tuple(probe.sides) == (6, 6, 6)
     assert Probe([9]).roll_die(3, "clamped").value == 3
     four_up = faces(lambda p: roll_needed(4, p, "test").success)
     assert four_up == {True: F(1, 2), False: F(1, 2)}
