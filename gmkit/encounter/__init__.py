@@ -18,12 +18,12 @@ False
 import pandas as pd
 
 from gmkit.encounter.combat import CombatCommands
-from gmkit.encounter.flow import TurnCommands
+from gmkit.encounter.permits import Permit
 from gmkit.encounter.state import Combatant, Condition, EncounterState, Trigger
 from gmkit.encounter.views import combat_log, combatant_summary, player_view, wound_band
 
 
-class Encounter(CombatCommands, TurnCommands):
+class Encounter(CombatCommands):
     """One fight: commands in, events out, state as their fold (see the package docstring)."""
 
     def player_view(self) -> dict[str, object]:
@@ -43,6 +43,7 @@ __all__ = [
     "Condition",
     "Encounter",
     "EncounterState",
+    "Permit",
     "Trigger",
     "combat_log",
     "combatant_summary",

@@ -17,6 +17,7 @@ from gmkit.encounter.effects import (
     not_applied,
     unapplied_records,
 )
+from gmkit.encounter.flow import TurnCommands, spent_event
 from gmkit.encounter.state import Combatant
 from gmkit.errors import RulesError
 from gmkit.messages import Message, as_message
@@ -24,7 +25,7 @@ from gmkit.systems import system
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Standing, Step
 
 
-class CombatCommands(EncounterCore):
+class CombatCommands(TurnCommands):
     def attack_request(
         self,
         attacker: str,
@@ -45,7 +46,7 @@ class CombatCommands(EncounterCore):
         a, t = self.combatant(attacker), self.combatant(target)
         for who in (a, t):
             if who.removed:
-                raise RulesError(f"combatant: {who.name} has been removed from the fight")
+                raise RulesError(Message("commands.removed", name=who.name))
         given = dict(options or {})
         standings = {}
         for role, who in (("attacker", a), ("target", t)):
@@ -83,18 +84,35 @@ class CombatCommands(EncounterCore):
         *,
         apply: bool = True,
         secret: bool = False,
+        spend: bool = False,
+        override: str | None = None,
+        expect: AttackResult | None = None,
         **request: Any,
     ) -> AttackResult:
         """Resolve an attack with the game's rules and record it; ``apply`` its effects now
         (one command, one undo), or later with :meth:`apply_effects`. ``secret`` keeps the
         rolls and result from the players.
 
+        ``spend``: once the fight has started, the attack also spends its action from the
+        attacker's budget, in the same event (one command: one undo, one redo), as
+        :meth:`may_take` allows it (refused otherwise, unless the GM gives an ``override``
+        reason). ``expect``: the result the GM was shown (resolved earlier with the same dice):
+        if the encounter changed since so that the rules now give another result, the attack
+        is refused and nothing recorded.
+
         An effect naming no combatant of the encounter (a WFB unit held under another name)
         does not refuse the attack: the rest is applied, and the event keeps it in
         ``unapplied`` with the reason, its summary ending "not applied: no combatant '...'"
         (:mod:`gmkit.encounter.effects`)."""
         built = self.attack_request(attacker, weapon, target, **request)
+        spent: dict[str, Any] | None = None
+        if spend and self.state.started:
+            permit = self.may_take(attacker, built.action)
+            if permit.counted or not permit.allowed:
+                spent = spent_event(self.combatant(attacker).id, permit, built.action, override)
         result = system(self.game).resolve_attack(built, source)
+        if expect is not None and (result.steps, result.effects) != (expect.steps, expect.effects):
+            raise RulesError(Message("attack.changed_since_roll"))
         records = [_effect_record(effect, self) for effect in result.effects]
         effects = [record for record in records if record["target"] in self.state.combatants]
         strays = [record for record in records if record["target"] not in self.state.combatants]
@@ -118,6 +136,7 @@ class CombatCommands(EncounterCore):
                 "rolls": [roll_record(roll) for roll in result.rolls],
                 "effects": effects,
                 "applied": apply,
+                **({"spent": spent} if spent is not None else {}),
                 **applied,
                 **({"visibility": "gm"} if secret else {}),  # else: the GM's if a side is hidden
             }

@@ -25,7 +25,7 @@ from gmkit.systems.turns import turn_structure
 Listener = Callable[["EncounterCore"], None]
 
 
-def check_dice(source: DiceSource, dice: list[tuple[int, str]]) -> None:
+def check_dice(source: DiceSource, dice: list[tuple[int, Text]]) -> None:
     """Refuse now, consuming nothing, when typed dice cannot cover ``dice`` (EnteredDice)."""
     check = getattr(source, "check", None)
     if check is not None:
@@ -178,12 +178,12 @@ class EncounterCore:
         if self.state.started and structure.kind == "initiative":
             if initiative is None:
                 if source is None:
-                    raise RulesError("initiative: a late joiner needs a score or dice to roll")
+                    raise RulesError(Message("commands.late_joiner_needs_dice"))
                 base = structure.initiative_base(sheet) if structure.initiative_base else 0
                 if ident in self.state.combatants:
-                    raise RulesError(f"id: {ident!r} is already in this encounter")
-                check_dice(source, [(10, f"initiative: {sheet.name}")])
-                roll = source.roll_die(10, f"initiative: {sheet.name}")
+                    raise RulesError(Message("commands.id_taken", ident=repr(ident)))
+                check_dice(source, [(10, Message("percentile.initiative_die", name=sheet.name))])
+                roll = source.roll_die(10, Message("percentile.initiative_die", name=sheet.name))
                 event["rolls"] = [roll_record(roll)]
                 initiative = roll.value + base
             event["initiative"] = initiative
@@ -242,7 +242,7 @@ class EncounterCore:
         for combatant in state.combatants.values():
             if combatant.name == ident_or_name:
                 return combatant
-        raise RulesError(f"combatant: no one called {ident_or_name!r} in this encounter")
+        raise RulesError(Message("commands.no_one_called", name=repr(ident_or_name)))
 
     def __repr__(self) -> str:
         state = self.state
@@ -259,7 +259,9 @@ def _as_json(event: dict[str, Any]) -> dict[str, Any]:
         text = json.dumps(event, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as error:
         kind = event.get("kind", "event")
-        raise RulesError(f"{kind}: not a serialisable value ({error})") from None
+        raise RulesError(
+            Message("commands.not_serialisable", kind=str(kind), error=str(error))
+        ) from None
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 

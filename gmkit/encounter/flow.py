@@ -8,10 +8,13 @@ from typing import Any
 
 from gmkit.dice import DiceSource, DieRoll
 from gmkit.encounter.core import EncounterCore, check_dice, roll_record
+from gmkit.encounter.permits import Permit, may_act, may_react, may_take
 from gmkit.encounter.state import Combatant, Tick
 from gmkit.errors import RulesError
+from gmkit.messages import Message
+from gmkit.systems import choices
 from gmkit.systems.percentile import opposed_winner, roll_test
-from gmkit.systems.turns import reaction_problems, turn_structure
+from gmkit.systems.turns import TurnStructure, turn_structure
 
 
 class TurnCommands(EncounterCore):
@@ -25,21 +28,22 @@ class TurnCommands(EncounterCore):
         """
         structure = turn_structure(self.game)
         if structure.kind != "initiative":
-            raise RulesError(f"initiative: {self.game} plays by sides, not initiative")
+            raise RulesError(Message("turns.initiative_by_sides", game=self.game))
         chosen = [self.combatant(i) for i in ids] if ids is not None else self.state.present
         if not chosen:
-            raise RulesError("initiative: no one to roll for")
-        keys = {}
+            raise RulesError(Message("turns.initiative_no_one"))
+        keys: dict[str, str] = {}
         for combatant in chosen:
             key = combatant.group if by_group and combatant.group else f"#{combatant.id}"
             keys.setdefault(key, combatant.group if key == combatant.group else combatant.name)
-        check_dice(source, [(10, f"initiative: {label}") for label in keys.values()])
-        entries, group_rolls = [], {}
+        check_dice(source, [(10, _initiative_die(label)) for label in keys.values()])
+        entries: list[dict[str, Any]] = []
+        group_rolls: dict[str, DieRoll] = {}
         for combatant in chosen:
             key = combatant.group if by_group and combatant.group else f"#{combatant.id}"
             if key not in group_rolls:
                 label = combatant.group if key == combatant.group else combatant.name
-                group_rolls[key] = source.roll_die(10, f"initiative: {label}")
+                group_rolls[key] = source.roll_die(10, _initiative_die(label))
             roll = group_rolls[key]
             entries.append(
                 {
@@ -77,7 +81,7 @@ class TurnCommands(EncounterCore):
         if turn_structure(self.game).kind == "initiative":
             missing = [c.name for c in state.present if c.initiative is None]
             if missing:
-                raise RulesError(f"initiative: not yet rolled for {', '.join(missing)}")
+                raise RulesError(Message("turns.initiative_missing", names=tuple(missing)))
             order, roll_offs = initiative_order(state.present, source)
             event["order"] = order
             event["rolls"] = [roll_record(roll) for roll in roll_offs]
@@ -94,96 +98,55 @@ class TurnCommands(EncounterCore):
 
     # --- the action budget -------------------------------------------------------------
 
+    def may(self, ident: str, action_type: str) -> Permit:
+        """May combatant ``ident`` take an action of ``action_type`` now, and if not, why
+        (:mod:`gmkit.encounter.permits`: the one rule every command and panel asks)."""
+        return may_act(self.state, self.combatant(ident), action_type, self._structure())
+
+    def may_take(self, ident: str, action: str) -> Permit:
+        """May combatant ``ident`` take the action ``action`` of the game's catalog now: as the
+        first of the types the catalog gives it (half/full...) that the budget allows."""
+        types = choices.action_types(self.game, action)
+        return may_take(self.state, self.combatant(ident), types, self._structure())
+
+    def may_react(self, ident: str, reaction: str) -> Permit:
+        """May combatant ``ident`` take ``reaction`` (dodge, parry) now, and if not, why."""
+        return may_react(self.state, self.combatant(ident), reaction, self._structure())
+
+    def _structure(self) -> TurnStructure:
+        return turn_structure(self.game)
+
     def spend(
         self, ident: str, action_type: str, *, action: str = "", override: str | None = None
     ) -> None:
         """Spend an action of ``action_type`` (full, half, free... or move, shoot for the D6
-        games). Over budget, out of turn (or side), or surprised in round 1 is refused, unless
-        the GM gives an ``override`` reason, which the log records with what it overrode. A
-        combatant who delayed spends its kept half action out of turn (``"half"``). Any action
-        but a free one gives a hidden combatant away (in the sides games, where no turn of its
-        own reveals it)."""
-        structure = turn_structure(self.game)
+        games). What :meth:`may` refuses (over budget, out of turn or side, surprised in round
+        1) is refused unless the GM gives an ``override`` reason, which the log records with
+        what it overrode. A combatant who delayed spends its kept half action out of turn
+        (``"half"``). Any action but a free one gives a hidden combatant away (in the sides
+        games, where no turn of its own reveals it)."""
+        structure = self._structure()
         if action_type not in structure.action_costs:
-            known = ", ".join(structure.action_costs)
-            raise RulesError(f"action type: {action_type!r} is not one of {known}")
-        combatant = self.combatant(ident)
-        state = self.state
-        if not state.started:
-            raise RulesError("spend: the encounter has not started")
-        costs = structure.action_costs[action_type]
-        problems: list[str] = []
-        delayed_action = False
-        if combatant.surprised and state.round == 1:
-            problems.append(f"{combatant.name} is surprised and loses the first round")
-        if structure.kind == "initiative":
-            current = state.current
-            own_turn = current is not None and current.id == combatant.id
-            if not own_turn and action_type != "free":
-                if combatant.delayed:
-                    delayed_action = True
-                    if action_type != "half":
-                        problems.append(
-                            f"{combatant.name}'s delayed action is a half action, "
-                            f"not a {action_type} action"
-                        )
-                else:
-                    whose = f"{current.name}'s" if current is not None else "no one's"
-                    problems.append(f"it is {whose} turn, not {combatant.name}'s")
-        elif action_type != "free" and combatant.side != state.current_side:
-            problems.append(f"it is {state.current_side}'s turn, not {combatant.side}'s")
-        if not delayed_action:
-            problems += [
-                f"{combatant.name} has {structure.turn_pools[pool] - combatant.spent.get(pool, 0)}"
-                f" {pool} left this turn, the {action_type} action needs {cost}"
-                for pool, cost in costs.items()
-                if combatant.spent.get(pool, 0) + cost > structure.turn_pools[pool]
-            ]
-        if problems and override is None:
-            raise RulesError("over budget: " + "; ".join(problems))
-        event: dict[str, Any] = {
-            "kind": "spent",
-            "id": combatant.id,
-            "type": action_type,
-            "action": action,
-            "pools": dict(costs),
-        }
-        if delayed_action:
-            event["delayed_action"] = True
-        if override is not None:
-            event["override"] = override or "GM's call"
-            event["problems"] = problems
-        self._append(event)
+            known = tuple(structure.action_costs)
+            raise RulesError(
+                Message("turns.unknown_action_type", action_type=action_type, known=known)
+            )
+        if not self.state.started:
+            raise RulesError(Message("turns.not_started_spend"))
+        permit = self.may(ident, action_type)
+        self._append(spent_event(self.combatant(ident).id, permit, action, override))
 
     def react(self, ident: str, reaction: str, *, override: str | None = None) -> None:
-        """Spend a reaction (dodge, parry) from this round's allowance (``systems.turns``:
-        ``reaction_problems``, the rule the games' resolvers count by too)."""
-        structure = turn_structure(self.game)
+        """Spend a reaction (dodge, parry) from this round's allowance (what :meth:`may_react`
+        allows: ``systems.turns.reaction_problems``, the rule the games' resolvers count by)."""
+        structure = self._structure()
         if reaction not in structure.reaction_costs:
-            known = ", ".join(structure.reaction_costs) or "none"
-            raise RulesError(f"reaction: {reaction!r} is not one of {known}")
-        combatant = self.combatant(ident)
+            known = tuple(structure.reaction_costs)
+            raise RulesError(Message("turns.unknown_reaction", reaction=reaction, known=known))
         if not self.state.started:
-            raise RulesError("react: the encounter has not started")
-        problems = []
-        if combatant.surprised and self.state.round == 1:
-            problems.append(f"{combatant.name} is surprised and loses the first round")
-        # the round's pools under the combatant's conditions (All Out Attack, Defensive Stance)
-        problems += reaction_problems(
-            self.game, combatant.name, combatant.conditions, combatant.reactions, reaction
-        )
-        if problems and override is None:
-            raise RulesError("over budget: " + "; ".join(problems))
-        event = {
-            "kind": "spent",
-            "id": combatant.id,
-            "reaction": reaction,
-            "pools": dict(structure.reaction_costs[reaction]),
-        }
-        if override is not None:
-            event["override"] = override or "GM's call"
-            event["problems"] = problems
-        self._append(event)
+            raise RulesError(Message("turns.not_started_react"))
+        permit = self.may_react(ident, reaction)
+        self._append(spent_event(self.combatant(ident).id, permit, "", override))
 
     # --- delay, ready, triggers -------------------------------------------------------
 
@@ -193,36 +156,36 @@ class TurnCommands(EncounterCore):
         structure = turn_structure(self.game)
         combatant = self.combatant(ident)
         if structure.kind != "initiative":
-            raise RulesError(f"delay: {self.game} plays by sides, not initiative")
+            raise RulesError(Message("turns.delay_by_sides", game=self.game))
         current = self.state.current
         if current is None or current.id != combatant.id:
-            raise RulesError(f"delay: it is not {combatant.name}'s turn")
+            raise RulesError(Message("turns.delay_not_turn", name=combatant.name))
         costs = structure.action_costs["half"]
         for pool, cost in costs.items():
             left = structure.turn_pools[pool] - combatant.spent.get(pool, 0)
             if left < cost:
-                raise RulesError(f"delay: {combatant.name} has no half action left to delay")
+                raise RulesError(Message("turns.delay_no_half", name=combatant.name))
         self._append({"kind": "delayed", "id": combatant.id, "waiting": True, "pools": dict(costs)})
 
     def delayed_first(self, first: str, second: str, source: DiceSource) -> str:
         """Two delayed actions at once: an opposed Agility test says who acts first (a tie,
         or two failures, goes to the higher Agility, then to ``first``)."""
         if turn_structure(self.game).kind != "initiative":
-            raise RulesError(f"delay: {self.game} plays by sides, not initiative")
+            raise RulesError(Message("turns.delay_by_sides", game=self.game))
         a, b = self.combatant(first), self.combatant(second)
         if a.id == b.id:
-            raise RulesError(f"delay: {a.name} cannot collide with themself")
+            raise RulesError(Message("turns.delay_self", name=a.name))
         for who in (a, b):
             if not who.delayed:
-                raise RulesError(f"delay: {who.name} has no delayed action waiting")
-        check_dice(source, [(100, f"delayed action: {c.name}") for c in (a, b)])
+                raise RulesError(Message("turns.delay_not_waiting", name=who.name))
+        check_dice(source, [(100, Message("turns.delayed_die", name=c.name)) for c in (a, b)])
         tests = [
             roll_test(
                 "Ag",
                 c.sheet.characteristics.Ag,  # type: ignore[attr-defined]
                 [],
                 source,
-                f"delayed action: {c.name}",
+                Message("turns.delayed_die", name=c.name),
                 cap=None,
             )
             for c in (a, b)
@@ -234,7 +197,7 @@ class TurnCommands(EncounterCore):
         self._append(
             {
                 "kind": "note",
-                "text": f"{chosen.name} acts first (opposed Agility)",
+                "text": Message("turns.acts_first", name=chosen.name).to_json(),
                 "rolls": [roll_record(t.roll) for t in tests],
             }
         )
@@ -249,7 +212,7 @@ class TurnCommands(EncounterCore):
         """Queue a declared trigger (overwatch...) until it fires, is cancelled, or expires at
         the end of round ``current round + rounds`` (None: never), with a reminder."""
         if rounds is not None and rounds < 1:
-            raise RulesError(f"rounds: must be 1 or more (got {rounds})")
+            raise RulesError(Message("turns.rounds_at_least_one", rounds=rounds))
         expires = None if rounds is None else self.state.round + rounds
         self._append(
             {
@@ -308,15 +271,15 @@ def initiative_order(
     rolled: list[DieRoll] = []
     pending = [group for group in tied.values() if len(group) > 1]
     if pending and source is None:
-        names = ", ".join(c.name for c in pending[0])
-        raise RulesError(f"initiative: {names} are tied; the roll-off needs dice")
+        names = tuple(c.name for c in pending[0])
+        raise RulesError(Message("turns.tied_needs_dice", names=names))
     for _ in range(100):
         if not pending or source is None:
             break
-        check_dice(source, [(10, f"initiative roll-off: {c.name}") for g in pending for c in g])
+        check_dice(source, [(10, _roll_off_die(c.name)) for g in pending for c in g])
         for group in pending:
             for c in group:
-                roll = source.roll_die(10, f"initiative roll-off: {c.name}")
+                roll = source.roll_die(10, _roll_off_die(c.name))
                 rolled.append(roll)
                 roll_offs[c.id] = (*roll_offs[c.id], roll.value)
         still: list[list[Combatant]] = []
@@ -327,10 +290,39 @@ def initiative_order(
             still += [g for g in by_rolls.values() if len(g) > 1]
         pending = still
     else:
-        raise RulesError("initiative: the roll-off is still tied after 100 rolls")
+        raise RulesError(Message("turns.still_tied"))
     ranked = sorted(
         chosen,
         key=lambda c: (c.initiative or 0, c.initiative_base, roll_offs[c.id]),
         reverse=True,
     )
     return [c.id for c in ranked], rolled
+
+
+def spent_event(
+    ident: str, permit: Permit, action: str = "", override: str | None = None
+) -> dict[str, Any]:
+    """The event (or an attack's part) spending what ``permit`` prices: refused with the
+    permit's reasons unless the GM gives an ``override`` reason (kept with what it overrode)."""
+    if not permit.allowed and override is None:
+        raise RulesError(Message("turns.over_budget", problems=permit.reasons))
+    event: dict[str, Any] = {"kind": "spent", "id": ident, "pools": dict(permit.pools)}
+    if permit.reaction:
+        event["reaction"] = permit.action_type
+    else:
+        event["type"] = permit.action_type
+        event["action"] = action
+    if permit.delayed_action:
+        event["delayed_action"] = True
+    if override is not None:
+        event["override"] = override or "GM's call"
+        event["problems"] = [reason.to_json() for reason in permit.reasons]
+    return event
+
+
+def _initiative_die(name: str) -> Message:
+    return Message("percentile.initiative_die", name=name)
+
+
+def _roll_off_die(name: str) -> Message:
+    return Message("percentile.roll_off_die", name=name)

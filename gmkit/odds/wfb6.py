@@ -3,8 +3,8 @@
 The resolver's own steps give every number (:func:`gmkit.systems.wfb6.resolve_attack`):
 
 - targeting: :func:`~gmkit.systems.wfb6.targeting.may_target` (a refused target: no hit, the
-  reason in ``notes``);
-- to hit: the resolver's to-hit step, run with a :class:`~gmkit.odds.sixes.Probe`, says
+  reason in ``notes``; unless the GM allows the shot, ``gm_allows_shot``, as the resolver);
+- to hit: the resolver's to-hit step, run with a :class:`~gmkit.dice.ScriptedDice` probe, says
   whether dice are rolled, against which score (``shot_modifiers`` and the target's modifiers
   through ``to_hit_needed``) and with which modifiers; templates, automatic hits, "move or
   fire" and targets out of range give a certain number of hits. Each shot hits with
@@ -39,17 +39,27 @@ from fractions import Fraction
 from math import comb, lcm
 from typing import Any
 
+from gmkit.dice import ScriptedDice
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.odds.core import ONE, ZERO, Curve, Dist, MemberOdds, Odds
-from gmkit.odds.sixes import MODIFIERS, Probe, needed_at, total_of
+from gmkit.odds.sixes import MODIFIERS, needed_at, total_of
 from gmkit.sheets.wfb6 import Weapon, WFB6Character, resolve_strength
 from gmkit.systems.base import AttackRequest, Step
 from gmkit.systems.sixes import chance, to_wound_needed
-from gmkit.systems.wfb6 import _allocate, _sheet, _situation, _to_hit, _weapon
+from gmkit.systems.wfb6 import (
+    _allocate,
+    _no_trooper,
+    _ruling,
+    _sheet,
+    _situation,
+    _to_hit,
+    refused_summary,
+)
 from gmkit.systems.wfb6.battlefield import UnitOnTable
 from gmkit.systems.wfb6.data import AttackKind, ShootingRules, shooting_rules, targeting_rules
 from gmkit.systems.wfb6.hits import Share
-from gmkit.systems.wfb6.targeting import may_target
+from gmkit.systems.wfb6.targeting import find_weapon
 
 GAME = "wfb6"
 STATES: tuple[str, ...] = ("no hit", "no wound", "wounded, not slain", "slain")
@@ -102,7 +112,7 @@ class Attack:
     request: AttackRequest
     target: WFB6Character
     kind: AttackKind | None
-    refused: str = ""
+    refused: Message | None = None  # why the target may not be shot at
     rolled: bool = False
     skill: int = 0
     needed: int | None = None
@@ -116,7 +126,7 @@ class Attack:
     members: dict[str, _Member] = field(default_factory=dict)
     given: dict[int, _Given] = field(default_factory=dict)
     unsaved: dict[int, Fraction] = field(default_factory=dict)  # id(profile) -> chance
-    allocations: dict[int, tuple[tuple[Share, ...], tuple[Step, ...], Probe]] = field(
+    allocations: dict[int, tuple[tuple[Share, ...], tuple[Step, ...], ScriptedDice]] = field(
         default_factory=dict
     )
 
@@ -136,7 +146,7 @@ class Attack:
         target = self.target
         profile = share.profile or (target if target.role != "character" else None)
         if profile is None:
-            raise GmkitError(f"{share.target}: give the unit a trooper sheet (its T and save)")
+            raise _no_trooper(share)
         if id(profile) not in self.unsaved:
             self.unsaved[id(profile)] = self._unsaved(profile)
         if share.kind == "troops":
@@ -169,11 +179,13 @@ class Attack:
         )
         return _Split(names, tuple(share.hits for share in shares), extra, distinct)
 
-    def _allocation(self, hits: int) -> tuple[tuple[Share, ...], tuple[Step, ...], Probe]:
+    def _allocation(
+        self, hits: int
+    ) -> tuple[tuple[Share, ...], tuple[Step, ...], ScriptedDice]:
         """The resolver's allocation of ``hits`` with a probe (every die shows 1)."""
         if hits not in self.allocations:
             assert self.kind is not None
-            probe = Probe()
+            probe = ScriptedDice()
             shares, steps = _allocate(self.request, self.kind, self.unit, hits, probe)
             self.allocations[hits] = (shares, steps, probe)
         return self.allocations[hits]
@@ -188,7 +200,7 @@ class Attack:
         if self.kind.to_hit == "template":  # one D6 roll: "Look out, Sir!"
             needed = next(step.target for step in steps if step.rolls)
             passed = chance(needed)
-            dodged, _ = _allocate(self.request, self.kind, self.unit, hits, Probe([6]))
+            dodged, _ = _allocate(self.request, self.kind, self.unit, hits, ScriptedDice([6]))
             split = {True: self._split(dodged), False: self._split(shares)}
             return Dist.bernoulli(passed).map(split.__getitem__), passed
         # hits left over, one die each among the candidates: d(n), then d(n-1) when distinct
@@ -197,7 +209,7 @@ class Attack:
         distinct = extra == 1 or probe.history[1].sides == candidates - 1
         base, _, even = self._allocation(hits - extra)
         if even.history or len(base) != candidates:  # pragma: no cover - allocation changed
-            raise GmkitError("wfb6 odds: the allocation of hits is not the one modelled")
+            raise GmkitError(Message("wfb6.odds.allocation_changed"))
         return Dist.certain(self._split(base, extra, distinct)), ZERO
 
     def given_hits(self, hits: int) -> _Given:
@@ -276,14 +288,13 @@ def prepare(request: AttackRequest) -> Attack:
     """The resolver's targeting and to-hit step, read once (what a curve keeps)."""
     attacker = _sheet(request.attacker, "attacker")
     target = _sheet(request.target, "target")
-    weapon = _weapon(attacker, request.weapon)
-    targeting = targeting_rules()
-    kind = targeting.kind_of(weapon, request.mode)
+    weapon = find_weapon(attacker, request.weapon)
+    kind = targeting_rules().kind_of(weapon, request.mode)
     situation = _situation(request, attacker)
-    ruling = may_target(target, situation, kind.id, rules=targeting)
+    ruling = _ruling(request, target, situation, kind)
     if not ruling:
-        return Attack(request, target, None, refused=ruling.reason)
-    probe = Probe()
+        return Attack(request, target, None, refused=refused_summary(target, ruling))
+    probe = ScriptedDice()
     fixed, step = _to_hit(request, kind, weapon, situation, ruling, probe)
     rolled = step.target is not None
     return Attack(
@@ -322,12 +333,12 @@ def _refused(attack: Attack) -> Odds:
         states=Dist.certain("no hit").with_keys(STATES),
         events={"hit": ZERO, "wounded": ZERO, "slain": ZERO, "look out sir": ZERO},
         details={"models slain": none},
-        notes=(f"{attack.target.name} may not be targeted: {attack.refused}",),
+        notes=(str(attack.refused),),  # English: Odds.notes holds text
     )
 
 
 def _assemble(attack: Attack, hits: Dist[int]) -> Odds:
-    if attack.refused:
+    if attack.refused is not None:
         return _refused(attack)
     given = {h: attack.given_hits(h) for h, count in hits.counts.items() if h and count}
     nothing = Dist.certain((0, 0, 0))
@@ -394,7 +405,7 @@ def _per_hit(members: Sequence[MemberOdds]) -> Dist[int]:
 def wfb6_odds(request: AttackRequest) -> Odds:
     """The exact odds of one model's shooting at ``request.target``."""
     attack = prepare(request)
-    return _assemble(attack, attack.hits() if not attack.refused else Dist.certain(0))
+    return _assemble(attack, attack.hits() if attack.refused is None else Dist.certain(0))
 
 
 def wfb6_curve(request: AttackRequest, modifiers: Sequence[int] | None = None) -> Curve:
@@ -403,7 +414,7 @@ def wfb6_curve(request: AttackRequest, modifiers: Sequence[int] | None = None) -
     attack = prepare(request)
     points = tuple(MODIFIERS if modifiers is None else modifiers)
     odds = tuple(
-        _assemble(attack, attack.hits(total) if not attack.refused else Dist.certain(0))
+        _assemble(attack, attack.hits(total) if attack.refused is None else Dist.certain(0))
         for total in points
     )
     return Curve(points, odds, attack.current)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gmkit.errors import SheetError
+from gmkit.messages import Message
 from gmkit.sheets.base import Model, Sheet
 
 
@@ -26,7 +27,7 @@ def sheet_type(game: str) -> type[Sheet]:
 
     known = game_ids()
     if game not in known:
-        problem = f"unknown game {game!r}; known: {', '.join(known)}"
+        problem = Message("sheets.unknown_game_known", game=repr(game), known=known)
         raise SheetError("(unnamed)", [("game", problem)])
     return find(game).sheet
 
@@ -37,14 +38,16 @@ def load_sheet(data: dict[str, Any], *, label: str | None = None) -> Sheet:
     ``label`` overrides how the character is named in errors (e.g. ``"Vex (row 3)"``).
     """
     if not isinstance(data, dict):
-        raise SheetError(label or "(unnamed)", [("(sheet)", "must be a mapping of fields")])
+        problem = Message("sheets.not_a_mapping")
+        raise SheetError(label or "(unnamed)", [("(sheet)", problem)])
     name = label or str(data.get("name") or "(unnamed)")
     game = data.get("game")
     known = game_ids()
     if not game:
-        raise SheetError(name, [("game", f"is missing; one of {', '.join(known)}")])
+        raise SheetError(name, [("game", Message("sheets.game_missing", known=known))])
     if game not in known:
-        raise SheetError(name, [("game", f"unknown game {game!r}; one of {', '.join(known)}")])
+        problem = Message("sheets.unknown_game_one_of", game=repr(game), known=known)
+        raise SheetError(name, [("game", problem)])
     try:
         return sheet_type(str(game)).build(data)
     except SheetError as error:

@@ -9,9 +9,9 @@ Dark Heresy's own choices where the rule texts are silent:
 - Critical damage may exist below the wounds threshold: seed 001's house Righteous Fury deals
   1d5 critical damage "without changing real wounds".
 - Seed 001's carrying house rules allow exceptions with the GM's leave, so breaking them is a
-  warning in ``derived()["house_rule_warnings"]``, not an error: one main ranged weapon (basic
-  or heavy), one pistol, two melee weapons; at most two armour layers at a location, power
-  armour alone, one synthskin.
+  warning (a message) in ``derived()["house_rule_warnings"]``, not an error: one main ranged
+  weapon (basic or heavy), one pistol, two melee weapons; at most two armour layers at a
+  location, power armour alone, one synthskin.
 - ``minion``: seed 001's house Righteous Fury kills an unimportant minion at 1 critical damage.
 """
 
@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from gmkit.messages import Message
 from gmkit.sheets import percentile as d100
 from gmkit.sheets.imperial import ImperialCharacter, ImperialWeapon
 from gmkit.sheets.percentile import ImperialArmour
@@ -53,28 +54,29 @@ class DarkHeresyCharacter(ImperialCharacter):
         return self.minion and self.critical_damage > 0
 
     @property
-    def house_rule_warnings(self) -> list[str]:
+    def house_rule_warnings(self) -> list[Message]:
         """Seed 001's carrying limits this sheet breaks (allowed with the GM's leave)."""
-        warnings: list[str] = []
+        warnings: list[Message] = []
         counts = Counter(weapon.weapon_class for weapon in self.weapons)
         if counts["basic"] + counts["heavy"] > 1:
-            warnings.append("more than one main ranged weapon (basic or heavy)")
+            warnings.append(Message("sheets.warning.main_ranged_weapons"))
         if counts["pistol"] > 1:
-            warnings.append("more than one pistol")
+            warnings.append(Message("sheets.warning.pistols"))
         if counts["melee"] > 2:
-            warnings.append("more than two melee weapons (a main and a secondary one)")
+            warnings.append(Message("sheets.warning.melee_weapons"))
         if sum(piece.kind == "synthskin" for piece in self.armour) > 1:
-            warnings.append("more than one synthskin")
+            warnings.append(Message("sheets.warning.synthskins"))
         for location in d100.LOCATIONS:
             layers = [
                 piece.kind
                 for piece in self.armour
                 if piece.kind != "synthskin" and piece.points.at(location)
             ]
+            where = Message(f"sheets.armour_at.{location}")
             if "power" in layers and len(layers) > 1:
-                warnings.append(f"power armour worn with another layer at {location}")
+                warnings.append(Message("sheets.warning.power_armour_layered", location=where))
             elif len(layers) > 2:
-                warnings.append(f"more than two armour layers at {location}")
+                warnings.append(Message("sheets.warning.armour_layers", location=where))
         return warnings
 
     def derived(self) -> dict[str, Any]:

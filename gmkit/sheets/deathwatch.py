@@ -31,8 +31,9 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from gmkit.messages import Message
 from gmkit.sheets.base import Model
-from gmkit.sheets.fields import Whole, at_most, fill_absent, ranged
+from gmkit.sheets.fields import Refusal, Whole, at_most, fill_absent, ranged
 from gmkit.sheets.imperial import ImperialCharacter, ImperialWeapon
 from gmkit.sheets.percentile import IMPERIAL_QUALITIES, ImperialArmour, quality_table
 
@@ -170,9 +171,7 @@ class DeathwatchCharacter(ImperialCharacter):
     def _beyond_wounds(cls, value: int, info: ValidationInfo) -> int:
         wounds, damage = info.data.get("wounds"), info.data.get("damage")
         if value and wounds is not None and damage is not None and damage < wounds:
-            raise ValueError(
-                f"critical damage is what exceeds wounds; damage is {damage} of {wounds}"
-            )
+            raise Refusal(Message("sheets.critical_below_wounds", damage=damage, wounds=wounds))
         return value
 
     @field_validator("horde")
@@ -180,7 +179,7 @@ class DeathwatchCharacter(ImperialCharacter):
     def _troops(cls, value: Horde | None, info: ValidationInfo) -> Horde | None:
         tier = info.data.get("tier")
         if value is not None and tier is not None and tier != "troop":
-            raise ValueError(f"only troops form hordes (tier is {tier!r})")
+            raise Refusal(Message("sheets.horde_of_troops", tier=repr(tier)))
         return value
 
     @property

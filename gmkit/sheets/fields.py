@@ -8,8 +8,12 @@
 - D6 rolls: ``D6Save`` reads "4+", 4 and "4.0" (a CSV cell) as 4 and "-", "none" or "" as None.
 - Strength: a number 1..10, ``"user"`` or ``"user+N"`` / ``"user-N"``; ``resolve_strength``
   gives its value in the hands of a model of a given Strength.
-- Names: ``unique("weapon")`` refuses a list that holds a name twice (case-insensitive), naming
-  the repeat: "weapon 'Laspistol' appears twice".
+- Names: ``unique("sheets.weapon_twice")`` refuses a list that holds a name twice
+  (case-insensitive), naming the repeat: "weapon 'Laspistol' appears twice".
+
+Every refusal is a :class:`Refusal`: a ``ValueError`` (pydantic reports it on its field) that
+carries its text as a :class:`~gmkit.messages.Message`, which
+:func:`gmkit.sheets.base.sheet_error` keeps, so a refused sheet reads in the GM's language.
 """
 
 from __future__ import annotations
@@ -20,11 +24,26 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, ValidationInfo
 
+from gmkit.errors import GmkitError
+from gmkit.messages import Message
+from gmkit.messages.catalog import catalogs, fields_of
+
+
+class Refusal(GmkitError, ValueError):
+    """A value a sheet refuses, its reason a message (``refusal.message``).
+
+    A ``ValueError``, so pydantic reports it on the field it was raised for, and code that
+    catches ``ValueError`` (a range band asked of a negative distance) still does.
+    """
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+
 
 def whole(value: Any) -> Any:
     """Before-validator: refuse true/false where a whole number is wanted."""
     if isinstance(value, bool):
-        raise ValueError("must be a whole number, not true/false")
+        raise Refusal(Message("sheets.not_true_false"))
     return value
 
 
@@ -33,7 +52,7 @@ def ranged(low: int, high: int) -> AfterValidator:
 
     def check(value: int) -> int:
         if not low <= value <= high:
-            raise ValueError(f"must be from {low} to {high}")
+            raise Refusal(Message("sheets.from_to", low=low, high=high))
         return value
 
     return AfterValidator(check)
@@ -43,21 +62,24 @@ Whole = Annotated[int, BeforeValidator(whole)]
 """An integer that refuses true/false; annotate it with ``ranged(low, high)`` for its range."""
 
 
-def at_most(limit: str, message: str = "cannot exceed {name} ({limit})") -> AfterValidator:
+def at_most(limit: str, message: str = "sheets.cannot_exceed") -> AfterValidator:
     """A validator refusing a value above the field ``limit`` (validated before this one).
 
-    ``limit`` may be dotted (``"secondary.W"``: the nested model's W); ``message`` may use
-    ``{name}`` (the last part of ``limit``) and ``{limit}`` (its value). Without the limit (it
-    was refused on its own field) the value passes: the refusal is already reported.
+    ``limit`` may be dotted (``"secondary.W"``: the nested model's W); ``message`` is the id of
+    the refusal, whose text may name ``{name}`` (the last part of ``limit``) and ``{limit}``
+    (its value). Without the limit (it was refused on its own field) the value passes: the
+    refusal is already reported.
     """
     first, *rest = limit.split(".")
+    named = fields_of(catalogs().english(message) or "")
 
     def check(value: int, info: ValidationInfo) -> int:
         bound = info.data.get(first)
         for part in rest:
             bound = getattr(bound, part, None)
         if bound is not None and value > bound:
-            raise ValueError(message.format(name=limit.rpartition(".")[2], limit=bound))
+            given = {"name": limit.rpartition(".")[2], "limit": bound}
+            raise Refusal(Message(message, **{k: v for k, v in given.items() if k in named}))
         return value
 
     return AfterValidator(check)
@@ -87,7 +109,7 @@ def d6_target(value: Any) -> Any:
             return None
         if match := _D6.fullmatch(text):
             return int(match[1])
-        raise ValueError("must be the D6 roll needed, such as '4+', or none")
+        raise Refusal(Message("sheets.d6_roll"))
     return whole(value)
 
 
@@ -107,12 +129,12 @@ def read_strength(value: Any) -> Any:
             return int(text)
         match = _STRENGTH.fullmatch(text)
         if not match:
-            raise ValueError("must be a number from 1 to 10, 'user' or 'user+N'")
+            raise Refusal(Message("sheets.strength_text"))
         sign, amount = match.groups()
         return "user" if not amount or amount == "0" else f"user{sign}{amount}"
     value = whole(value)
     if isinstance(value, int) and not 1 <= value <= 10:
-        raise ValueError("must be from 1 to 10, 'user' or 'user+N'")
+        raise Refusal(Message("sheets.strength_range"))
     return value
 
 
@@ -135,21 +157,23 @@ def weapon_strengths(weapons: Iterable[Any], user: int) -> dict[str, int]:
 # --- names ------------------------------------------------------------------------------------
 
 
-def check_unique(items: Iterable[Any], what: str = "") -> None:
-    """Refuse a name (a string, or an item's ``name``) listed twice, case-insensitively."""
+def check_unique(items: Iterable[Any], message: str = "sheets.twice") -> None:
+    """Refuse a name (a string, or an item's ``name``) listed twice, case-insensitively;
+    ``message`` is the refusal's id (its text names the repeat as ``{name}``)."""
     seen: set[str] = set()
     for item in items:
         name = item if isinstance(item, str) else item.name
         if name.casefold() in seen:
-            raise ValueError(f"{what} {name!r} appears twice".lstrip())
+            raise Refusal(Message(message, name=repr(name)))
         seen.add(name.casefold())
 
 
-def unique(what: str = "") -> AfterValidator:
-    """A validator refusing a list that names something twice; ``what`` starts the message."""
+def unique(message: str = "sheets.twice") -> AfterValidator:
+    """A validator refusing a list that names something twice (``message`` as in
+    :func:`check_unique`: ``"sheets.weapon_twice"`` says what the list holds)."""
 
     def check(items: list[Any]) -> list[Any]:
-        check_unique(items, what)
+        check_unique(items, message)
         return items
 
     return AfterValidator(check)

@@ -46,9 +46,11 @@ from pydantic import (
     model_validator,
 )
 
+from gmkit.messages import Message
 from gmkit.sheets import percentile as d100
 from gmkit.sheets.base import Model, Name, Sheet
-from gmkit.sheets.fields import Whole, at_most, fill_absent, ranged
+from gmkit.sheets.fields import Refusal, Whole, at_most, fill_absent, ranged
+from gmkit.sheets.labels import weapon_class
 from gmkit.sheets.percentile import ArmourPoints, Count, ImperialArmour
 
 _SHOOTERS = ("pistol", "basic", "heavy")
@@ -56,7 +58,6 @@ _CLASSES = ("melee", "pistol", "basic", "heavy", "thrown")
 Wounds = Annotated[Whole, ranged(1, 1000)]
 Critical = Annotated[Whole, ranged(0, 10)]
 Small = Annotated[Whole, ranged(0, 20)]
-_PAST_WOUNDS = "damage taken cannot exceed wounds ({limit}); the rest is critical damage"
 
 
 class ImperialWeapon(Model):
@@ -74,7 +75,7 @@ class ImperialWeapon(Model):
     damage_type: Annotated[d100.DamageType, BeforeValidator(d100.damage_type_name)] = "Impact"
     pen: Annotated[Whole, ranged(0, 30)] = 0
     clip: Count = 0
-    loaded: Annotated[Count, at_most("clip", "cannot load more than the clip holds ({limit})")] = 0
+    loaded: Annotated[Count, at_most("clip", "sheets.loaded_past_clip")] = 0
     reload: d100.Reload = "-"
     qualities: list[str] = Field(default_factory=list)
 
@@ -88,7 +89,7 @@ class ImperialWeapon(Model):
     def _range(cls, value: int, info: ValidationInfo) -> int:
         kind = info.data.get("weapon_class")
         if kind in (*_SHOOTERS, "thrown") and value < 1:
-            raise ValueError(f"a {kind} weapon needs a range in metres")
+            raise Refusal(Message("sheets.weapon_needs_range", kind=weapon_class(kind)))
         return value
 
     @field_validator("rof")
@@ -96,9 +97,9 @@ class ImperialWeapon(Model):
     def _rof_fits_class(cls, value: str, info: ValidationInfo) -> str:
         kind, reach = info.data.get("weapon_class"), info.data.get("range", 0)
         if kind == "melee" and not reach and value != "-/-/-":
-            raise ValueError("a melee weapon that can't be thrown has no rate of fire (-/-/-)")
+            raise Refusal(Message("sheets.melee_has_no_rof"))
         if kind is not None and (kind != "melee" or reach) and value == "-/-/-":
-            raise ValueError("a weapon that shoots or is thrown needs a fire mode, e.g. S/-/-")
+            raise Refusal(Message("sheets.needs_fire_mode"))
         return value
 
     @field_validator("damage")
@@ -111,9 +112,9 @@ class ImperialWeapon(Model):
     def _clip(cls, value: int, info: ValidationInfo) -> int:
         kind = info.data.get("weapon_class")
         if kind == "melee" and value:
-            raise ValueError("a melee weapon has no clip; use 0")
+            raise Refusal(Message("sheets.melee_has_no_clip"))
         if kind in _SHOOTERS and value < 1:
-            raise ValueError(f"a {kind} weapon needs a clip of at least 1")
+            raise Refusal(Message("sheets.weapon_needs_clip", kind=weapon_class(kind)))
         return value
 
     @field_validator("qualities")
@@ -168,7 +169,7 @@ class ImperialCharacter(Sheet):
     characteristics: d100.ImperialCharacteristics
     unnatural: d100.Unnatural = d100.Unnatural()
     wounds: Wounds
-    damage: Annotated[Count, at_most("wounds", _PAST_WOUNDS)] = Field(
+    damage: Annotated[Count, at_most("wounds", "sheets.damage_past_wounds")] = Field(
         0, description="damage taken, up to wounds"
     )
     critical_damage: Critical = 0

@@ -23,6 +23,7 @@ import yaml
 from pydantic import BaseModel
 
 from gmkit.errors import SheetError
+from gmkit.messages import Message
 from gmkit.sheets import load_sheet, sheet_type
 from gmkit.sheets.base import Sheet
 from gmkit.systems.catalogs import expand_references
@@ -40,7 +41,7 @@ def load_sheets(items: Any, *, source: str = "roster") -> list[Sheet]:
     if isinstance(items, dict) and "characters" in items:
         items = items["characters"]
     if not isinstance(items, list):
-        raise SheetError(source, [("(file)", "must be a list of characters")])
+        raise SheetError(source, [("(file)", Message("sheets.not_a_list_of_characters"))])
     return [
         load_sheet(
             expand_references(item) if isinstance(item, dict) else item,
@@ -58,7 +59,7 @@ def from_json(text: str) -> list[Sheet]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise SheetError("roster", [("(file)", f"not valid JSON: {error}")]) from None
+        raise SheetError("roster", [("(file)", not_valid("JSON", error))]) from None
     return load_sheets(data)
 
 
@@ -70,7 +71,7 @@ def from_yaml(text: str) -> list[Sheet]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise SheetError("roster", [("(file)", f"not valid YAML: {error}")]) from None
+        raise SheetError("roster", [("(file)", not_valid("YAML", error))]) from None
     return load_sheets(data if data is not None else [])
 
 
@@ -89,7 +90,7 @@ def roster_to_frame(sheets: Iterable[Sheet]) -> pd.DataFrame:
 def roster_from_frame(frame: pd.DataFrame) -> list[Sheet]:
     """The sheets of a frame made by :func:`roster_to_frame` (or typed by hand)."""
     if "game" not in frame.columns:
-        raise SheetError("roster", [("game", "the table needs a 'game' column")])
+        raise SheetError("roster", [("game", Message("sheets.no_game_column"))])
     sheets = []
     for number, (_, row) in enumerate(frame.iterrows(), start=1):
         cells = {str(k): v for k, v in row.items() if not _blank(v)}
@@ -111,7 +112,7 @@ def from_csv(text: str) -> list[Sheet]:
     try:
         frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
-        raise SheetError("roster", [("(file)", f"not valid CSV: {error}")]) from None
+        raise SheetError("roster", [("(file)", not_valid("CSV", error))]) from None
     return roster_from_frame(frame)
 
 
@@ -127,7 +128,7 @@ def write_roster(path: str | Path, sheets: Sequence[Sheet]) -> Path:
     target = Path(path)
     writers = {".json": to_json, ".yaml": to_yaml, ".yml": to_yaml, ".csv": to_csv}
     if target.suffix.lower() not in writers:
-        raise SheetError(str(target), [("(file)", f"unknown format; use one of {FORMATS}")])
+        raise SheetError(str(target), [("(file)", _unknown_format())])
     text = writers[target.suffix.lower()](sheets)
     temporary = target.with_name(f".{target.name}.tmp")
     temporary.write_text(text, encoding="utf-8")
@@ -140,11 +141,20 @@ def read_roster(path: str | Path) -> list[Sheet]:
     source = Path(path)
     readers = {".json": from_json, ".yaml": from_yaml, ".yml": from_yaml, ".csv": from_csv}
     if source.suffix.lower() not in readers:
-        raise SheetError(str(source), [("(file)", f"unknown format; use one of {FORMATS}")])
+        raise SheetError(str(source), [("(file)", _unknown_format())])
     return readers[source.suffix.lower()](source.read_text(encoding="utf-8"))
 
 
 # --- helpers -------------------------------------------------------------------------
+
+
+def not_valid(file_format: str, error: Exception) -> Message:
+    """A file that is not valid ``file_format`` (JSON, YAML, CSV), with the parser's words."""
+    return Message("sheets.not_valid_file", format=file_format, detail=str(error))
+
+
+def _unknown_format() -> Message:
+    return Message("sheets.unknown_format", formats=str(FORMATS))
 
 
 def _name_of(item: Any) -> str:
@@ -178,12 +188,13 @@ def _unflatten(cells: dict[str, Any], cls: type[BaseModel], label: str) -> dict[
             try:
                 value = json.loads(value)
             except json.JSONDecodeError as error:
-                raise SheetError(label, [(column, f"is not valid JSON: {error.msg}")]) from None
+                problem = Message("sheets.cell_not_json", detail=error.msg)
+                raise SheetError(label, [(column, problem)]) from None
         node = nested
         for part in parts[:-1]:
             child = node.setdefault(part, {})
             if not isinstance(child, dict):
-                raise SheetError(label, [(column, "clashes with another column")])
+                raise SheetError(label, [(column, Message("sheets.column_clash"))])
             node = child
         node[parts[-1]] = value
     return nested

@@ -35,10 +35,13 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, field_validator
 
 from gmkit.dice import parse
+from gmkit.errors import DiceSyntaxError
+from gmkit.messages import Message, as_message
 from gmkit.sheets.base import Model, Name, Sheet, Text
 from gmkit.sheets.fields import (
     D6Save,
     D6Target,
+    Refusal,
     Strength,
     Whole,
     d6_target,
@@ -46,6 +49,7 @@ from gmkit.sheets.fields import (
     unique,
     weapon_strengths,
 )
+from gmkit.sheets.labels import weapon_class
 from gmkit.sheets.fields import resolve_strength as resolve_strength  # re-exported
 
 FighterType = Literal["leader", "heavy", "ganger", "juve", "hired gun"]
@@ -67,11 +71,14 @@ def _ammo(value: Any) -> Any:
     try:
         return d6_target(value)
     except ValueError:
-        raise ValueError("must be the D6 roll needed, such as '4+', 'auto' or none") from None
+        raise Refusal(Message("sheets.ammo_roll")) from None
 
 
 def _dice(text: str) -> str:
-    parse(text)  # DiceSyntaxError is a ValueError: pydantic reports it on the field
+    try:
+        parse(text)
+    except DiceSyntaxError as error:
+        raise Refusal(as_message(error.message)) from None
     return text
 
 
@@ -101,23 +108,24 @@ class Weapon(Model):
         if kind is None or template is None:
             return value  # already refused on its own field
         if kind == "close combat" or template:
-            what = "a close combat weapon" if kind == "close combat" else "a template weapon"
+            close = kind == "close combat"
             if info.field_name == "ammo_roll":
-                if kind == "close combat" and value is not None:
-                    raise ValueError(f"{what} takes no ammo roll")
+                if close and value is not None:
+                    raise Refusal(Message("sheets.close_combat_no_ammo_roll"))
             elif value:
-                raise ValueError(f"{what} has no range bands or range modifiers")
+                which = "close_combat" if close else "template"
+                raise Refusal(Message(f"sheets.{which}_no_range_bands"))
         elif info.field_name in ("short_range", "long_range") and value is None:
-            raise ValueError(f"a {kind} weapon needs short_range and long_range (inches)")
+            raise Refusal(Message("sheets.weapon_needs_range_bands", kind=weapon_class(kind)))
         short = info.data.get("short_range")
         if info.field_name == "long_range" and None not in (value, short) and value <= short:
-            raise ValueError(f"must be more than short_range ({short})")
+            raise Refusal(Message("sheets.more_than_short_range", short=short))
         return value
 
     def range_band(self, distance: float) -> RangeBand | None:
         """The band a target ``distance`` inches away falls in; None for template/melee."""
         if distance < 0:
-            raise ValueError(f"distance must not be negative (got {distance})")
+            raise Refusal(Message("sheets.negative_distance", distance=distance))
         if self.short_range is None or self.long_range is None:
             return None
         if distance <= self.short_range:
@@ -142,7 +150,7 @@ class Armour(Model):
 
 def _identifier(value: str) -> str:
     if not re.fullmatch(r"[a-z][a-z0-9_]*", value):
-        raise ValueError("must be lower-case letters, digits and '_' (e.g. 'pit_slaves')")
+        raise Refusal(Message("sheets.identifier"))
     return value
 
 
@@ -196,10 +204,10 @@ class NecromundaFighter(Sheet):
     I: Stat = 3  # noqa: E741 - the rules' own name for Initiative
     A: Stat = 1
     Ld: Stat = 7
-    weapons: Annotated[list[Weapon], unique("weapon")] = Field(default_factory=list)
+    weapons: Annotated[list[Weapon], unique("sheets.weapon_twice")] = Field(default_factory=list)
     armour: Armour | None = None
-    skills: Annotated[list[Name], unique("skill")] = Field(default_factory=list)
-    injuries: Annotated[list[Name], unique("injury")] = Field(
+    skills: Annotated[list[Name], unique("sheets.skill_twice")] = Field(default_factory=list)
+    injuries: Annotated[list[Name], unique("sheets.injury_twice")] = Field(
         default_factory=list, description="lasting injuries"
     )
     flesh_wounds: Stat = 0
@@ -209,10 +217,7 @@ class NecromundaFighter(Sheet):
     def _not_past_out_of_action(cls, value: int, info: ValidationInfo) -> int:
         ws, bs = info.data.get("WS"), info.data.get("BS")
         if ws is not None and bs is not None and value > (most := max(ws, bs, 1)):
-            raise ValueError(
-                f"must be at most {most}, the larger of WS and BS: at that many "
-                "flesh wounds the fighter is already out of action"
-            )
+            raise Refusal(Message("sheets.flesh_wounds_past_out_of_action", most=most))
         return value
 
     @property

@@ -36,8 +36,9 @@ from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from gmkit.dice import parse
 from gmkit.errors import DiceSyntaxError
+from gmkit.messages import Message, as_message
 from gmkit.sheets.base import Model, Name
-from gmkit.sheets.fields import Whole, ranged, unique, whole
+from gmkit.sheets.fields import Refusal, Whole, ranged, unique, whole
 
 Location = Literal["head", "right_arm", "left_arm", "body", "right_leg", "left_leg"]
 LOCATIONS: tuple[Location, ...] = ("head", "right_arm", "left_arm", "body", "right_leg", "left_leg")
@@ -109,7 +110,7 @@ class ArmourPoints(Model):
 
 def _covers(value: ArmourPoints) -> ArmourPoints:
     if not value.covered:
-        raise ValueError("armour must give points at one location at least")
+        raise Refusal(Message("sheets.armour_covers_nothing"))
     return value
 
 
@@ -125,17 +126,15 @@ def check_damage(text: str, allowed: frozenset[str], *, dice: bool) -> str:
     try:
         expression = parse(text)
     except DiceSyntaxError as error:
-        raise ValueError(str(error)) from None
+        raise Refusal(as_message(error.message)) from None
     unknown = sorted(expression.names - allowed)
     if unknown:
-        raise ValueError(
-            f"uses {', '.join(unknown)}, not a bonus of this game "
-            f"(known: {', '.join(sorted(allowed))})"
-        )
+        known = tuple(sorted(allowed))
+        raise Refusal(Message("sheets.not_a_bonus", names=tuple(unknown), known=known))
     if dice and expression.is_constant:
-        raise ValueError("must roll dice, e.g. 1d10+3")
+        raise Refusal(Message("sheets.damage_needs_dice"))
     if not dice and not expression.is_constant:
-        raise ValueError("give only the weapon's part, e.g. SB-1 or 3: the attack rolls the d10")
+        raise Refusal(Message("sheets.damage_weapon_part"))
     return str(expression)
 
 
@@ -151,10 +150,10 @@ def parse_rof(text: str) -> tuple[bool, int, int]:
     """``"S/3/-"`` -> (single shot, semi-auto hits, full-auto hits); 0 means no such mode."""
     match = _ROF.match(re.sub(r"\s+", "", text.translate(_DASHES)))
     if match is None:
-        raise ValueError("rate of fire is written single/semi/full, e.g. S/3/- or -/-/10")
+        raise Refusal(Message("sheets.rof_shape"))
     single, semi, full = match[1].upper() == "S", _rate(match[2]), _rate(match[3])
     if not (0 <= semi <= 100 and 0 <= full <= 100) or "0" in (match[2], match[3]):
-        raise ValueError("semi- and full-auto rates are 1 to 100, or - for none")
+        raise Refusal(Message("sheets.rof_rates"))
     return single, semi, full
 
 
@@ -166,12 +165,12 @@ def _rof(text: str) -> str:
 def _reload(text: str) -> str:
     match = _RELOAD.match(text.strip().translate(_DASHES))
     if match is None:
-        raise ValueError("reload is -, Free, Half, Full or a number of Full actions (2 Full)")
+        raise Refusal(Message("sheets.reload_shape"))
     if match[1] or match[2] or match[3]:
         return "-" if match[1] else match[0].strip().capitalize()
     count = int(match[4] or 1)
     if not 1 <= count <= 20:
-        raise ValueError("reload takes 1 to 20 Full actions")
+        raise Refusal(Message("sheets.reload_count"))
     return "Full" if count == 1 else f"{count} Full"
 
 
@@ -233,20 +232,21 @@ def check_qualities(
         match = _QUALITY.match(text.strip())
         name = index.get(_key(match[1])) if match else None
         if match is None or name is None:
-            raise ValueError(f"unknown quality {text!r} (known: {', '.join(sorted(known))})")
+            listed = tuple(sorted(known))
+            raise Refusal(Message("sheets.unknown_quality", quality=repr(text), known=listed))
         number = match[2] or match[3]
         if known[name] and number is None:
-            raise ValueError(f"{name} needs a number, e.g. {name}(2)")
+            raise Refusal(Message("sheets.quality_needs_number", quality=name))
         if not known[name] and number is not None:
-            raise ValueError(f"{name} takes no number")
+            raise Refusal(Message("sheets.quality_takes_no_number", quality=name))
         if number is not None and not 1 <= int(number) <= 99:
-            raise ValueError(f"{name} takes a number from 1 to 99")
+            raise Refusal(Message("sheets.quality_number_range", quality=name))
         if name in found:
-            raise ValueError(f"{name} is listed twice")
+            raise Refusal(Message("sheets.quality_twice", quality=name))
         found[name] = f"{name}({int(number)})" if number is not None else name
     for first, second in exclusive:
         if first in found and second in found:
-            raise ValueError(f"{first} and {second} exclude each other")
+            raise Refusal(Message("sheets.qualities_exclusive", first=first, second=second))
     return list(found.values())
 
 

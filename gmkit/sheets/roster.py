@@ -15,9 +15,15 @@ import pandas as pd
 import yaml
 
 from gmkit.errors import SheetError
+from gmkit.messages import Message
 from gmkit.sheets import game_ids, sheet_type
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.io import dump_sheets, load_sheets, roster_to_frame
+
+
+def _unreadable(error: OSError | yaml.YAMLError) -> Message:
+    """A campaign file that cannot be read, in the words of the system or the YAML parser."""
+    return Message("sheets.unreadable_file", detail=str(error))
 
 
 @dataclass(frozen=True)
@@ -31,10 +37,16 @@ class Roster:
 
     def __post_init__(self) -> None:
         if self.game not in game_ids():
-            raise SheetError(self.title, [("game", f"unknown game {self.game!r}")])
+            problem = Message("sheets.unknown_game", game=repr(self.game))
+            raise SheetError(self.title, [("game", problem)])
         for sheet in self.sheets:
             if sheet.game != self.game:
-                problem = f"is {sheet.game!r} but the roster {self.title!r} is {self.game!r}"
+                problem = Message(
+                    "sheets.not_the_roster_game",
+                    game=repr(sheet.game),
+                    roster=repr(self.title),
+                    roster_game=repr(self.game),
+                )
                 raise SheetError(sheet.name, [("game", problem)])
 
     @property
@@ -89,7 +101,7 @@ class Campaign:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Campaign:
         if not isinstance(data, dict) or not isinstance(data.get("rosters", []), list):
-            raise SheetError("campaign", [("rosters", "must be a list of rosters")])
+            raise SheetError("campaign", [("rosters", Message("sheets.not_a_list_of_rosters"))])
         rosters = tuple(Roster.from_dict(item) for item in data.get("rosters", []))
         return cls(str(data.get("name") or "campaign"), rosters)
 
@@ -111,5 +123,5 @@ class Campaign:
         try:
             data = yaml.safe_load(source.read_text(encoding="utf-8"))  # JSON is YAML too
         except (OSError, yaml.YAMLError) as error:
-            raise SheetError(str(source), [("(file)", str(error))]) from None
+            raise SheetError(str(source), [("(file)", _unreadable(error))]) from None
         return cls.from_dict(data)

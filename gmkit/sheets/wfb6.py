@@ -35,9 +35,11 @@ from typing import Annotated, Any, ClassVar, Literal
 import yaml
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
+from gmkit.messages import Message
 from gmkit.sheets.base import Model, Name, Sheet, Text
 from gmkit.sheets.fields import (
     D6Save,
+    Refusal,
     Strength,
     Whole,
     check_unique,
@@ -75,7 +77,7 @@ def troop_types() -> dict[str, TroopType]:
     ladder = {entry["id"]: TroopType.model_validate(entry) for entry in entries}
     sizes = [kind.size for kind in ladder.values()]
     if sizes != sorted(sizes) or len(ladder) != len(entries):
-        raise ValueError("troop_types.yaml: ids must be unique and listed smallest first")
+        raise Refusal(Message("sheets.troop_types_order"))
     return ladder
 
 
@@ -88,7 +90,7 @@ def size_rank(troop_type: str, large_target: bool | None = None) -> int:
 
 def _known_troop_type(value: str) -> str:
     if value not in troop_types():
-        raise ValueError("must be one of " + ", ".join(troop_types()))
+        raise Refusal(Message("sheets.one_of", choices=tuple(troop_types())))
     return value
 
 
@@ -108,7 +110,7 @@ class Weapon(Model):
     def in_range(self, distance_cm: float) -> bool:
         """Whether a target ``distance_cm`` away is within range (False for melee weapons)."""
         if distance_cm < 0:
-            raise ValueError(f"distance must not be negative (got {distance_cm})")
+            raise Refusal(Message("sheets.negative_distance", distance=distance_cm))
         return self.range_cm is not None and distance_cm <= self.range_cm
 
 
@@ -143,16 +145,19 @@ class WFB6Character(Sheet):
     role: Role = "character"
     unit: Text = Field("", validate_default=True)
     mount: Text = Field("", validate_default=True)
-    weapons: Annotated[list[Weapon], unique("weapon")] = Field(default_factory=list)
+    weapons: Annotated[list[Weapon], unique("sheets.weapon_twice")] = Field(default_factory=list)
     armour: list[Armour] = Field(default_factory=list)
-    special_rules: Annotated[list[Name], unique("special rule")] = Field(default_factory=list)
+    special_rules: Annotated[list[Name], unique("sheets.special_rule_twice")] = Field(
+        default_factory=list
+    )
 
     @field_validator("unit")
     @classmethod
     def _unit_for_troops(cls, unit: str, info: ValidationInfo) -> str:
         role = info.data.get("role")
         if not unit and role in ("rank and file", "champion"):
-            raise ValueError(f"a {role} model must name the unit it belongs to")
+            which = "rank_and_file" if role == "rank and file" else "champion"
+            raise Refusal(Message(f"sheets.{which}_needs_unit"))
         return unit
 
     @field_validator("mount")
@@ -163,20 +168,17 @@ class WFB6Character(Sheet):
             return mount  # already refused on its own field
         policy = troop_types()[troop_type].mount
         if mount and policy == "none":
-            raise ValueError(
-                f"troop type {troop_type!r} rides no mount (a mounted model takes the type "
-                "of the whole, e.g. cavalry)"
-            )
+            raise Refusal(Message("sheets.rides_no_mount", troop_type=repr(troop_type)))
         if not mount and policy == "required":
-            raise ValueError(f"troop type {troop_type!r} must name its mount")
+            raise Refusal(Message("sheets.needs_mount", troop_type=repr(troop_type)))
         return mount
 
     @field_validator("armour")
     @classmethod
     def _one_base_save(cls, armour: list[Armour]) -> list[Armour]:
-        check_unique(armour, "armour")
+        check_unique(armour, "sheets.armour_twice")
         if len([piece for piece in armour if piece.save is not None]) > 1:
-            raise ValueError("at most one piece may give a save; the others improve it")
+            raise Refusal(Message("sheets.one_base_save"))
         return armour
 
     @property

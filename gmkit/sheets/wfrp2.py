@@ -41,8 +41,9 @@ from pydantic import (
     model_validator,
 )
 
+from gmkit.messages import Message
 from gmkit.sheets.base import Model, Name, Sheet
-from gmkit.sheets.fields import Whole, at_most, ranged
+from gmkit.sheets.fields import Refusal, Whole, at_most, ranged
 from gmkit.sheets.percentile import (
     ArmourPoints,
     Characteristic,
@@ -98,7 +99,7 @@ def _group(value: Any) -> Any:
     for group in GROUPS:
         if group.casefold() == value.strip().casefold():
             return group
-    raise ValueError(f"unknown weapon group {value!r} (known: {', '.join(GROUPS)})")
+    raise Refusal(Message("sheets.unknown_weapon_group", group=repr(value), known=GROUPS))
 
 
 class Characteristics(Model):
@@ -129,12 +130,10 @@ class Secondary(Model):
     def _no_derived(cls, data: Any) -> Any:
         if isinstance(data, dict):
             typed = [key for key in ("SB", "TB") if key in data]
+            if len(typed) == 1:
+                raise Refusal(Message("sheets.bonus_typed", bonus=typed[0]))
             if typed:
-                verb = "is" if len(typed) == 1 else "are"
-                raise ValueError(
-                    f"{' and '.join(typed)} {verb} derived from S and T (their tens digit); "
-                    "type S and T in characteristics instead"
-                )
+                raise Refusal(Message("sheets.bonuses_typed"))
         return data
 
 
@@ -161,16 +160,16 @@ class Weapon(Model):
     def _ranges(cls, value: int, info: ValidationInfo) -> int:
         short = info.data.get("range_short")
         if short and not value:
-            raise ValueError("a missile weapon needs its long range")
+            raise Refusal(Message("sheets.needs_long_range"))
         if short is not None and value < short:
-            raise ValueError(f"long range cannot be shorter than short range ({short})")
+            raise Refusal(Message("sheets.long_range_below_short", short=short))
         return value
 
     @field_validator("reload")
     @classmethod
     def _reload_needs_range(cls, value: str, info: ValidationInfo) -> str:
         if value != "-" and info.data.get("range_long") == 0:
-            raise ValueError("a weapon without range is not reloaded; use -")
+            raise Refusal(Message("sheets.reload_without_range"))
         return value
 
     @field_validator("qualities")

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from gmkit.messages import Message
 from gmkit.sheets.base import Sheet
 
 
@@ -114,20 +115,37 @@ def describe(structure: TurnStructure) -> dict[str, Any]:
     }
 
 
+ACTION_TYPES = ("full", "half", "free", "extended", "move", "run", "charge", "shoot", "fight")
+ACTION_TYPES += ("march", "cast")
+POOLS = ("actions", "move", "shoot", "fight", "reaction", "parry", "dodge")
+
+
+def action_type_name(action_type: str) -> Message:
+    """An action type's name ("half": half, media) for the texts that price an action."""
+    if action_type in ACTION_TYPES:
+        return Message(f"turns.action_type.{action_type}")
+    return Message.verbatim(action_type)
+
+
+def pool_name(pool: str) -> Message:
+    """A budget pool's name ("actions": actions, acciones)."""
+    return Message(f"turns.pool.{pool}") if pool in POOLS else Message.verbatim(pool)
+
+
 @dataclass(frozen=True)
 class ReactionCondition:
     """What a condition does to its bearer's reactions in a round."""
 
     extra: int | None  # reactions added to each round pool; None: no reaction at all
-    why: str  # how a refusal words it after the bearer's name
+    why: str  # the id of the message a refusal words it with, after the bearer's name
 
 
 REACTION_CONDITIONS: Mapping[str, ReactionCondition] = {
     # 004/002: no Dodge or Parry until the start of the attacker's next turn
-    "all_out_attack": ReactionCondition(None, "made an all out attack"),
+    "all_out_attack": ReactionCondition(None, "turns.reaction_barred.all_out_attack"),
     # 004: one extra Reaction until the start of the actor's next turn (002: a parry and a dodge
     # more)
-    "defensive_stance": ReactionCondition(1, "is in a defensive stance"),
+    "defensive_stance": ReactionCondition(1, "turns.reaction_barred.defensive_stance"),
 }
 """Conditions (by id, as the actions leave them on their actor) that change the round's
 reaction pools."""
@@ -155,17 +173,18 @@ def reaction_problems(
     conditions: Iterable[str],
     spent: Mapping[str, int],
     reaction: str,
-) -> list[str]:
+) -> list[Message]:
     """Why ``name``, bearing ``conditions`` and having ``spent`` these round pools, may not take
     ``reaction`` (dodge, parry) now; [] when it may. KeyError for a reaction the game lacks."""
     costs = turn_structure(game).reaction_costs[reaction]
     held = list(dict.fromkeys(conditions))
     barring = [c for c in held if c in REACTION_CONDITIONS and REACTION_CONDITIONS[c].extra is None]
     if barring:
-        return [f"{name} {REACTION_CONDITIONS[barring[0]].why}: no {reaction} until their turn"]
+        why = Message(REACTION_CONDITIONS[barring[0]].why, name=name)
+        return [Message("turns.no_reaction_until_turn", why=why, reaction=pool_name(reaction))]
     allowed = reactions_allowed(game, held)
     return [
-        f"{name} has no {pool} left this round"
+        Message("turns.no_pool_left", name=name, pool=pool_name(pool))
         for pool, cost in costs.items()
         if spent.get(pool, 0) + cost > allowed.get(pool, 0)
     ]

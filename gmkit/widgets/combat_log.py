@@ -51,14 +51,8 @@ _COLUMNS = (  # the frame's columns; each heading is the label of the same key
     "visibility",
 )
 
-_TEXT = {  # the log's own labels (i18n.LABELS holds the shared ones)
-    "en": {"older": "Older ›", "newer": "‹ Newer", "of": "of"},
-    "es": {"older": "Anteriores ›", "newer": "‹ Recientes", "of": "de"},
-}
-
-
 def _text(key: str) -> str:
-    return _TEXT.get(LANGUAGE.value, _TEXT["en"]).get(key) or _TEXT["en"][key]
+    return t(f"log.{key}")
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from gmkit.store import CampaignStore
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.combat_log import CombatLog
 from gmkit.widgets.dice_tray import DiceTray
-from gmkit.widgets.i18n import LABELS, LANGUAGE, t
+from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t
 from gmkit.widgets.player import Follower
 from gmkit.widgets.render import STYLE as SHEET_STYLE
 from gmkit.widgets.render import sheet_html
@@ -47,36 +47,9 @@ from gmkit.widgets.tracker import InitiativeTracker, Shared
 
 __all__ = ["LANGUAGE_NAMES", "WOUNDS_SHOWN", "Dashboard"]
 
-LANGUAGE_NAMES = {"en": "English", "es": "Español"}
 WOUNDS_SHOWN = ("exact", "band", "hidden")
 FOLLOW_SECONDS = 0.5
 
-_TEXT = {  # the dashboard's own labels (i18n.LABELS holds the shared ones)
-    "en": {
-        "encounter": "Encounter",
-        "edit": "Edit sheet",
-        "no_selection": "Pick a combatant in the tracker (its Sheet button) to see its sheet.",
-        "enemy_wounds": "Enemy wounds",
-        "player_sides": "Players' sides",
-        "reveal": "Reveal",
-        "no_encounter": "This campaign has no encounter yet: prepare one in prep.ipynb.",
-        "exact": "exact",
-        "band": "unhurt / hurt / bloodied",
-        "hidden": "hidden",
-    },
-    "es": {
-        "encounter": "Encuentro",
-        "edit": "Editar hoja",
-        "no_selection": "Elige un combatiente en el orden (su botón Hoja) para ver su hoja.",
-        "enemy_wounds": "Heridas enemigas",
-        "player_sides": "Bandos de los jugadores",
-        "reveal": "Revelar",
-        "no_encounter": "Esta campaña no tiene encuentros: prepara uno en prep.ipynb.",
-        "exact": "exactas",
-        "band": "ileso / herido / malherido",
-        "hidden": "ocultas",
-    },
-}
 
 DASHBOARD_STYLE = """
 <style>
@@ -108,8 +81,8 @@ DASHBOARD_STYLE = """
 
 
 def _text(key: str) -> str:
-    found = _TEXT.get(LANGUAGE.value, {}).get(key)
-    return found or _TEXT["en"].get(key) or t(key)
+    found = t(f"dashboard.{key}")
+    return t(key) if found == f"dashboard.{key}" else found
 
 
 def _closed() -> None:
@@ -159,7 +132,7 @@ class Dashboard(widgets.VBox):
         )
         self.language = looks.make(
             widgets.ToggleButtons,
-            options=[(LANGUAGE_NAMES.get(code, code), code) for code in LABELS],
+            options=[(LANGUAGE_NAMES.get(code, code), code) for code in LANGUAGE_NAMES],
             value=LANGUAGE.value,
             style={"button_width": "7em"},
         )

@@ -1,221 +1,21 @@
-"""Every label in English and Spanish, switchable at run time.
+"""The widgets' language, switchable at run time, and their labels from the message catalogs.
 
-``t("next_turn")`` gives the label in the current language; ``LANGUAGE.value = "es"`` switches
-every widget that observes ``LANGUAGE`` (``LANGUAGE.observe(callback, names="value")``). A label
-missing from a language falls back to English, then to the key itself, so a new widget never
-breaks; ``tests/widgets/test_i18n.py`` checks both languages have the same keys.
+``t("next_turn")`` gives the label ``widgets.next_turn`` of the catalogs in the current
+language (``gmkit/messages/locale/widgets.pot`` and ``es/LC_MESSAGES/widgets.po``: a translator
+edits those, not code); ``LANGUAGE.value = "es"`` switches every widget that observes
+``LANGUAGE`` (``LANGUAGE.observe(callback, names="value")``). A label with no Spanish text falls
+back to English, and an unknown key to itself, so a new widget never breaks;
+``tests/widgets/test_i18n.py`` checks every label has both. Rule texts are messages rendered in
+the same language (:func:`words`).
 """
 
 from __future__ import annotations
 
 from traitlets import HasTraits, Unicode, validate
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "language": "Language",
-        "character": "Character",
-        "round": "Round",
-        "turn": "Turn",
-        "phase": "Phase",
-        "side": "Side",
-        "next_turn": "Next",
-        "previous_turn": "Previous",
-        "undo": "Undo",
-        "redo": "Redo",
-        "roll_initiative": "Roll initiative",
-        "start": "Start",
-        "initiative": "Initiative",
-        "conditions": "Conditions",
-        "wounds": "Wounds",
-        "hidden": "hidden",
-        "delayed": "delayed",
-        "readied": "readied",
-        "surprised": "surprised",
-        "actions_left": "Actions left",
-        "reactions_left": "Reactions left",
-        "add": "Add",
-        "remove": "Remove",
-        "attacker": "Attacker",
-        "weapon": "Weapon",
-        "mode": "Mode",
-        "action": "Action",
-        "target": "Target",
-        "distance": "Distance",
-        "circumstances": "Circumstances",
-        "modifiers": "Modifiers",
-        "total": "Total",
-        "dice": "Dice",
-        "gmkit_rolls": "gmkit rolls",
-        "physical_dice": "Table's dice",
-        "enter_die": "Enter",
-        "resolve": "Resolve",
-        "apply": "Apply",
-        "reaction": "Reaction",
-        "result": "Result",
-        "log": "Log",
-        "filter": "Filter",
-        "export_csv": "Export CSV",
-        "dice_tray": "Dice tray",
-        "roll": "Roll",
-        "expression": "Expression",
-        "sheet": "Sheet",
-        "derived": "Derived",
-        "save": "Save",
-        "players": "Players",
-        "gm_only": "GM only",
-        "kind": "Kind",
-        "actor": "Actor",
-        "outcome": "Outcome",
-        "all": "All",
-        "budget": "Budget",
-        "cannot_resolve": "Cannot resolve yet",
-        "check_budget": "Action budget",
-        "effects": "Effects",
-        "location": "Location",
-        "modifiers_after": "shown from the steps once resolved",
-        "needed": "Needed",
-        "no_effects": "nothing to apply",
-        "no_modifiers": "no modifiers",
-        "no_reaction": "none",
-        "no_roll": "no roll",
-        "not_offered": "Not offered",
-        "or_less": "or less",
-        "seed": "Seed",
-        "step": "Step",
-        "typed": "Typed so far",
-        "uncapped": "uncapped",
-        "unused_dice": "not needed",
-        "why": "Why",
-        "reset": "Reset",
-        "stale": "last valid values",
-        "magnitude": "magnitude",
-        "reminders": "Reminders",
-        "unused_values": "unused values",
-        "mean": "mean",
-        "folder": "Folder",
-        "event": "Event",
-        "rolls": "Rolls",
-        "visibility": "Visibility",
-        "odds": "Odds",
-        "odds_hit": "hit",
-        "expected_damage": "expected damage",
-        "expected_wounds": "expected wounds",
-        "expected_hits": "expected hits",
-        "odds_slain": "a model slain",
-        "chart": "Chart",
-        "show_curve": "Odds by modifier",
-        "hide_curve": "Hide odds by modifier",
-        "curve_dropped": "the attack changed: press again",
-        "no_odds": "no odds to show",
-        "odds_need_attack": "choose the attacker, weapon, action and target",
-        "nothing_to_chart": "nothing to chart",
-        "total_modifier": "total modifier",
-        "this_attack": "this attack",
-        "modifier_no_matter": "the modifier changes nothing for this attack",
-    },
-    "es": {
-        "language": "Idioma",
-        "character": "Personaje",
-        "round": "Asalto",
-        "turn": "Turno",
-        "phase": "Fase",
-        "side": "Bando",
-        "next_turn": "Siguiente",
-        "previous_turn": "Anterior",
-        "undo": "Deshacer",
-        "redo": "Rehacer",
-        "roll_initiative": "Tirar iniciativa",
-        "start": "Empezar",
-        "initiative": "Iniciativa",
-        "conditions": "Estados",
-        "wounds": "Heridas",
-        "hidden": "oculto",
-        "delayed": "retrasado",
-        "readied": "preparado",
-        "surprised": "sorprendido",
-        "actions_left": "Acciones restantes",
-        "reactions_left": "Reacciones restantes",
-        "add": "Añadir",
-        "remove": "Quitar",
-        "attacker": "Atacante",
-        "weapon": "Arma",
-        "mode": "Modo",
-        "action": "Acción",
-        "target": "Objetivo",
-        "distance": "Distancia",
-        "circumstances": "Circunstancias",
-        "modifiers": "Modificadores",
-        "total": "Total",
-        "dice": "Dados",
-        "gmkit_rolls": "Tira gmkit",
-        "physical_dice": "Dados de la mesa",
-        "enter_die": "Introducir",
-        "resolve": "Resolver",
-        "apply": "Aplicar",
-        "reaction": "Reacción",
-        "result": "Resultado",
-        "log": "Registro",
-        "filter": "Filtrar",
-        "export_csv": "Exportar CSV",
-        "dice_tray": "Bandeja de dados",
-        "roll": "Tirar",
-        "expression": "Expresión",
-        "sheet": "Hoja",
-        "derived": "Derivados",
-        "save": "Guardar",
-        "players": "Jugadores",
-        "gm_only": "Solo DJ",
-        "kind": "Tipo",
-        "actor": "Actor",
-        "outcome": "Resultado",
-        "all": "Todos",
-        "budget": "Presupuesto",
-        "cannot_resolve": "Aún no se puede resolver",
-        "check_budget": "Presupuesto de acciones",
-        "effects": "Efectos",
-        "location": "Localización",
-        "modifiers_after": "se muestran con los pasos al resolver",
-        "needed": "Necesario",
-        "no_effects": "nada que aplicar",
-        "no_modifiers": "sin modificadores",
-        "no_reaction": "ninguna",
-        "no_roll": "sin tirada",
-        "not_offered": "No disponible",
-        "or_less": "o menos",
-        "seed": "Semilla",
-        "step": "Paso",
-        "typed": "Introducido hasta ahora",
-        "uncapped": "sin límite",
-        "unused_dice": "sobran",
-        "why": "Por qué",
-        "reset": "Restablecer",
-        "stale": "últimos valores válidos",
-        "magnitude": "magnitud",
-        "reminders": "Recordatorios",
-        "unused_values": "valores sin usar",
-        "mean": "media",
-        "folder": "Carpeta",
-        "event": "Evento",
-        "rolls": "Tiradas",
-        "visibility": "Visibilidad",
-        "odds": "Probabilidades",
-        "odds_hit": "impacto",
-        "expected_damage": "daño esperado",
-        "expected_wounds": "heridas esperadas",
-        "expected_hits": "impactos esperados",
-        "odds_slain": "una miniatura muerta",
-        "chart": "Gráfico",
-        "show_curve": "Probabilidades por modificador",
-        "hide_curve": "Ocultar probabilidades por modificador",
-        "curve_dropped": "el ataque cambió: pulsa otra vez",
-        "no_odds": "no hay probabilidades que mostrar",
-        "odds_need_attack": "elige atacante, arma, acción y objetivo",
-        "nothing_to_chart": "nada que dibujar",
-        "total_modifier": "modificador total",
-        "this_attack": "este ataque",
-        "modifier_no_matter": "el modificador no cambia nada en este ataque",
-    },
-}
+from gmkit.messages import LANGUAGES, Message, Text, catalogs, render
+
+LANGUAGE_NAMES = {"en": "English", "es": "Español"}
 
 
 class Language(HasTraits):
@@ -226,8 +26,8 @@ class Language(HasTraits):
     @validate("value")
     def _known(self, proposal: dict[str, object]) -> str:
         value = str(proposal["value"])
-        if value not in LABELS:
-            raise ValueError(f"language: {value!r} is not one of {', '.join(LABELS)}")
+        if value not in LANGUAGES:
+            raise ValueError(f"language: {value!r} is not one of {', '.join(LANGUAGES)}")
         return value
 
 
@@ -235,6 +35,17 @@ LANGUAGE = Language()
 
 
 def t(key: str, language: str | None = None) -> str:
-    """The label ``key`` in ``language`` (default: the current one)."""
-    chosen = LABELS.get(language or LANGUAGE.value, {})
-    return chosen.get(key) or LABELS["en"].get(key) or key
+    """The label ``key`` (``widgets.<key>`` in the catalogs) in ``language`` (default: the
+    current one); the key itself when no catalog has it."""
+    message_id = f"widgets.{key}"
+    if catalogs().english(message_id) is None:
+        return key
+    return render(Message(message_id), language or LANGUAGE.value)
+
+
+def words(text: Text | None, language: str | None = None) -> str:
+    """A message (a rule's step, a refusal...) in ``language`` (default: the current one)."""
+    return render(text, language or LANGUAGE.value)
+
+
+__all__ = ["LANGUAGE", "LANGUAGE_NAMES", "Language", "t", "words"]

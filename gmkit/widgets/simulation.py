@@ -19,34 +19,13 @@ import ipywidgets as widgets
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.simulate import SimulationReport, simulate
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.i18n import LANGUAGE, t
 from gmkit.widgets.style import THEME_CLASS, style_widget
 
-__all__ = ["LABELS", "SimulationWidget"]
-
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "simulate": "Simulate",
-        "fights": "Fights",
-        "seed": "Seed",
-        "running": "Fighting…",
-        "stale": "The encounter changed since this report: simulate again.",
-        "ready": "Press Simulate to fight the encounter many times.",
-    },
-    "es": {
-        "simulate": "Simular",
-        "fights": "Combates",
-        "seed": "Semilla",
-        "running": "Combatiendo…",
-        "stale": "El encuentro cambió desde este informe: simula otra vez.",
-        "ready": "Pulsa Simular para librar el encuentro muchas veces.",
-    },
-}
-"""The panel's own labels (kept here until ``widgets.i18n`` holds them)."""
-
+__all__ = ["SimulationWidget"]
 
 def _t(key: str) -> str:
-    return LABELS.get(LANGUAGE.value, LABELS["en"]).get(key) or LABELS["en"][key]
+    return t(f"simulation.{key}")
 
 
 class SimulationWidget(widgets.VBox):

@@ -1,4 +1,5 @@
-"""Labels: both languages carry the same keys, t() falls back, an unknown language is refused."""
+"""Labels: every widget label comes from the catalogs in both languages, t() follows the
+language and falls back, an unknown language is refused."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from gmkit.widgets.i18n import LABELS, LANGUAGE, t
+from gmkit.messages import catalogs
+from gmkit.widgets.i18n import LANGUAGE, t, words
 
 
 @pytest.fixture(autouse=True)
@@ -16,10 +18,17 @@ def english() -> Iterator[None]:
     LANGUAGE.value = "en"
 
 
-def test_both_languages_have_the_same_keys():
-    assert set(LABELS) == {"en", "es"}
-    assert set(LABELS["en"]) == set(LABELS["es"])
-    assert all(text.strip() for labels in LABELS.values() for text in labels.values())
+def widget_ids() -> list[str]:
+    return [key for key in catalogs().templates if key.startswith("widgets.")]
+
+
+def test_every_widget_label_has_both_languages():
+    ids = widget_ids()
+    assert len(ids) > 100
+    spanish = catalogs().translations["es"]
+    missing = [key for key in ids if not spanish.get(key) or not spanish[key].translated]
+    assert missing == []
+    assert all(catalogs().templates[key].english.strip() for key in ids)
 
 
 def test_t_follows_the_current_language():
@@ -27,10 +36,13 @@ def test_t_follows_the_current_language():
     LANGUAGE.value = "es"
     assert t("next_turn") == "Siguiente"
     assert t("next_turn", "en") == "Next"  # an explicit language wins
+    assert t("dashboard.reveal") == "Revelar"
 
 
-def test_a_label_missing_in_spanish_falls_back_to_english(monkeypatch):
-    monkeypatch.delitem(LABELS["es"], "next_turn")
+def test_a_label_without_spanish_falls_back_to_english(monkeypatch):
+    spanish = dict(catalogs().translations["es"])
+    del spanish["widgets.next_turn"]
+    monkeypatch.setitem(catalogs().translations, "es", spanish)  # type: ignore[index]
     LANGUAGE.value = "es"
     assert t("next_turn") == "Next"
     assert t("round") == "Asalto"
@@ -41,24 +53,19 @@ def test_an_unknown_key_falls_back_to_itself():
     assert t("no_such_label", "es") == "no_such_label"
 
 
+def test_rule_texts_follow_the_language():
+    from gmkit.messages import Message
+
+    line = Message("common.no_modifiers")
+    assert words(line) == "no modifiers"
+    LANGUAGE.value = "es"
+    assert words(line) == "sin modificadores"
+    assert words("an old log's text") == "an old log's text"
+
+
 def test_an_unknown_language_is_refused_and_the_language_kept():
     LANGUAGE.value = "es"
     with pytest.raises(ValueError, match="'fr' is not one of en, es"):
         LANGUAGE.value = "fr"
     assert LANGUAGE.value == "es"
     assert t("start") == "Empezar"
-
-
-def test_observers_hear_the_switch():
-    heard: list[str] = []
-
-    def hear(change: dict[str, object]) -> None:
-        heard.append(str(change["new"]))
-
-    LANGUAGE.observe(hear, names="value")
-    try:
-        LANGUAGE.value = "es"
-        LANGUAGE.value = "en"
-    finally:
-        LANGUAGE.unobserve(hear, names="value")
-    assert heard == ["es", "en"]

@@ -13,7 +13,7 @@ every die from the source passed in; each answer is a value with explained steps
 - Hits inside units: :func:`allocate_hits`, :func:`look_out_sir`
   (:mod:`gmkit.systems.wfb6.hits`).
 - The table around a shot, which no sheet holds: :class:`UnitOnTable` and :class:`Situation`
-  (:mod:`gmkit.systems.wfb6.battlefield`), passed as ``request.options["situation"]``.
+  (:mod:`gmkit.systems.wfb6.battlefield`), passed as ``request.options.situation``.
 - Data a GM can override: ``targeting.yaml`` and ``shooting.yaml``
   (:mod:`gmkit.systems.wfb6.data`).
 
@@ -27,7 +27,7 @@ every die from the source passed in; each answer is a value with explained steps
 >>> swordsmen = UnitOnTable("Swordsmen", "Empire", rank_and_file=15, distance_cm=10,
 ...     shooter_distance_cm=30)
 >>> ruling = SYSTEM.may_target(priest, Situation((swordsmen,), distance_cm=35))
->>> ruling.allowed, ruling.reason
+>>> ruling.allowed, str(ruling.reason)
 (False, 'screened by Swordsmen, not the closest legal target: Anselm at 35 cm, Swordsmen at 30 cm')
 >>> request = AttackRequest(goblin, "short bow", priest,
 ...     options={"situation": Situation((swordsmen,), distance_cm=28)})
@@ -66,9 +66,13 @@ What is included, and the choices where the texts are silent:
   standing for a unit), and the GM keeps the unit's models in the ``situation``.
 - ``request.mode`` may name a kind of attack (``missile``, ``magic_missile``, ``spell``,
   ``template``, ``cannon``, ``breath``, ``template_spell``); otherwise the weapon's special
-  rules decide, else ``missile``. ``options``: ``situation`` (a :class:`Situation`;
-  ``request.distance`` fills its distance), ``look_out_sir`` (True: a spell that allows it),
-  ``excess_distinct`` (False: left-over hits may fall twice on one model).
+  rules decide, else ``missile``. ``options`` (:class:`WFB6Options`): ``situation`` (a
+  :class:`Situation`; ``request.distance`` fills its distance), ``look_out_sir`` (True: a
+  spell that allows it), ``excess_distinct`` (False: left-over hits may fall twice on one
+  model), ``gm_allows_shot`` (True: a refused target is shot at anyway, the refusal kept in
+  the steps, with the target's own to-hit modifiers).
+- Every text is a :class:`~gmkit.messages.Message` of the ``wfb6`` catalogs (steps, summary,
+  notes, dice purposes, refusals): ``result.explain("es")`` reads it in Spanish.
 """
 
 from __future__ import annotations
@@ -79,21 +83,32 @@ from typing import Any
 
 from gmkit.dice import DiceSource
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.sheets.wfb6 import Weapon, WFB6Character, resolve_strength
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
-from gmkit.systems.sixes import roll_needed, to_hit_needed, to_wound_needed
+from gmkit.systems.sixes import D6Test, roll_needed, to_hit_needed, to_wound_needed
 from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
-from gmkit.systems.wfb6.data import AttackKind, shooting_rules, targeting_rules
+from gmkit.systems.wfb6.data import (
+    AttackKind,
+    modifier_list,
+    shooting_rules,
+    targeting_rules,
+)
 from gmkit.systems.wfb6.hits import (
     Allocation,
     LookOutSir,
-    MemberKind,
     Share,
     allocate_hits,
+    champion_share,
+    character_share,
     look_out_sir,
+    troops_share,
 )
+from gmkit.systems.wfb6.options import WFB6Options
 from gmkit.systems.wfb6.targeting import (
     Ruling,
+    allowed_by_gm,
+    find_weapon,
     may_shoot_at,
     may_target,
     screening_units,
@@ -107,6 +122,7 @@ __all__ = [
     "Ruling",
     "Situation",
     "UnitOnTable",
+    "WFB6Options",
     "WFB6System",
     "allocate_hits",
     "look_out_sir",
@@ -143,40 +159,50 @@ def shot_modifiers(
     known = [entry.id for entry in rules.to_hit if not entry.automatic]
     for key, value in given.items():
         if key not in known:
-            raise GmkitError(f"unknown circumstance {key!r}; known: long_range, {', '.join(known)}")
+            listed = ("long_range", *known)
+            raise GmkitError(
+                Message("wfb6.circumstance.unknown", circumstance=repr(key), known=listed)
+            )
         if isinstance(value, bool):
             found += [rules.entry(key).modifier()] if value else []
         elif isinstance(value, int):
             found.append(rules.entry(key).modifier(value))
         else:
-            raise GmkitError(f"circumstance {key!r} takes true/false or a number (got {value!r})")
+            raise GmkitError(
+                Message("wfb6.circumstance.bad_value", circumstance=repr(key), value=repr(value))
+            )
     return tuple(found)
 
 
 def _sheet(sheet: object, role: str) -> WFB6Character:
     if not isinstance(sheet, WFB6Character):
-        raise GmkitError(f"the {role} must be a Warhammer Fantasy Battle 6e sheet")
+        raise GmkitError(Message(f"wfb6.not_a_sheet.{role}"))
     return sheet
 
 
-def _weapon(model: WFB6Character, name: str) -> Weapon:
-    for weapon in model.weapons:
-        if weapon.name.casefold() == name.casefold():
-            return weapon
-    known = ", ".join(weapon.name for weapon in model.weapons) or "none"
-    raise GmkitError(f"{model.name} has no weapon {name!r}; known: {known}")
+def _options(request: AttackRequest) -> WFB6Options:
+    found = request.options
+    if not isinstance(found, WFB6Options):  # a request built while another model was set
+        found = WFB6Options.coerce(found)
+    return found
 
 
 def _situation(request: AttackRequest, attacker: WFB6Character) -> Situation:
-    situation = request.options.get("situation") or Situation()
-    if not isinstance(situation, Situation):
-        raise GmkitError("options['situation'] must be a gmkit.systems.wfb6.Situation")
+    situation = _options(request).situation or Situation()
     if situation.distance_cm is None and request.distance is not None:
         situation = dataclasses.replace(situation, distance_cm=request.distance)
     into_combat = {rule.casefold() for rule in targeting_rules().shoots_into_combat}
     if any(rule.casefold() in into_combat for rule in attacker.special_rules):
         situation = dataclasses.replace(situation, shoots_into_combat=True)
     return situation
+
+
+def _ruling(
+    request: AttackRequest, target: WFB6Character, situation: Situation, kind: AttackKind
+) -> Ruling:
+    """May the target be designated (or the GM lets it be, ``gm_allows_shot``)."""
+    ruling = may_target(target, situation, kind.id)
+    return allowed_by_gm(ruling, target) if _options(request).gm_allows_shot else ruling
 
 
 def _to_hit(
@@ -188,30 +214,41 @@ def _to_hit(
     source: DiceSource,
 ) -> tuple[int, Step]:
     attacker = _sheet(request.attacker, "attacker")
+    title = Message("wfb6.to_hit.title")
     if kind.to_hit == "template":
-        detail = "placement, scatter and other models under it are the GM's"
-        return 1, Step("Template", f"{request.target.name} is under the template", detail)
+        under = Message("wfb6.template.under", target=request.target.name)
+        return 1, Step(Message("wfb6.template.title"), under, Message("wfb6.template.detail"))
     if kind.to_hit == "automatic":
-        return weapon.shots, Step("To hit", f"{weapon.shots} automatic hits", f"a {kind.id}")
+        outcome = Message("wfb6.to_hit.automatic", shots=weapon.shots)
+        return weapon.shots, Step(title, outcome, Message("wfb6.to_hit.kind", kind=kind.term))
     if weapon.range_cm is None:
-        raise GmkitError(f"the {weapon.name} is not a missile weapon")
+        raise GmkitError(Message("wfb6.weapon.not_missile", weapon=weapon.name))
     if request.circumstances.get("moved") and shooting_rules().moves_or_fires(weapon):
-        return 0, Step("To hit", "no shot", f"the {weapon.name} cannot fire after moving")
+        detail = Message("wfb6.to_hit.moved", weapon=weapon.name)
+        return 0, Step(title, Message("wfb6.to_hit.no_shot"), detail)
     distance = situation.distance_cm
     if distance is not None and not weapon.in_range(distance):
-        detail = f"{distance:g} cm is beyond the {weapon.name}'s {weapon.range_cm} cm"
-        return 0, Step("To hit", "out of range: every shot misses", detail)
+        detail = Message(
+            "wfb6.to_hit.beyond_range", distance=distance, weapon=weapon.name, range=weapon.range_cm
+        )
+        return 0, Step(title, Message("wfb6.to_hit.out_of_range"), detail)
     modifiers = ruling.modifiers + shot_modifiers(weapon, distance, request.circumstances)
     needed = to_hit_needed(attacker.BS, modifiers)
-    tests = [roll_needed(needed, source, f"to hit, shot {n}") for n in range(1, weapon.shots + 1)]
+    tests = [
+        roll_needed(needed, source, Message("wfb6.purpose.to_hit", shot=n))
+        for n in range(1, weapon.shots + 1)
+    ]
     hits = sum(test.success for test in tests)
-    listed = ", ".join(str(modifier) for modifier in modifiers) or "no modifier"
-    detail = f"BS {attacker.BS} needs {needed}+ [{listed}]: " + "; ".join(
-        test.explanation for test in tests
+    detail = Message(
+        "wfb6.to_hit.detail",
+        skill=attacker.BS,
+        needed=needed,
+        modifiers=modifier_list(modifiers),
+        tests=tuple(test.explanation for test in tests),
     )
-    outcome = f"{hits} hit{'s' * (hits != 1)} of {weapon.shots} shot{'s' * (weapon.shots != 1)}"
+    outcome = Message("wfb6.to_hit.outcome", hits=hits, shots=weapon.shots)
     rolls = tuple(roll for test in tests for roll in test.rolls)
-    return hits, Step("To hit", outcome, detail, rolls=rolls, target=needed, modifiers=modifiers)
+    return hits, Step(title, outcome, detail, rolls=rolls, target=needed, modifiers=modifiers)
 
 
 def _allocate(
@@ -222,27 +259,37 @@ def _allocate(
     source: DiceSource,
 ) -> tuple[tuple[Share, ...], tuple[Step, ...]]:
     target = _sheet(request.target, "target")
+    options = _options(request)
     if unit is None:
         if target.role == "character" and target.unit:
-            raise GmkitError(f"{target.name} is in {target.unit!r}: list the unit in the situation")
-        kind_of: MemberKind = "character" if target.role == "character" else "troops"
-        return (Share(target.name, kind_of, hits, target.unit or target.name, target),), ()
+            raise GmkitError(
+                Message("wfb6.unit.not_listed", target=target.name, unit=repr(target.unit))
+            )
+        if target.role == "character":
+            return (character_share(target, hits),), ()
+        return (Share(target.name, "troops", hits, target.unit or target.name, target),), ()
     if kind.to_hit != "template":
-        distinct = bool(request.options.get("excess_distinct", True))
+        distinct = options.excess_distinct
         allocation = allocate_hits(unit, hits, source, target=target, distinct=distinct)
         return allocation.shares, allocation.steps
     if target.role == "rank and file":
-        troops = Share(f"{unit.name} (rank and file)", "troops", hits, unit.name, unit.trooper)
-        return (troops,), ()
-    spell = bool(request.options.get("look_out_sir", False))
-    check = look_out_sir(target, unit, source, kind.id, spell_allows=spell)
+        return (troops_share(unit, hits),), ()
+    check = look_out_sir(target, unit, source, kind.id, spell_allows=options.look_out_sir)
     if check.dodged:
-        share = Share(f"{unit.name} (rank and file)", "troops", hits, unit.name, unit.trooper)
+        share = troops_share(unit, hits)
     elif target.role == "character":
-        share = Share(target.name, "character", hits, target.name, target)
+        share = character_share(target, hits)
     else:
-        share = Share(f"{unit.name} ({target.name}, champion)", "champion", hits, unit.name, target)
+        share = champion_share(unit, target, hits)
     return (share,), check.steps
+
+
+def _no_trooper(share: Share) -> GmkitError:
+    return GmkitError(Message("wfb6.unit.no_trooper", member=share.target))
+
+
+def _tests_detail(message_id: str, tests: list[D6Test], **params: Any) -> Message:
+    return Message(message_id, tests=tuple(test.explanation for test in tests), **params)
 
 
 def _wound(
@@ -253,74 +300,94 @@ def _wound(
     source: DiceSource,
 ) -> tuple[int, list[Step]]:
     needed = to_wound_needed(strength, profile.T)
+    member = share.shown
     tests = [
-        roll_needed(needed, source, f"to wound {share.member}, hit {n}")
+        roll_needed(needed, source, Message("wfb6.purpose.to_wound", member=member, hit=n))
         for n in range(1, share.hits + 1)
     ]
     wounds = sum(test.success for test in tests)
-    chart = f"S {strength} against T {profile.T} needs " + (f"{needed}+" if needed else "-")
-    detail = f"{chart}: " + "; ".join(test.explanation for test in tests)
-    outcome = f"{wounds} wound{'s' * (wounds != 1)} of {share.hits} hit{'s' * (share.hits != 1)}"
+    chart = {"strength": strength, "toughness": profile.T}
+    if needed:
+        detail = _tests_detail("wfb6.to_wound.detail", tests, needed=needed, **chart)
+    else:
+        detail = _tests_detail("wfb6.to_wound.detail_impossible", tests, **chart)
+    outcome = Message("wfb6.to_wound.outcome", wounds=wounds, hits=share.hits)
     rolls = tuple(roll for test in tests for roll in test.rolls)
-    steps = [Step(f"To wound {share.member}", outcome, detail, rolls=rolls, target=needed)]
+    title = Message("wfb6.to_wound.title", member=member)
+    steps = [Step(title, outcome, detail, rolls=rolls, target=needed)]
     if not wounds or profile.armour_save is None:
         return wounds, steps
     modifiers = shooting_rules().save_modifiers(strength, weapon)
     needed_save = profile.armour_save - sum(modifier.value for modifier in modifiers)
-    listed = ", ".join(str(modifier) for modifier in modifiers) or "no modifier"
-    title = f"Armour save {share.member}"
+    listed = modifier_list(modifiers)
+    title = Message("wfb6.save.title", member=member)
     if needed_save > 6:
-        detail = f"{profile.armour_save}+ [{listed}] needs {needed_save}+"
-        steps.append(Step(title, "no save possible", detail, modifiers=modifiers))
+        detail = Message(
+            "wfb6.save.impossible_detail",
+            save=profile.armour_save,
+            modifiers=listed,
+            needed=needed_save,
+        )
+        steps.append(Step(title, Message("wfb6.save.impossible"), detail, modifiers=modifiers))
         return wounds, steps
     needed_save = max(needed_save, 2)
     saves = [
-        roll_needed(needed_save, source, f"armour save {share.member}, wound {n}")
+        roll_needed(needed_save, source, Message("wfb6.purpose.save", member=member, wound=n))
         for n in range(1, wounds + 1)
     ]
     saved = sum(test.success for test in saves)
-    detail = f"{needed_save}+ [{listed}]: " + "; ".join(test.explanation for test in saves)
+    detail = _tests_detail("wfb6.save.detail", saves, needed=needed_save, modifiers=listed)
     rolls = tuple(roll for test in saves for roll in test.rolls)
-    outcome = f"{saved} of {wounds} saved"
+    outcome = Message("wfb6.save.outcome", saved=saved, wounds=wounds)
     steps.append(Step(title, outcome, detail, rolls=rolls, target=needed_save, modifiers=modifiers))
     return wounds - saved, steps
+
+
+def refused_summary(target: WFB6Character, ruling: Ruling) -> Message:
+    """Why ``target`` may not be shot at: the summary of a refused shot, the odds' note."""
+    return Message("wfb6.summary.refused", target=target.name, reason=ruling.reason)
 
 
 def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:
     """One model's shooting at ``request.target`` (see the module docstring)."""
     attacker = _sheet(request.attacker, "attacker")
     target = _sheet(request.target, "target")
-    weapon = _weapon(attacker, request.weapon)
+    weapon = find_weapon(attacker, request.weapon)
     kind = targeting_rules().kind_of(weapon, request.mode)
     situation = _situation(request, attacker)
-    ruling = may_target(target, situation, kind.id)
+    ruling = _ruling(request, target, situation, kind)
     steps = list(ruling.steps)
     if not ruling:
         note = Effect("note", target.name, note=ruling.reason)
-        summary = f"{target.name} may not be targeted: {ruling.reason}"
-        return AttackResult(request, tuple(steps), (note,), 0, summary)
+        return AttackResult(request, tuple(steps), (note,), 0, refused_summary(target, ruling))
     hits, step = _to_hit(request, kind, weapon, situation, ruling, source)
     steps.append(step)
     if not hits:
-        return AttackResult(request, tuple(steps), (), 0, f"{weapon.name}: no hit")
+        missed = Message("wfb6.summary.no_hit", weapon=weapon.name)
+        return AttackResult(request, tuple(steps), (), 0, missed)
     unit = situation.unit_of(target)
     shares, allocation_steps = _allocate(request, kind, unit, hits, source)
     steps += allocation_steps
     strength = resolve_strength(weapon.strength, attacker.S)
     effects: list[Effect] = []
+    taken: list[Message] = []
     for share in shares:
         if not share.hits:
             continue
         profile = share.profile or (target if target.role != "character" else None)
         if profile is None:
-            raise GmkitError(f"{share.target}: give the unit a trooper sheet (its T and save)")
+            raise _no_trooper(share)
         unsaved, wound_steps = _wound(share, profile, strength, weapon, source)
         steps += wound_steps
         if unsaved:
-            note = "" if share.member == share.target else share.member
+            note = "" if share.member == share.target else share.shown
             effects.append(Effect("damage", share.target, amount=unsaved, note=note))
-    taken = ", ".join(f"{effect.note or effect.target} {effect.amount}" for effect in effects)
-    summary = f"{hits} hit{'s' * (hits != 1)}; unsaved wounds: {taken or 'none'}"
+            who = share.shown if note else Message.verbatim(share.target)
+            taken.append(Message("wfb6.summary.taken", who=who, amount=unsaved))
+    if taken:
+        summary = Message("wfb6.summary.hits", hits=hits, taken=tuple(taken))
+    else:
+        summary = Message("wfb6.summary.hits_none", hits=hits)
     return AttackResult(request, tuple(steps), tuple(effects), hits, summary)
 
 

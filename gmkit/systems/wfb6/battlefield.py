@@ -36,7 +36,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.sheets.wfb6 import WFB6Character, size_rank, troop_types
+
+
+def role_name(role: str) -> Message:
+    """A model's role as a GM reads it: rank and file, champion or character."""
+    return Message(f"wfb6.role.{role.replace(' ', '_')}")
 
 
 @dataclass(frozen=True)
@@ -63,19 +69,24 @@ class UnitOnTable:
     visible: bool = True
 
     def __post_init__(self) -> None:
+        unit = repr(self.name)
         if self.rank_and_file < 0 or self.champions < 0:
-            raise GmkitError(f"unit {self.name!r}: model counts must not be negative")
+            raise GmkitError(Message("wfb6.unit.negative_counts", unit=unit))
         if self.troop_type not in troop_types():
-            known = ", ".join(troop_types())
-            raise GmkitError(f"unit {self.name!r}: troop type {self.troop_type!r}; known: {known}")
+            known = tuple(troop_types())
+            raise GmkitError(
+                Message(
+                    "wfb6.unit.troop_type", unit=unit, troop_type=repr(self.troop_type), known=known
+                )
+            )
         for distance in (self.distance_cm, self.shooter_distance_cm):
             if distance is not None and distance < 0:
-                raise GmkitError(f"unit {self.name!r}: distances must not be negative")
+                raise GmkitError(Message("wfb6.unit.negative_distance", unit=unit))
         for character in self.characters:
             if character.role != "character":
+                name, role = repr(character.name), role_name(character.role)
                 raise GmkitError(
-                    f"unit {self.name!r}: {character.name!r} is a {character.role}, not a "
-                    "character (count rank and file and champions instead)"
+                    Message("wfb6.unit.not_a_character", unit=unit, character=name, role=role)
                 )
         object.__setattr__(self, "characters", tuple(self.characters))
 
@@ -99,7 +110,7 @@ class UnitOnTable:
         """
         sheets = list(models)
         if not sheets and name is None:
-            raise GmkitError("a unit needs a name or at least one model")
+            raise GmkitError(Message("wfb6.unit.unnamed"))
         troops = [sheet for sheet in sheets if sheet.role == "rank and file"]
         champions = [sheet for sheet in sheets if sheet.role == "champion"]
         characters = tuple(sheet for sheet in sheets if sheet.role == "character")
@@ -173,9 +184,9 @@ class Situation:
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", tuple(self.units))
         if self.distance_cm is not None and self.distance_cm < 0:
-            raise GmkitError("the distance to the target must not be negative")
+            raise GmkitError(Message("wfb6.situation.negative_distance"))
         if self.reading not in (None, "near_character", "battlefield"):
-            raise GmkitError(f"reading must be near_character or battlefield ({self.reading!r})")
+            raise GmkitError(Message("wfb6.situation.reading", reading=repr(self.reading)))
 
     def unit_of(self, model: WFB6Character) -> UnitOnTable | None:
         """The unit ``model`` belongs to, if listed (lone characters have none)."""

@@ -10,16 +10,21 @@ Two tables under ``systems/data/wfb6/``, each replaceable whole by a GM through
 - ``shooting.yaml`` (:func:`shooting_rules`): the to-hit modifier catalog, the armour save
   modifier by Strength and the weapon rules the resolver reads (armour piercing, move or fire).
 
-Both are validated on reading; an error names the file and the field.
+Both are validated on reading; an error names the file and the field. The names a GM sees
+(to-hit modifiers, kinds of attack, save modifiers) are data terms of the catalogs
+(``wfb6.modifier.<id>``, ``wfb6.attack_kind.<id>``, ``wfb6.save_special.<rule>``): a GM's
+renamed or new entry shows as the file names it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.sheets.wfb6 import Weapon
 from gmkit.systems.base import Modifier
 from gmkit.systems.tables import table
@@ -43,6 +48,11 @@ class AttackKind(_Data):
     look_out_sir: bool
     to_hit: Literal["roll", "automatic", "template"]
 
+    @property
+    def term(self) -> Message:
+        """The kind's name as a GM reads it (the catalogs' term, or its id)."""
+        return attack_kind_term(self.id)
+
 
 class LookOutSirRule(_Data):
     needed: int = Field(ge=2, le=6)
@@ -64,8 +74,8 @@ class TargetingRules(_Data):
     def kind(self, attack: str) -> AttackKind:
         """The attack kind ``attack`` (an id of ``attack_kinds``), or GmkitError naming them."""
         if attack not in self.attack_kinds:
-            known = ", ".join(self.attack_kinds)
-            raise GmkitError(f"unknown kind of attack {attack!r}; known: {known}")
+            known = tuple(self.attack_kinds)
+            raise GmkitError(Message("wfb6.attack_kind.unknown", attack=repr(attack), known=known))
         return self.attack_kinds[attack].model_copy(update={"id": attack})
 
     def kind_of(self, weapon: Weapon, mode: str | None = None) -> AttackKind:
@@ -86,8 +96,13 @@ class ToHitEntry(_Data):
     value: int
     automatic: bool = False
 
+    @property
+    def term(self) -> Message:
+        """The modifier's name: ``wfb6.modifier.<id>``, in English the file's ``name``."""
+        return Message.term(f"wfb6.modifier.{self.id}", self.name)
+
     def modifier(self, value: int | None = None) -> Modifier:
-        return Modifier(self.name, self.value if value is None else value)
+        return Modifier(self.term, self.value if value is None else value)
 
 
 class ShootingRules(_Data):
@@ -102,19 +117,19 @@ class ShootingRules(_Data):
         for entry in self.to_hit:
             if entry.id == entry_id:
                 return entry
-        raise GmkitError(f"shooting.yaml has no to-hit modifier {entry_id!r}")
+        raise GmkitError(Message("wfb6.modifier.missing", modifier=repr(entry_id)))
 
     def save_modifiers(self, strength: int, weapon: Weapon) -> tuple[Modifier, ...]:
         """The armour save modifiers of a hit of ``strength`` from ``weapon``."""
         found: list[Modifier] = []
         if self.save_by_strength.get(strength):
-            found.append(Modifier(f"Strength {strength}", self.save_by_strength[strength]))
-        specials = {name.casefold(): value for name, value in self.save_specials.items()}
-        found += [
-            Modifier(rule, specials[rule.casefold()])
-            for rule in weapon.special
-            if rule.casefold() in specials
-        ]
+            by_strength = Message("wfb6.save.strength", strength=strength)
+            found.append(Modifier(by_strength, self.save_by_strength[strength]))
+        specials = {name.casefold(): (name, value) for name, value in self.save_specials.items()}
+        for rule in weapon.special:
+            if rule.casefold() in specials:
+                name, value = specials[rule.casefold()]
+                found.append(Modifier(save_special_term(name, rule), value))
         return tuple(found)
 
     def moves_or_fires(self, weapon: Weapon) -> bool:
@@ -126,11 +141,34 @@ def _load(cls: type[_DataT], name: str) -> _DataT:
     try:
         return cls.model_validate(table("wfb6", name))
     except ValidationError as error:
-        problems = "; ".join(
+        problems = tuple(
             ".".join(str(part) for part in item["loc"]) + ": " + item["msg"]
             for item in error.errors(include_url=False)
         )
-        raise GmkitError(f"wfb6 table {name}.yaml: {problems}") from None
+        message = Message("wfb6.table_invalid", table=f"{name}.yaml", problems=problems)
+        raise GmkitError(message) from None
+
+
+def _slug(name: str) -> str:
+    return "_".join(name.casefold().split())
+
+
+def attack_kind_term(kind: str) -> Message:
+    """A kind of attack's name (``wfb6.attack_kind.<id>``; in English its id, as the file
+    names it)."""
+    return Message.term(f"wfb6.attack_kind.{kind}", kind)
+
+
+def save_special_term(name: str, rule: str) -> Message:
+    """A weapon rule's save modifier named as the sheet writes ``rule`` (``name`` is the
+    file's entry it matches: ``wfb6.save_special.<name>``)."""
+    return Message.term(f"wfb6.save_special.{_slug(name)}", rule)
+
+
+def modifier_list(modifiers: Iterable[Modifier]) -> Message:
+    """Modifiers as a list ("Long range -1, Soft cover -1"), or "no modifier"."""
+    listed = tuple(Message("common.modifier", source=m.source, value=m.value) for m in modifiers)
+    return Message("common.list", items=listed) if listed else Message("wfb6.no_modifier")
 
 
 def targeting_rules() -> TargetingRules:

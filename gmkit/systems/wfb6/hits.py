@@ -31,27 +31,64 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gmkit.dice import DiceSource, DieRoll
-from gmkit.errors import GmkitError
+from gmkit.errors import GmkitError, RulesError
+from gmkit.messages import Message
 from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.systems.base import Step
 from gmkit.systems.sixes import D6Test, roll_needed
-from gmkit.systems.wfb6.battlefield import UnitOnTable
-from gmkit.systems.wfb6.data import TargetingRules, targeting_rules
+from gmkit.systems.wfb6.battlefield import UnitOnTable, role_name
+from gmkit.systems.wfb6.data import TargetingRules, attack_kind_term, targeting_rules
 
 MemberKind = Literal["troops", "rank and file", "champion", "character"]
 
 
 @dataclass(frozen=True)
 class Share:
-    """The hits one member takes: ``member`` labels it; ``target`` is the name an effect
-    names (a character's, or the unit's for its troops); ``profile`` is the sheet its wounds
-    use (the character's, or the unit's ``trooper``: None when the unit has none)."""
+    """The hits one member takes: ``member`` labels it (in English: the key of tables and
+    odds), ``label`` is that label as a message; ``target`` is the name an effect names (a
+    character's, or the unit's for its troops); ``profile`` is the sheet its wounds use (the
+    character's, or the unit's ``trooper``: None when the unit has none)."""
 
     member: str
     kind: MemberKind
     hits: int
     target: str
     profile: WFB6Character | None
+    label: Message | None = None
+
+    def __post_init__(self) -> None:
+        if self.label is None:
+            object.__setattr__(self, "label", Message.verbatim(self.member))
+
+    @property
+    def shown(self) -> Message:
+        """The member's label, as a message."""
+        return self.label if self.label is not None else Message.verbatim(self.member)
+
+    def with_hits(self, hits: int) -> Share:
+        return Share(self.member, self.kind, hits, self.target, self.profile, self.label)
+
+
+def _labelled(
+    label: Message, kind: MemberKind, hits: int, target: str, profile: WFB6Character | None
+) -> Share:
+    return Share(str(label), kind, hits, target, profile, label)
+
+
+def troops_share(unit: UnitOnTable, hits: int) -> Share:
+    """The unit's rank and file taking ``hits`` together (its ``trooper``'s profile)."""
+    label = Message("wfb6.member.troops", unit=unit.name)
+    return _labelled(label, "troops", hits, unit.name, unit.trooper)
+
+
+def champion_share(unit: UnitOnTable, champion: WFB6Character, hits: int) -> Share:
+    """A champion of ``unit`` named by its sheet, taking ``hits`` (its own profile)."""
+    label = Message("wfb6.member.named_champion", unit=unit.name, champion=champion.name)
+    return _labelled(label, "champion", hits, unit.name, champion)
+
+
+def character_share(character: WFB6Character, hits: int) -> Share:
+    return Share(character.name, "character", hits, character.name, character)
 
 
 @dataclass(frozen=True)
@@ -80,14 +117,26 @@ class Allocation:
 def members(unit: UnitOnTable) -> tuple[Share, ...]:
     """Every model of ``unit`` with no hits yet, in the order random rolls number them."""
     found: list[Share] = [
-        Share(f"{unit.name} (rank and file {n})", "rank and file", 0, unit.name, unit.trooper)
+        _labelled(
+            Message("wfb6.member.rank_and_file", unit=unit.name, number=n),
+            "rank and file",
+            0,
+            unit.name,
+            unit.trooper,
+        )
         for n in range(1, unit.rank_and_file + 1)
     ]
     found += [
-        Share(f"{unit.name} (champion {n})", "champion", 0, unit.name, unit.trooper)
+        _labelled(
+            Message("wfb6.member.champion", unit=unit.name, number=n),
+            "champion",
+            0,
+            unit.name,
+            unit.trooper,
+        )
         for n in range(1, unit.champions + 1)
     ]
-    found += [Share(c.name, "character", 0, c.name, c) for c in unit.characters]
+    found += [character_share(c, 0) for c in unit.characters]
     return tuple(found)
 
 
@@ -104,36 +153,40 @@ def allocate_hits(
     character larger than the unit was. Random picks come from ``source``."""
     rules = rules or targeting_rules()
     if hits < 0:
-        raise ValueError(f"hits must not be negative (got {hits})")
+        raise RulesError(Message("wfb6.hits.negative", hits=hits))
     if unit.models == 0:
-        raise GmkitError(f"{unit.name} has no models left to take hits")
-    title = f"Hits on {unit.name}"
+        raise GmkitError(Message("wfb6.hits.no_models", unit=unit.name))
+    title = Message("wfb6.hits.title", unit=unit.name)
     if target is not None and target.role == "character" and target.size_rank > unit.size:
-        share = Share(target.name, "character", hits, target.name, target)
-        why = f"{target.name} is larger than {unit.name} and was targeted: it takes them all"
-        return Allocation(
-            unit.name, hits, (share,), (Step(title, f"{hits} on {target.name}", why),)
-        )
+        share = character_share(target, hits)
+        why = Message("wfb6.hits.larger_targeted", target=target.name, unit=unit.name)
+        outcome = Message("wfb6.hits.on", hits=hits, target=target.name)
+        return Allocation(unit.name, hits, (share,), (Step(title, outcome, why),))
     if unit.troops >= rules.unit_models:
-        share = Share(f"{unit.name} (rank and file)", "troops", hits, unit.name, unit.trooper)
-        why = (
-            f"{unit.troops} rank-and-file models (champions count, characters do not): "
-            f"{rules.unit_models}+ take every hit"
-        )
-        step = Step(title, f"{hits} on the rank and file", why)
+        share = troops_share(unit, hits)
+        why = Message("wfb6.hits.unit_takes_all", troops=unit.troops, needed=rules.unit_models)
+        step = Step(title, Message("wfb6.hits.on_rank_and_file", hits=hits), why)
         return Allocation(unit.name, hits, (share,), (step,))
     pool = members(unit)
     each, excess = divmod(hits, len(pool))
     counts = [each] * len(pool)
-    why = (
-        f"{unit.troops} rank-and-file models (< {rules.unit_models}): {hits} hits shared among "
-        f"{len(pool)} models, {each} each, {excess} at random among all of them"
+    why = Message(
+        "wfb6.hits.shared",
+        troops=unit.troops,
+        needed=rules.unit_models,
+        hits=hits,
+        models=len(pool),
+        each=each,
+        excess=excess,
     )
-    steps = [Step(title, f"{each} on each model, {excess} left over", why)]
+    steps = [Step(title, Message("wfb6.hits.each", each=each, excess=excess), why)]
     candidates = list(range(len(pool)))
     for number in range(1, excess + 1):
-        listing = ", ".join(f"{i}={pool[c].member}" for i, c in enumerate(candidates, start=1))
-        purpose = f"left-over hit {number} of {excess}"
+        listing = tuple(
+            Message("wfb6.hits.candidate", number=i, member=pool[c].shown)
+            for i, c in enumerate(candidates, start=1)
+        )
+        purpose = Message("wfb6.purpose.left_over", number=number, excess=excess)
         roll = source.roll_die(len(candidates), purpose)
         picked = candidates[roll.value - 1]
         counts[picked] += 1
@@ -141,16 +194,18 @@ def allocate_hits(
             candidates.remove(picked)
         steps.append(
             Step(
-                f"Left-over hit {number}",
-                f"on {pool[picked].member}",
-                f"d{roll.sides}={roll.value} among {listing}",
+                Message("wfb6.hits.left_over", number=number),
+                Message("wfb6.hits.left_over_on", member=pool[picked].shown),
+                Message(
+                    "wfb6.hits.left_over_roll",
+                    sides=roll.sides,
+                    value=roll.value,
+                    candidates=listing,
+                ),
                 rolls=(roll,),
             )
         )
-    shares = tuple(
-        Share(share.member, share.kind, count, share.target, share.profile)
-        for share, count in zip(pool, counts, strict=True)
-    )
+    shares = tuple(share.with_hits(count) for share, count in zip(pool, counts, strict=True))
     return Allocation(unit.name, hits, shares, tuple(steps))
 
 
@@ -184,21 +239,37 @@ def look_out_sir(
     eligible."""
     rules = rules or targeting_rules()
     kind = rules.kind(attack)
-    title = f'"Look out, Sir!" for {model.name}'
+    title = Message("wfb6.look_out_sir.title", model=model.name)
     refusal = _refusal(model, unit, kind.look_out_sir or spell_allows, attack, rules)
-    if refusal or unit is None:
-        step = Step(title, "not allowed: it takes the hit", refusal or "it is alone")
+    if refusal is not None or unit is None:
+        why = refusal or Message("wfb6.look_out_sir.alone")
+        step = Step(title, Message("wfb6.look_out_sir.not_allowed"), why)
         return LookOutSir(model.name, False, False, model.name, None, (step,))
     needed = rules.look_out_sir.needed
-    test = roll_needed(needed, source, f'"Look out, Sir!" for {model.name}')
-    why = f"{unit.troops} models of its size or larger in {unit.name}; {test.explanation}"
+    purpose = Message("wfb6.purpose.look_out_sir", model=model.name)
+    test = roll_needed(needed, source, purpose)
     if test.success:
-        outcome = f"dodged: a rank-and-file model of {unit.name} takes the hit"
-        why += "; the hit goes to the rank and file even beyond the unit's number of models"
+        outcome = Message("wfb6.look_out_sir.dodged", unit=unit.name)
+        why = Message(
+            "wfb6.look_out_sir.passed", troops=unit.troops, unit=unit.name, test=test.explanation
+        )
         step = Step(title, outcome, why, rolls=test.rolls, target=needed)
         return LookOutSir(model.name, True, True, unit.name, test, (step,))
-    step = Step(title, "failed: it takes the hit", why, rolls=test.rolls, target=needed)
+    why = Message("wfb6.look_out_sir.roll", troops=unit.troops, unit=unit.name, test=test.explanation)
+    outcome = Message("wfb6.look_out_sir.failed")
+    step = Step(title, outcome, why, rolls=test.rolls, target=needed)
     return LookOutSir(model.name, True, False, model.name, test, (step,))
+
+
+def larger_than_unit(model: WFB6Character, unit: UnitOnTable, *, larger: bool = True) -> Message:
+    """Why ``model`` is (or is not) larger than ``unit``: their sizes on the ladder."""
+    return Message(
+        "wfb6.size.larger" if larger else "wfb6.size.not_larger",
+        model=model.name,
+        size=model.size_rank,
+        unit=unit.name,
+        unit_size=unit.size,
+    )
 
 
 def _refusal(
@@ -207,18 +278,20 @@ def _refusal(
     applies: bool,
     attack: str,
     rules: TargetingRules,
-) -> str:
+) -> Message | None:
     if unit is None:
-        return f"{model.name} is not in a unit"
+        return Message("wfb6.look_out_sir.not_in_unit", model=model.name)
     if model.role not in ("character", "champion"):
-        return f"only characters and champions may take it, not a {model.role} model"
+        return Message("wfb6.look_out_sir.not_a_character", role=role_name(model.role))
     if not applies:
-        return f"a {attack} is resolved as normal shooting; only templates allow it"
+        return Message("wfb6.look_out_sir.not_a_template", attack=attack_kind_term(attack))
     if model.size_rank > unit.size:
-        return f"{model.name} (size {model.size_rank}) is larger than {unit.name} ({unit.size})"
+        return larger_than_unit(model, unit)
     if unit.troops < rules.look_out_sir.troops:
-        return (
-            f"{unit.name} has {unit.troops} rank-and-file models (characters do not count); "
-            f"it needs {rules.look_out_sir.troops}"
+        return Message(
+            "wfb6.look_out_sir.too_few",
+            unit=unit.name,
+            troops=unit.troops,
+            needed=rules.look_out_sir.troops,
         )
-    return ""
+    return None

@@ -13,22 +13,20 @@ from typing import Any
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text
 from gmkit.sheets.base import Sheet
-from gmkit.sheets.wfb6 import Weapon
+from gmkit.sheets.wfb6 import Weapon, WFB6Character
 from gmkit.systems.base import AttackRequest, Choice
 from gmkit.systems.offers import SHOOT, Preview, first_preferred
+from gmkit.systems.wfb6 import targeting
 from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
 
 GAME = "wfb6"
 
 
 def find_weapon(sheet: Sheet, weapon: str) -> Weapon:
-    for found in getattr(sheet, "weapons", ()):
-        if found.name.casefold() == weapon.strip().casefold():
-            return found  # type: ignore[no-any-return]
-    known = tuple(w.name for w in getattr(sheet, "weapons", ()))
-    raise GmkitError(
-        Message("wfb6.offers.no_weapon", name=sheet.name, weapon=repr(weapon), known=known)
-    )
+    """The weapon of ``sheet`` named ``weapon`` (any case, spaces around ignored)."""
+    if not isinstance(sheet, WFB6Character):
+        raise GmkitError(Message("wfb6.not_a_sheet.attacker"))
+    return targeting.find_weapon(sheet, weapon.strip())
 
 
 class WFB6Offers:
@@ -59,7 +57,7 @@ class WFB6Offers:
         except GmkitError as error:
             return error.message
         if kind.to_hit == "roll" and not found.is_missile:
-            return Message("wfb6.offers.not_missile", weapon=found.name)
+            return Message("wfb6.weapon.not_missile", weapon=found.name)
         return ""
 
     def circumstances(self, action: str | None) -> tuple[Choice, ...]:
@@ -68,9 +66,11 @@ class WFB6Offers:
             if entry.automatic:
                 continue
             if entry.value:
-                found.append(Choice(entry.id, entry.name, help=f"{entry.value:+d} to hit"))
+                helped = Message("wfb6.offers.to_hit_help", value=entry.value)
+                found.append(Choice(entry.id, entry.term, help=helped))
             else:
-                found.append(Choice(entry.id, entry.name, "number", help="the modifier itself"))
+                helped = Message("wfb6.offers.number_help")
+                found.append(Choice(entry.id, entry.term, "number", help=helped))
         return tuple(found)
 
     def reactions(self) -> tuple[Choice, ...]:

@@ -40,10 +40,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gmkit.errors import GmkitError
+from gmkit.messages import Message, Text
 from gmkit.sheets.wfb6 import Weapon, WFB6Character
 from gmkit.systems.base import Modifier, Step
-from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
-from gmkit.systems.wfb6.data import TargetingRules, shooting_rules, targeting_rules
+from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable, role_name
+from gmkit.systems.wfb6.data import (
+    TargetingRules,
+    attack_kind_term,
+    shooting_rules,
+    targeting_rules,
+)
+from gmkit.systems.wfb6.hits import larger_than_unit
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,7 @@ class Ruling:
     """A targeting answer: ``allowed``, the ``reason``, the steps, the target's modifiers."""
 
     allowed: bool
-    reason: str
+    reason: Text
     steps: tuple[Step, ...]
     modifiers: tuple[Modifier, ...] = ()
 
@@ -59,13 +66,17 @@ class Ruling:
         return self.allowed
 
 
+TARGETED = (Message("wfb6.target.may"), Message("wfb6.target.may_not"))
+SHOOTS = (Message("wfb6.shoot.may"), Message("wfb6.shoot.may_not"))
+
+
 def _ruling(
-    title: str,
+    title: Message,
     allowed: bool,
-    reason: str,
+    reason: Message,
     *,
     modifiers: tuple[Modifier, ...] = (),
-    verbs: tuple[str, str] = ("may be targeted", "may not be targeted"),
+    verbs: tuple[Message, Message] = TARGETED,
 ) -> Ruling:
     verdict = verbs[0] if allowed else verbs[1]
     return Ruling(allowed, reason, (Step(title, verdict, reason, modifiers=modifiers),), modifiers)
@@ -83,13 +94,28 @@ def target_modifiers(target: WFB6Character) -> tuple[Modifier, ...]:
     return tuple(found)
 
 
-def legal_target(unit: UnitOnTable, *, shoots_into_combat: bool = False) -> tuple[bool, str]:
+def allowed_by_gm(ruling: Ruling, target: WFB6Character) -> Ruling:
+    """``ruling`` when it allows the shot; otherwise the GM's allowance of it: the refusal
+    stays in the steps, and the target brings its own to-hit modifiers."""
+    if ruling:
+        return ruling
+    modifiers = target_modifiers(target)
+    step = Step(
+        Message("wfb6.target.title", target=target.name),
+        Message("wfb6.target.gm_allows"),
+        ruling.reason,
+        modifiers=modifiers,
+    )
+    return Ruling(True, ruling.reason, (*ruling.steps, step), modifiers)
+
+
+def legal_target(unit: UnitOnTable, *, shoots_into_combat: bool = False) -> tuple[bool, Message]:
     """Whether the shooter could designate ``unit`` at all, and why not."""
     if not unit.visible:
-        return False, f"{unit.name} is out of sight"
+        return False, Message("wfb6.target.out_of_sight", name=unit.name)
     if unit.engaged and not shoots_into_combat:
-        return False, f"{unit.name} is engaged in combat"
-    return True, f"{unit.name} is a legal target"
+        return False, Message("wfb6.target.engaged", name=unit.name)
+    return True, Message("wfb6.target.legal", name=unit.name)
 
 
 def may_target(
@@ -104,34 +130,38 @@ def may_target(
     rules = rules or targeting_rules()
     situation = situation or Situation()
     kind = rules.kind(attack)
-    title = f"Target {target.name}"
+    title = Message("wfb6.target.title", target=target.name)
     if kind.targets == "points":
-        reason = f"a {attack} targets a point on the table, not a model: no restriction"
+        reason = Message("wfb6.target.point", attack=attack_kind_term(attack))
         return _ruling(title, True, reason)
     if not situation.in_sight:
-        return _ruling(title, False, f"{target.name} is out of sight")
+        return _ruling(title, False, Message("wfb6.target.out_of_sight", name=target.name))
     if situation.engaged and not situation.shoots_into_combat:
-        return _ruling(title, False, f"{target.name} is engaged in combat")
+        return _ruling(title, False, Message("wfb6.target.engaged", name=target.name))
     if target.role == "character" and not target.unit:
         return _lone(target, situation, kind.proximity, rules, title)
     unit = situation.unit_of(target)
     modifiers = target_modifiers(target)
     if target.role != "character":
-        reason = f"shooting at its unit, {target.unit} (a {target.role} model)"
+        reason = Message(
+            "wfb6.target.its_unit", unit=target.unit, role=role_name(target.role)
+        )
         return _ruling(title, True, reason, modifiers=modifiers)
     if unit is None:
-        raise GmkitError(f"{target.name} is in the unit {target.unit!r}: list it in the situation")
-    if target.size_rank > unit.size:
-        reason = f"{target.name} (size {target.size_rank}) is larger than {unit.name} ({unit.size})"
-        return _ruling(title, True, reason, modifiers=modifiers)
-    reason = (
-        f"{target.name} (size {target.size_rank}) is not larger than {unit.name} "
-        f"({unit.size}): shoot at the unit; "
-        + (
-            f"its {unit.troops} rank-and-file models take every hit"
-            if unit.troops >= rules.unit_models
-            else f"with {unit.troops} rank-and-file models its hits are shared"
+        raise GmkitError(
+            Message("wfb6.target.unit_not_listed", target=target.name, unit=repr(target.unit))
         )
+    if target.size_rank > unit.size:
+        return _ruling(title, True, larger_than_unit(target, unit), modifiers=modifiers)
+    taken = (
+        Message("wfb6.target.unit_takes_all", troops=unit.troops)
+        if unit.troops >= rules.unit_models
+        else Message("wfb6.target.unit_shares", troops=unit.troops)
+    )
+    reason = Message(
+        "wfb6.target.shoot_the_unit",
+        why=larger_than_unit(target, unit, larger=False),
+        hits=taken,
     )
     return _ruling(title, False, reason)
 
@@ -153,25 +183,28 @@ def screening_units(
     )
 
 
+def _no_shooter_distance(unit: UnitOnTable) -> GmkitError:
+    return GmkitError(Message("wfb6.target.no_shooter_distance", unit=unit.name))
+
+
 def _lone(
     target: WFB6Character,
     situation: Situation,
     proximity: bool,
     rules: TargetingRules,
-    title: str,
+    title: Message,
 ) -> Ruling:
     modifiers = target_modifiers(target)
     if not proximity:
-        reason = "a spell that is not a magic missile may choose a lone character freely"
+        reason = Message("wfb6.target.spell_free")
         return _ruling(title, True, reason, modifiers=modifiers)
     screens = screening_units(target, situation, rules)
     if not screens:
-        reason = (
-            f"no friendly unit of {rules.screen_models}+ models of its size or larger within "
-            f"{rules.proximity_cm:g} cm: a lone character is a target like any unit"
+        reason = Message(
+            "wfb6.target.not_screened", models=rules.screen_models, distance=rules.proximity_cm
         )
         return _ruling(title, True, reason, modifiers=modifiers)
-    near = ", ".join(unit.name for unit in screens)
+    near = tuple(unit.name for unit in screens)
     reading = situation.reading or rules.closest_reading
     candidates = [
         unit
@@ -185,54 +218,60 @@ def _lone(
         )
     ]
     if not candidates:
-        reason = f"screened by {near} but no other legal target there: it is the closest"
+        reason = Message("wfb6.target.screened_alone", near=near)
         return _ruling(title, True, reason, modifiers=modifiers)
     if situation.distance_cm is None:
-        raise GmkitError(f"{target.name} is screened by {near}: give the distance to it")
+        raise GmkitError(Message("wfb6.target.no_distance", target=target.name, near=near))
     for unit in candidates:
         if unit.shooter_distance_cm is None:
-            raise GmkitError(f"give the shooter's distance to {unit.name} (shooter_distance_cm)")
+            raise _no_shooter_distance(unit)
     closest = min(candidates, key=lambda unit: unit.shooter_distance_cm or 0.0)
-    where = "" if reading == "near_character" else " (whole battlefield)"
-    compared = (
-        f"{target.name} at {situation.distance_cm:g} cm, "
-        f"{closest.name} at {closest.shooter_distance_cm:g} cm{where}"
+    compared = Message(
+        "wfb6.target.compared" if reading == "near_character" else "wfb6.target.compared_anywhere",
+        target=target.name,
+        distance=situation.distance_cm,
+        closest=closest.name,
+        closest_distance=closest.shooter_distance_cm or 0.0,
     )
     if situation.distance_cm <= (closest.shooter_distance_cm or 0.0):
-        reason = f"screened by {near} but the closest legal target: {compared}"
+        reason = Message("wfb6.target.screened_closest", near=near, compared=compared)
         return _ruling(title, True, reason, modifiers=modifiers)
-    reason = f"screened by {near}, not the closest legal target: {compared}"
+    reason = Message("wfb6.target.screened_farther", near=near, compared=compared)
     return _ruling(title, False, reason)
 
 
-SHOOTS = ("may shoot", "may not shoot")
-
-
-def _weapon(character: WFB6Character, name: str) -> Weapon:
-    for weapon in character.weapons:
+def find_weapon(model: WFB6Character, name: str) -> Weapon:
+    """The weapon of ``model`` named ``name`` (any case), or GmkitError naming the known."""
+    for weapon in model.weapons:
         if weapon.name.casefold() == name.casefold():
             return weapon
-    known = ", ".join(weapon.name for weapon in character.weapons) or "none"
-    raise GmkitError(f"{character.name} has no weapon {name!r}; known: {known}")
+    known = tuple(weapon.name for weapon in model.weapons)
+    if not known:
+        raise GmkitError(Message("wfb6.weapon.none", name=model.name, weapon=repr(name)))
+    raise GmkitError(
+        Message("wfb6.weapon.unknown", name=model.name, weapon=repr(name), known=known)
+    )
 
 
 def can_shoot(
     weapon: Weapon, unit: UnitOnTable, *, shoots_into_combat: bool = False
-) -> tuple[bool, str]:
+) -> tuple[bool, Message]:
     """Whether ``weapon`` can shoot at ``unit``: a legal target within its range."""
     legal, reason = legal_target(unit, shoots_into_combat=shoots_into_combat)
     if not legal:
         return False, reason
     if weapon.range_cm is None:
-        return False, f"the {weapon.name} is not a missile weapon"
+        return False, Message("wfb6.weapon.not_missile", weapon=weapon.name)
     if unit.shooter_distance_cm is None:
-        raise GmkitError(f"give the shooter's distance to {unit.name} (shooter_distance_cm)")
+        raise _no_shooter_distance(unit)
+    where = {
+        "unit": unit.name,
+        "distance": unit.shooter_distance_cm,
+        "range": weapon.range_cm,
+    }
     if not weapon.in_range(unit.shooter_distance_cm):
-        return False, (
-            f"{unit.name} at {unit.shooter_distance_cm:g} cm is beyond the {weapon.name}'s "
-            f"{weapon.range_cm} cm"
-        )
-    return True, f"{unit.name} at {unit.shooter_distance_cm:g} cm is within {weapon.range_cm} cm"
+        return False, Message("wfb6.shoot.beyond_range", weapon=weapon.name, **where)
+    return True, Message("wfb6.shoot.within_range", **where)
 
 
 def may_shoot_at(
@@ -251,15 +290,17 @@ def may_shoot_at(
     character, or the first part to choose). With one, the character must shoot at it
     unless its weapon cannot (split fire). Proximity to friendly troops is :func:`may_target`'s.
     """
-    arm = _weapon(character, weapon)
-    title = f"{character.name} shoots the {arm.name} at {target.name}"
+    arm = find_weapon(character, weapon)
+    title = Message(
+        "wfb6.shoot.title", character=character.name, weapon=arm.name, target=target.name
+    )
     able, why = can_shoot(arm, target, shoots_into_combat=shoots_into_combat)
     if primary is None or primary.name == target.name:
-        free = "the chosen target" if primary else "chooses freely"
-        return _ruling(title, able, f"{free}: {why}", verbs=SHOOTS)
+        free = "wfb6.shoot.chosen_target" if primary else "wfb6.shoot.chooses_freely"
+        return _ruling(title, able, Message(free, why=why), verbs=SHOOTS)
     held, held_why = can_shoot(arm, primary, shoots_into_combat=shoots_into_combat)
     if held:
-        reason = f"must shoot at {primary.name}, the unit's target, which it can: {held_why}"
+        reason = Message("wfb6.shoot.must_shoot", primary=primary.name, why=held_why)
         return _ruling(title, False, reason, verbs=SHOOTS)
-    reason = f"split fire: it cannot shoot at {primary.name} ({held_why}); {why}"
+    reason = Message("wfb6.shoot.split_fire", primary=primary.name, held=held_why, why=why)
     return _ruling(title, able, reason, verbs=SHOOTS)

@@ -22,8 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, cast
 
-from gmkit.errors import GmkitError
+from gmkit.errors import GmkitError, RulesError
+from gmkit.messages import Message
 from gmkit.systems.tables import table
+from gmkit.systems.wfrp2.terms import slug
 
 ActionType = Literal["full", "half", "free", "varies"]
 AttackKind = Literal["none", "melee", "ranged", "any"]
@@ -59,6 +61,23 @@ class Action:
     note: str = ""
 
     @property
+    def label(self) -> Message:
+        """The action's name: its catalog term (``wfrp2.action.<id>``)."""
+        return Message.term(f"wfrp2.action.{self.id}", self.name)
+
+    @property
+    def note_text(self) -> Message | None:
+        """The action's one-line mechanic (``wfrp2.action_note.<id>``), None without one."""
+        return Message.term(f"wfrp2.action_note.{self.id}", self.note) if self.note else None
+
+    @property
+    def won_note(self) -> Message | None:
+        """What winning its opposed test gives, when that is a note for the GM."""
+        if not isinstance(self.on_win, str):
+            return None
+        return Message.term(f"wfrp2.action_win.{self.id}", self.on_win)
+
+    @property
     def is_attack(self) -> bool:
         """Whether the action attacks (else it goes through ``perform_action``)."""
         return self.attack != "none"
@@ -88,6 +107,11 @@ class Circumstance:
     actions: tuple[str, ...] = ()
     source: str = "002"
 
+    @property
+    def label(self) -> Message:
+        """The circumstance's name: its catalog term (``wfrp2.circumstance.<id>``)."""
+        return Message.term(f"wfrp2.circumstance.{self.id}", self.name)
+
 
 @dataclass(frozen=True, slots=True)
 class Quality:
@@ -104,23 +128,35 @@ class Quality:
     waives_off_hand: bool = False
     charge_only: tuple[str, ...] = ()
 
+    @property
+    def label(self) -> Message:
+        """The quality's name: its catalog term (``wfrp2.quality.<slug>``)."""
+        return quality_label(self.name)
+
+
+def quality_label(name: str) -> Message:
+    """A weapon quality's name (``wfrp2.quality.armour_piercing``), catalogued or not."""
+    return Message.term(f"wfrp2.quality.{slug(name)}", name)
+
 
 def _entries(name: str) -> list[dict[str, Any]]:
     data = table(GAME, name)
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
-        raise GmkitError(f"{GAME}/{name}.yaml must be a YAML list of mappings")
+        raise GmkitError(Message("wfrp2.catalog.not_a_list", file=f"{GAME}/{name}.yaml"))
     return data
 
 
-def _fail(name: str, entry: Mapping[str, Any], problem: str) -> GmkitError:
+def _fail(name: str, entry: Mapping[str, Any], problem: Message) -> GmkitError:
     label = entry.get("id") or entry.get("name") or "(unnamed)"
-    return GmkitError(f"{GAME}/{name}.yaml entry {label!r}: {problem}")
+    return GmkitError(
+        Message("wfrp2.catalog.entry", file=f"{GAME}/{name}.yaml", entry=repr(label), problem=problem)
+    )
 
 
 def _known(name: str, entry: Mapping[str, Any], names: Sequence[str]) -> None:
     unknown = sorted(set(entry) - set(names))
     if unknown:
-        raise _fail(name, entry, f"unknown field {', '.join(unknown)}")
+        raise _fail(name, entry, Message("wfrp2.catalog.unknown_field", fields=tuple(unknown)))
 
 
 def _numbers(name: str, entry: Mapping[str, Any], key: str) -> dict[str, int]:
@@ -128,13 +164,13 @@ def _numbers(name: str, entry: Mapping[str, Any], key: str) -> dict[str, int]:
     if not isinstance(value, dict) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in value.values()
     ):
-        raise _fail(name, entry, f"{key} must map characteristics to whole numbers")
+        raise _fail(name, entry, Message("wfrp2.catalog.not_numbers", key=key))
     return {str(k): int(v) for k, v in value.items()}
 
 
 def _grant(name: str, entry: Mapping[str, Any], raw: Any) -> Grant:
     if not isinstance(raw, dict) or not isinstance(raw.get("condition"), str):
-        raise _fail(name, entry, "a grant is {condition: name, rounds: n}")
+        raise _fail(name, entry, Message("wfrp2.catalog.grant"))
     rounds = raw.get("rounds", 1)
     return Grant(raw["condition"], None if rounds is None else int(rounds))
 
@@ -146,13 +182,13 @@ def actions() -> dict[str, Action]:
     for entry in _entries("actions"):
         _known("actions", entry, names)
         if entry.get("type") not in ACTION_TYPES:
-            raise _fail("actions", entry, f"type must be one of {', '.join(ACTION_TYPES)}")
+            raise _fail("actions", entry, Message("wfrp2.catalog.type", types=ACTION_TYPES))
         attack = entry.get("attack", "none")
         if attack not in ATTACK_KINDS:
-            raise _fail("actions", entry, f"attack must be one of {', '.join(ATTACK_KINDS)}")
+            raise _fail("actions", entry, Message("wfrp2.catalog.attack", kinds=ATTACK_KINDS))
         attacks = entry.get("attacks", 1 if attack != "none" else 0)
         if attacks != "A" and not (isinstance(attacks, int) and attacks >= 0):
-            raise _fail("actions", entry, "attacks must be a number or A")
+            raise _fail("actions", entry, Message("wfrp2.catalog.attacks"))
         on_win = entry.get("on_win")
         won: Grant | str | None = None
         if isinstance(on_win, dict) and "note" in on_win:
@@ -185,9 +221,9 @@ def circumstances() -> dict[str, Circumstance]:
         _known("circumstances", entry, names)
         for key in ("allows", "blocks"):
             if not set(entry.get(key) or ()) <= set(REACTIONS):
-                raise _fail("circumstances", entry, f"{key} names parry or dodge only")
+                raise _fail("circumstances", entry, Message("wfrp2.catalog.reactions", key=key))
         if entry.get("bearer", "target") not in ("target", "attacker"):
-            raise _fail("circumstances", entry, "bearer is target or attacker")
+            raise _fail("circumstances", entry, Message("wfrp2.catalog.bearer"))
         item = Circumstance(
             **{
                 **entry,
@@ -212,7 +248,7 @@ def qualities() -> dict[str, Quality]:
         _known("qualities", entry, names)
         item = Quality(**{**entry, "charge_only": tuple(entry.get("charge_only") or ())})
         if item.damage_dice < 1:
-            raise _fail("qualities", entry, "damage_dice must be 1 or more")
+            raise _fail("qualities", entry, Message("wfrp2.catalog.damage_dice"))
         found[item.name] = item
     return found
 
@@ -221,24 +257,26 @@ def action(action_id: str) -> Action:
     """The action ``action_id``; an unknown id is refused, naming the known ones."""
     known = actions()
     if action_id not in known:
-        raise GmkitError(f"unknown WFRP 2e action {action_id!r}; known: {', '.join(known)}")
+        raise RulesError(
+            Message("wfrp2.refusal.unknown_action", action=repr(action_id), known=tuple(known))
+        )
     return known[action_id]
 
 
-def turn_problems(action_ids: Sequence[str]) -> tuple[str, ...]:
+def turn_problems(action_ids: Sequence[str]) -> tuple[Message, ...]:
     """What is wrong with taking ``action_ids`` in one turn (empty: nothing).
 
     002: a full action takes the whole turn; a turn holds at most two half actions; free
     actions combine with anything. "varies" actions are left to the GM.
     """
     taken = [action(action_id) for action_id in action_ids]
-    full = [a.name for a in taken if a.type == "full"]
-    half = [a.name for a in taken if a.type == "half"]
-    problems: list[str] = []
+    full = [a.label for a in taken if a.type == "full"]
+    half = [a.label for a in taken if a.type == "half"]
+    problems: list[Message] = []
     if len(full) > 1:
-        problems.append(f"only one full action a turn ({', '.join(full)})")
+        problems.append(Message("wfrp2.turn.one_full", actions=tuple(full)))
     if full and half:
-        problems.append(f"a full action ({full[0]}) leaves no time for half actions")
+        problems.append(Message("wfrp2.turn.full_and_half", action=full[0]))
     if len(half) > 2:
-        problems.append(f"at most two half actions a turn ({len(half)} taken)")
+        problems.append(Message("wfrp2.turn.two_half", count=len(half)))
     return tuple(problems)

@@ -24,16 +24,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast, get_args
 
-from gmkit.dice import DiceSource, DieRoll, roll
+from gmkit.dice import DiceSource, DieRoll
 from gmkit.errors import GmkitError
+from gmkit.messages import Message, Text
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import Effect, EffectKind, Step
-from gmkit.systems.percentile import location_class, roll_test
+from gmkit.systems.percentile import location_class, location_name, roll_test
 from gmkit.systems.tables import table
+from gmkit.systems.wfrp2.catalogs import quality_label
+from gmkit.systems.wfrp2.rolls import roll_dice
 from gmkit.systems.wfrp2.setup import AttackSetup
+from gmkit.systems.wfrp2.terms import number as bare_number
+from gmkit.systems.wfrp2.terms import numbered
 
 FURY_LIMIT = 20
 GAME = "wfrp2"
+CRITICALS = f"{GAME}/criticals.yaml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +57,18 @@ class Damage:
 
 def weapon_damage(attacker: WFRP2Character, damage: str, source: DiceSource) -> int:
     """The weapon's part of the damage: ``"SB-1"`` with SB 4 is 3 (rolls no die)."""
-    return roll(damage, source, "weapon damage", names=attacker.bonuses()).total
+    purpose = Message("wfrp2.die.weapon_damage")
+    return roll_dice(damage, source, purpose, names=attacker.bonuses()).total
 
 
-def _weapon_part(damage: str, value: int) -> str:
-    return damage if damage.lstrip("-").isdigit() else f"{damage} = {value}"
+def _weapon_part(damage: str, value: int) -> Message:
+    """The weapon's part as the damage step shows it: "3", "SB = 3", "SB-1 = 2" (BF in
+    Spanish)."""
+    if damage.lstrip("-").isdigit():
+        return Message.verbatim(damage)
+    if damage.startswith("SB"):
+        return Message("wfrp2.detail.strength_bonus", modifier=damage[2:], value=value)
+    return Message("wfrp2.detail.weapon_expression", expression=damage, value=value)
 
 
 def roll_damage(
@@ -63,83 +76,126 @@ def roll_damage(
     attacker: WFRP2Character,
     source: DiceSource,
     *,
-    label: str = "",
+    number: int | None = None,
     fury: bool = True,
 ) -> Damage:
-    """Roll one hit's damage: the d10(s), Ulric's Fury (unless ``fury`` is False), extra dice."""
+    """Roll one hit's damage: the d10(s), Ulric's Fury (unless ``fury`` is False), extra dice.
+
+    ``number`` is the attack's among several (a swift attack's), for the titles."""
     count = setup.damage_dice
     expression = "1d10" if count == 1 else f"{count}d10kh1"
-    rolled = roll(expression, source, f"{label}damage")
+    rolled = roll_dice(expression, source, numbered(Message("wfrp2.die.damage"), number))
     kept = max(die.value for die in rolled.dice)
     part = weapon_damage(attacker, setup.weapon.damage, source)
-    shown = ", ".join(str(die.value) for die in rolled.dice)
-    how = "1d10" if count == 1 else f"{count}d10, the highest kept"
+    shown = tuple(die.value for die in rolled.dice)
+    weapon = _weapon_part(setup.weapon.damage, part)
+    if count == 1:
+        detail = Message(
+            "wfrp2.detail.damage", dice=shown, weapon=setup.weapon_label, part=weapon
+        )
+    else:
+        detail = Message(
+            "wfrp2.detail.damage_kept",
+            count=count,
+            dice=shown,
+            weapon=setup.weapon_label,
+            part=weapon,
+        )
     steps = [
         Step(
-            f"{label}Damage",
-            f"{kept + part}",
-            f"{how} ({shown}) + {setup.weapon.name} {_weapon_part(setup.weapon.damage, part)}",
+            numbered(Message("wfrp2.step.damage"), number),
+            bare_number(kept + part),
+            detail,
             rolls=rolled.dice,
         )
     ]
     fury_dice: tuple[DieRoll, ...] = ()
     if kept == 10 and fury:
-        fury_dice, step = _ulrics_fury(setup, source, label)
+        fury_dice, step = _ulrics_fury(setup, source, number)
         steps.append(step)
     extra: list[DieRoll] = []
     for why, dice in setup.extra_damage:
-        added = roll(dice, source, f"{label}extra damage ({why})")
+        purpose = numbered(Message("wfrp2.die.extra_damage", why=why), number)
+        added = roll_dice(dice, source, purpose)
         extra.extend(added.dice)
-        steps.append(Step(f"{label}Extra damage", f"+{added.total}", f"{why}: {dice}", added.dice))
+        steps.append(
+            Step(
+                numbered(Message("wfrp2.step.extra_damage"), number),
+                Message("wfrp2.outcome.added", value=added.total),
+                Message("wfrp2.detail.extra_damage", why=why, dice=dice),
+                added.dice,
+            )
+        )
     total = kept + part + sum(d.value for d in fury_dice) + sum(d.value for d in extra)
     if len(steps) > 1:
-        steps.append(Step(f"{label}Damage total", f"{total}"))
+        steps.append(Step(numbered(Message("wfrp2.step.damage_total"), number), bare_number(total)))
     return Damage(total, rolled.dice, kept, part, fury_dice, tuple(extra), tuple(steps))
 
 
 def _ulrics_fury(
-    setup: AttackSetup, source: DiceSource, label: str
+    setup: AttackSetup, source: DiceSource, number: int | None = None
 ) -> tuple[tuple[DieRoll, ...], Step]:
-    title = f"{label}Ulric's Fury"
+    title = numbered(Message("wfrp2.step.fury"), number)
+    detail: Message
     if setup.auto_hit:
         test = None
-        detail = "confirmed without a roll: every attack on a helpless target hits"
+        detail = Message("wfrp2.detail.fury_helpless")
     else:
         test = roll_test(
             setup.characteristic,
             setup.base,
             setup.modifiers,
             source,
-            f"{label}Ulric's Fury confirmation",
+            numbered(Message("wfrp2.die.fury_confirmation"), number),
             cap=None,
         )
         detail = test.explain()
     if test is not None and not test.success:
-        return (), Step(title, "not confirmed", detail, (test.roll,), test.target, test.modifiers)
+        outcome = Message("wfrp2.outcome.fury_unconfirmed")
+        return (), Step(title, outcome, detail, (test.roll,), test.target, test.modifiers)
     dice: list[DieRoll] = []
     while len(dice) < FURY_LIMIT and (not dice or dice[-1].value == 10):
-        dice.append(source.roll_die(10, f"{label}Ulric's Fury die {len(dice) + 1}"))
+        purpose = numbered(Message("wfrp2.die.fury", die=len(dice) + 1), number)
+        dice.append(source.roll_die(10, purpose))
     added = sum(die.value for die in dice)
-    shown = " + ".join(str(die.value) for die in dice)
+    shown = tuple(die.value for die in dice)
     rolls = (*((test.roll,) if test else ()), *dice)
     target = test.target if test else None
     modifiers = test.modifiers if test else ()
-    return tuple(dice), Step(title, f"+{added} ({shown})", detail, rolls, target, modifiers)
+    outcome = Message("wfrp2.outcome.fury", value=added, dice=shown)
+    return tuple(dice), Step(title, outcome, detail, rolls, target, modifiers)
 
 
 def soak(target: WFRP2Character, location: str, setup: AttackSetup) -> tuple[int, Step]:
     """TB plus the armour points at ``location`` (doubled unarmed; less Armour Piercing)."""
     worn = target.armour_at(location)  # type: ignore[arg-type]
     counted = max(0, worn * setup.armour_multiplier - setup.armour_ignored)
-    notes = []
+    notes: list[Message] = []
     if setup.armour_multiplier != 1 and worn:
-        notes.append(f"{worn} x {setup.armour_multiplier} against an unarmed attack")
+        notes.append(
+            Message("wfrp2.detail.soak_unarmed", worn=worn, times=setup.armour_multiplier)
+        )
     if setup.armour_ignored and worn:
-        notes.append(f"{setup.armour_ignored} ignored (Armour Piercing)")
-    extra = f" ({'; '.join(notes)})" if notes else ""
-    where = location.replace("_", " ")
-    detail = f"TB {target.TB} + armour {counted} at the {where}{extra}"
-    return target.TB + counted, Step("Soak", f"{target.TB + counted}", detail)
+        notes.append(
+            Message(
+                "wfrp2.detail.soak_ignored",
+                ignored=setup.armour_ignored,
+                quality=quality_label("Armour Piercing"),
+            )
+        )
+    where = location_name(location)
+    if notes:
+        detail = Message(
+            "wfrp2.detail.soak_notes",
+            tb=target.TB,
+            armour=counted,
+            location=where,
+            notes=tuple(notes),
+        )
+    else:
+        detail = Message("wfrp2.detail.soak", tb=target.TB, armour=counted, location=where)
+    absorbed = target.TB + counted
+    return absorbed, Step(Message("wfrp2.step.soak"), bare_number(absorbed), detail)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +206,7 @@ class Critical:
     location: str
     roll: DieRoll | None
     result: int | None
-    text: str
+    text: Text
     effects: tuple[Effect, ...]
     steps: tuple[Step, ...]
 
@@ -158,23 +214,32 @@ class Critical:
 def _critical_table() -> dict[str, Any]:
     data = table(GAME, "criticals")
     if not isinstance(data, dict) or not isinstance(data.get("max_value"), int):
-        raise GmkitError("wfrp2/criticals.yaml: a mapping with max_value, chart and results")
+        raise GmkitError(Message("wfrp2.criticals.not_a_table", file=CRITICALS))
     for key in ("chart", "results"):
         if not isinstance(data.get(key) or [], list):
-            raise GmkitError(f"wfrp2/criticals.yaml: {key} must be a list of rows")
+            raise GmkitError(Message("wfrp2.criticals.not_rows", file=CRITICALS, key=key))
     return data
 
 
-def _effect(target: str, location: str, raw: Any) -> Effect:
+def _effect(target: str, location: str, raw: Any, note_id: str) -> Effect:
     kinds = get_args(EffectKind)
     if not isinstance(raw, dict) or raw.get("kind") not in kinds:
-        raise GmkitError(f"wfrp2/criticals.yaml: an effect needs a kind ({', '.join(kinds)})")
-    fields = {key: raw[key] for key in ("amount", "condition", "rounds", "note") if key in raw}
+        raise GmkitError(Message("wfrp2.criticals.effect_kind", file=CRITICALS, kinds=kinds))
+    fields: dict[str, Any] = {
+        key: raw[key] for key in ("amount", "condition", "rounds") if key in raw
+    }
+    if "note" in raw:
+        fields["note"] = Message.term(note_id, str(raw["note"]))
     return Effect(cast(EffectKind, raw["kind"]), target, location=location, **fields)
 
 
+def result_id(result: int, location: str) -> str:
+    """The id of a critical result's text in the catalogs (``wfrp2.critical.5_head``)."""
+    return f"wfrp2.critical.{result}_{location}"
+
+
 def roll_critical(
-    target: str, value: int, location: str, source: DiceSource, *, label: str = ""
+    target: str, value: int, location: str, source: DiceSource, *, number: int | None = None
 ) -> Critical:
     """Roll a critical hit of ``value`` at ``location`` on ``criticals.yaml``.
 
@@ -183,17 +248,20 @@ def roll_critical(
     """
     data = _critical_table()
     capped = min(value, int(data["max_value"]))
-    title = f"{label}Critical hit"
-    placeholder = "PLACEHOLDER table (fill criticals.yaml from the book): " * bool(
-        data.get("placeholder")
-    )
+    title = numbered(Message("wfrp2.step.critical"), number)
+
+    def shown(text: Message) -> Message:
+        if data.get("placeholder"):
+            return Message("wfrp2.critical.placeholder", text=text)
+        return text
+
     rows = [row for row in data.get("chart") or [] if row.get("value") == capped]
     if not rows:
-        text = f"critical value +{capped}: criticals.yaml has no row; read the book's table"
+        text = Message("wfrp2.critical.no_row", value=capped)
         effect = Effect("critical", target, capped, location, note=text)
-        step = Step(title, f"critical value +{capped}", placeholder + text)
+        step = Step(title, Message("wfrp2.outcome.critical", value=capped), shown(text))
         return Critical(capped, location, None, None, text, (effect,), (step,))
-    die = source.roll_die(100, f"{label}critical")
+    die = source.roll_die(100, numbered(Message("wfrp2.die.critical"), number))
     row = next((r for r in rows if die.value <= int(r["upto"])), None)
     result = None if row is None else int(row["result"])
     kind = location_class(location)
@@ -203,15 +271,25 @@ def roll_critical(
         if r.get("result") == result and r.get("location") in (kind, location, "any")
     ]
     found.sort(key=lambda r: r.get("location") == "any")
+    if result is None:
+        text = Message("wfrp2.critical.no_result")
+        outcome = Message("wfrp2.outcome.critical_no_result", value=capped, roll=die.value)
+    else:
+        outcome = Message(
+            "wfrp2.outcome.critical_result", value=capped, roll=die.value, result=result
+        )
+        text = Message("wfrp2.critical.no_effect", result=result)
     if result is None or not found:
-        text = f"result {result}: criticals.yaml has no effect for it; read the book's table"
         effects: tuple[Effect, ...] = (Effect("critical", target, capped, location, note=text),)
     else:
-        text = str(found[0].get("text", ""))
+        entry_id = result_id(result, str(found[0].get("location")))
+        text = Message.term(entry_id, str(found[0].get("text", "")))
         effects = (
             Effect("critical", target, capped, location, note=text),
-            *(_effect(target, location, raw) for raw in found[0].get("effects") or []),
+            *(
+                _effect(target, location, raw, f"{entry_id}_note_{index}")
+                for index, raw in enumerate(found[0].get("effects") or [], start=1)
+            ),
         )
-    outcome = f"critical value +{capped}, d100 {die.value}: result {result}"
-    step = Step(title, outcome, placeholder + text, (die,))
+    step = Step(title, outcome, shown(text), (die,))
     return Critical(capped, location, die, result, text, effects, (step,))

@@ -7,7 +7,7 @@ lost and, below zero, the critical hit. Nothing is changed: the result lists the
 
 Choices where seed 002 is silent:
 
-- The defender's reaction comes from ``request.options["reaction"]``: "parry", "dodge" or None
+- The defender's reaction comes from the option ``reaction``: "parry", "dodge" or None
   for every attack (used on the first hit it can be: one parry and one dodge a round, 002), or a
   list with one entry per attack. A reaction is chosen before the dice and spent only on a hit,
   whether it succeeds or not; it is reported as an effect of kind "reaction" on the defender.
@@ -17,7 +17,7 @@ Choices where seed 002 is silent:
 - The test has no automatic success or failure: 002 gives none.
 - A swift attack's hits run down the target's wounds in turn: once at zero, each further
   wound lost is a critical (002: a survivor of a critical counts as having zero wounds).
-- ``options["ulrics_fury"] = False`` turns Ulric's Fury off (it is the book's rule, not 002's).
+- The option ``ulrics_fury=False`` turns Ulric's Fury off (it is the book's rule, not 002's).
 """
 
 from __future__ import annotations
@@ -26,32 +26,56 @@ from collections.abc import Sequence
 from typing import Any
 
 from gmkit.dice import DiceSource
-from gmkit.errors import GmkitError
+from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
-from gmkit.systems.percentile import hit_location, reverse_digits, roll_test
-from gmkit.systems.wfrp2.catalogs import REACTIONS
+from gmkit.systems.percentile import (
+    characteristic,
+    hit_location,
+    location_name,
+    reverse_digits,
+    roll_test,
+)
+from gmkit.systems.wfrp2.catalogs import REACTIONS, quality_label
 from gmkit.systems.wfrp2.damage import roll_critical, roll_damage, soak
-from gmkit.systems.wfrp2.setup import AttackSetup, ReactionOption, attack_setup, sheets
+from gmkit.systems.wfrp2.setup import (
+    AttackSetup,
+    ReactionOption,
+    attack_setup,
+    options_of,
+    sheets,
+)
+from gmkit.systems.wfrp2.terms import (
+    action_type,
+    mode_name,
+    numbered,
+    numbered_die,
+    reaction_name,
+    wound_state,
+)
 
 GAME = "wfrp2"
+NO_REACTION = (None, "", "none")
 
 
 def reaction_choices(chosen: Any, attacks: int) -> tuple[list[str | None], bool]:
     """One reaction (or None) per attack, and whether a single choice stands for all."""
     if chosen is None or isinstance(chosen, str):
-        choices: list[str | None] = [None if chosen in (None, "", "none") else chosen] * attacks
+        choices: list[str | None] = [None if chosen in NO_REACTION else chosen] * attacks
         standing = True
     elif isinstance(chosen, Sequence):
         if len(chosen) != attacks:
-            raise GmkitError(f"give one reaction per attack ({attacks}), got {len(chosen)}")
-        choices = [None if c in (None, "", "none") else str(c) for c in chosen]
+            raise RulesError(
+                Message("wfrp2.refusal.reactions_per_attack", attacks=attacks, given=len(chosen))
+            )
+        choices = [None if c in NO_REACTION else str(c) for c in chosen]
         standing = False
     else:
-        raise GmkitError(f"reaction must be parry, dodge, None or a list of them, not {chosen!r}")
+        raise RulesError(Message("wfrp2.refusal.reaction_kind", got=repr(chosen)))
     for choice in choices:
         if choice is not None and choice not in REACTIONS:
-            raise GmkitError(f"unknown reaction {choice!r}: parry, dodge or None")
+            raise RulesError(Message("wfrp2.refusal.unknown_reaction", reaction=repr(choice)))
     return choices, standing
 
 
@@ -61,39 +85,80 @@ def wound_state_at(target: WFRP2Character, wounds: int) -> str:
 
 
 def _reactions_step(setup: AttackSetup) -> Step:
-    parts = [
-        f"{option.name} {'available' if option.available else 'not available'} ({option.reason})"
+    parts = tuple(
+        Message(
+            "wfrp2.reactions.available" if option.available else "wfrp2.reactions.not_available",
+            reaction=reaction_name(option.name),
+            reason=option.reason,
+        )
         for option in setup.reactions
-    ]
-    return Step("Reactions", "; ".join(parts))
+    )
+    return Step(Message("wfrp2.step.reactions"), Message("common.join", parts=parts))
 
 
 def _react(
-    option: ReactionOption, target: WFRP2Character, source: DiceSource, label: str
+    option: ReactionOption, target: WFRP2Character, source: DiceSource, number: int | None
 ) -> tuple[bool, Step, Effect]:
-    title = f"{label}{option.name.capitalize()}"
+    name = reaction_name(option.name)
+    title = numbered(Message("wfrp2.step.reaction", reaction=name), number)
+    purpose = numbered_die(name, number)
     test = roll_test(
-        option.characteristic, option.base, option.modifiers, source, title.lower(), cap=None
+        option.characteristic, option.base, option.modifiers, source, purpose, cap=None
     )
-    outcome = "success: the attack is turned aside" if test.success else "failure: the blow lands"
+    outcome = Message("wfrp2.outcome.turned_aside" if test.success else "wfrp2.outcome.blow_lands")
     step = Step(title, outcome, test.explain(), (test.roll,), test.target, test.modifiers)
     return test.success, step, Effect("reaction", target.name, condition=option.name)
+
+
+def _action_step(setup: AttackSetup) -> Step:
+    action = setup.action
+    return Step(
+        Message("wfrp2.step.action"),
+        Message(
+            "wfrp2.outcome.action",
+            action=action.label,
+            type=action_type(action.type),
+            mode=mode_name(setup.mode),
+            weapon=setup.weapon_label,
+        ),
+        Message("wfrp2.outcome.attacks", attacks=setup.attacks),
+    )
+
+
+def _wounds_step(
+    setup: AttackSetup, number: int | None, wounds: int, lost: int, target: WFRP2Character
+) -> Step:
+    title = numbered(Message("wfrp2.step.wounds"), number)
+    left = wounds - lost
+    if left >= 0:
+        state = wound_state(wound_state_at(target, left))
+        return Step(
+            title, Message("wfrp2.outcome.wounds", lost=lost, wounds=wounds, left=left, state=state)
+        )
+    value = -left + setup.critical_bonus
+    if setup.critical_bonus:
+        detail = Message(
+            "wfrp2.detail.below_zero_precise",
+            below=-left,
+            bonus=setup.critical_bonus,
+            quality=quality_label("Precise"),
+            value=value,
+        )
+    else:
+        detail = Message("wfrp2.detail.below_zero", below=-left, value=value)
+    return Step(title, Message("wfrp2.outcome.wounds_critical", lost=lost, wounds=wounds), detail)
 
 
 def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:
     """Resolve ``request`` with dice from ``source``: the steps and the effects to apply."""
     attacker, target = sheets(request)
     setup = attack_setup(request)
-    choices, standing = reaction_choices(request.options.get("reaction"), setup.attacks)
-    fury = bool(request.options.get("ulrics_fury", True))
-    action = setup.action
+    options = options_of(request)
+    choices, standing = reaction_choices(options.reaction, setup.attacks)
+    fury = options.ulrics_fury
     steps = [
-        Step(
-            "Action",
-            f"{action.name} ({action.type} action), {setup.mode}, {setup.weapon.name}",
-            f"{setup.attacks} attack{'s' * (setup.attacks != 1)}",
-        ),
-        *(Step("Note", note) for note in setup.notes),
+        _action_step(setup),
+        *(Step(Message("wfrp2.step.note"), note) for note in setup.notes),
         _reactions_step(setup),
     ]
     effects: list[Effect] = list(setup.attacker_effects)
@@ -101,74 +166,78 @@ def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:
     reported: set[str] = set()
     wounds, hits, lost_total = target.wounds_current, 0, 0
     for index in range(setup.attacks):
-        label = f"Attack {index + 1}: " if setup.attacks > 1 else ""
-        name = f"{setup.characteristic} test"
+        number = index + 1 if setup.attacks > 1 else None
+        name = numbered(
+            Message("wfrp2.step.test", characteristic=characteristic(setup.characteristic)),
+            number,
+        )
         test = roll_test(
-            setup.characteristic,
-            setup.base,
-            setup.modifiers,
-            source,
-            f"{label}{name}",
-            cap=None,
+            setup.characteristic, setup.base, setup.modifiers, source, name, cap=None
         )
         if setup.auto_hit:
-            outcome, detail = "hit automatically", f"rolled {test.value} (helpless target)"
+            outcome = Message("wfrp2.outcome.auto_hit")
+            detail: Message = Message("wfrp2.detail.auto_hit", value=test.value)
         else:
-            outcome, detail = ("hit" if test.success else "miss"), test.explain()
-        steps.append(
-            Step(f"{label}{name}", outcome, detail, (test.roll,), test.target, test.modifiers)
-        )
+            outcome = Message("wfrp2.outcome.hit" if test.success else "wfrp2.outcome.miss")
+            detail = test.explain()
+        steps.append(Step(name, outcome, detail, (test.roll,), test.target, test.modifiers))
         if not (setup.auto_hit or test.success):
             continue
         location = hit_location(test.value, GAME)
-        where = location.replace("_", " ")
         reversed_roll = reverse_digits(test.value)
-        steps.append(Step(f"{label}Hit location", where, f"{test.value} reversed: {reversed_roll}"))
+        steps.append(
+            Step(
+                numbered(Message("wfrp2.step.location"), number),
+                location_name(location),
+                Message("wfrp2.detail.reversed", value=test.value, reversed=reversed_roll),
+            )
+        )
         choice = choices[index]
         if choice is not None:
             option = setup.reaction(choice)
-            problem = "already used this round" if choice in used else None
-            problem = problem or (None if option.available else f"not possible: {option.reason}")
+            problem: Message | None = (
+                Message("wfrp2.outcome.reaction_used") if choice in used else None
+            )
+            if problem is None and not option.available:
+                problem = Message("wfrp2.outcome.reaction_impossible", reason=option.reason)
             if problem is not None:
                 if not (standing and choice in reported):
-                    steps.append(Step(f"{label}{choice.capitalize()}", problem))
+                    title = Message("wfrp2.step.reaction", reaction=reaction_name(choice))
+                    steps.append(Step(numbered(title, number), problem))
                 reported.add(choice)
                 choice = None
         if choice is not None:
             used.add(choice)
-            turned, step, spent = _react(setup.reaction(choice), target, source, label)
+            turned, step, spent = _react(setup.reaction(choice), target, source, number)
             steps.append(step)
             effects.append(spent)
             if turned:
                 continue
         hits += 1
-        damage = roll_damage(setup, attacker, source, label=label, fury=fury)
+        damage = roll_damage(setup, attacker, source, number=number, fury=fury)
         steps.extend(damage.steps)
         absorbed, soak_step = soak(target, location, setup)
         steps.append(soak_step)
         lost = max(0, damage.total - absorbed)
         lost_total += lost
         effects.append(Effect("damage", target.name, lost, location, weapon=setup.weapon.name))
+        steps.append(_wounds_step(setup, number, wounds, lost, target))
         left = wounds - lost
         if left < 0:
             value = -left + setup.critical_bonus
-            bonus = f" (+{setup.critical_bonus} Precise)" if setup.critical_bonus else ""
-            steps.append(
-                Step(
-                    f"{label}Wounds",
-                    f"{lost} lost: {wounds} -> 0, a critical hit",
-                    f"{-left} below zero{bonus}: critical value +{value}",
-                )
-            )
-            critical = roll_critical(target.name, value, location, source, label=label)
+            critical = roll_critical(target.name, value, location, source, number=number)
             steps.extend(critical.steps)
             effects.extend(critical.effects)
-        else:
-            state = wound_state_at(target, left)
-            steps.append(Step(f"{label}Wounds", f"{lost} lost: {wounds} -> {left} ({state})"))
         wounds = max(0, left)
-    summary = (
-        f"{attacker.name} ({action.name}, {setup.weapon.name}): {hits} of {setup.attacks} "
-        f"hit{'s' * (setup.attacks != 1)}; {target.name} loses {lost_total} wounds ({wounds} left)"
+    summary = Message(
+        "wfrp2.summary",
+        attacker=attacker.name,
+        action=setup.action.label,
+        weapon=setup.weapon_label,
+        hits=hits,
+        attacks=setup.attacks,
+        target=target.name,
+        lost=lost_total,
+        left=wounds,
     )
     return AttackResult(request, tuple(steps), tuple(effects), hits, summary)

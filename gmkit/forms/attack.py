@@ -1,0 +1,498 @@
+"""The attack form: the attack panel's selections, defaults and resets as a plain model.
+
+A form over an :class:`~gmkit.encounter.Encounter` holds what the GM picked (attacker, weapon,
+mode, action, target, distance, called location, circumstances, the target's reaction, the
+options the game declares as the GM's) and works out what is offered from the rules and the
+encounter: the game's offers (:mod:`gmkit.systems.choices`), "may this combatant take this
+action now" (:meth:`Encounter.may_take`, :meth:`Encounter.may_react`). The widget binds
+controls to it and holds nothing else (:class:`gmkit.widgets.attack.AttackPanel`).
+
+Each public method is a GM's action, validates what it is given and raises
+:class:`FormError` (a message naming what was refused and what is offered); listeners hear
+every change (:meth:`subscribe`).
+
+Defaults and resets, so no setting of one attack carries into the next by accident:
+
+- A new attacker (chosen, or the turn passing to it with ``follow_actor``): its first weapon,
+  that weapon's first legal mode, the standard attack of that mode, the first visible enemy as
+  target (not on its side, not hidden, not out of the fight; else the first other), and no
+  circumstance, distance, reaction, option or typed die but those the GM pinned.
+- Another weapon: its first legal mode and that mode's standard attack.
+- Another target: its circumstances, distance and reaction cleared (pinned ones stay).
+- After an attack is applied: the same, keeping attacker, weapon, mode, action and target
+  where they are still offered.
+- The combatants' conditions are read from the encounter on every request (the circumstances
+  they imply are worked out then, never kept), so a condition that ended sets nothing.
+- :meth:`pin` keeps a circumstance for the whole fight (darkness, a storm) through every reset.
+
+Dice (:mod:`gmkit.forms.dice`): gmkit's seeded dice, or the table's, typed; a typed attack
+that needs one more die says which (``needed``: the rules' typed
+:class:`~gmkit.errors.NeedDie`). :meth:`apply` records the shown result as one encounter
+command (its action spent with it when ``budget`` is on) and refuses if the encounter changed
+so that the same dice no longer give it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from gmkit.encounter import Encounter
+from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.errors import DiceValueError, GmkitError
+from gmkit.forms.dice import DiceState
+from gmkit.forms.offered import OfferCache, Offered, offered_for, with_reactions
+from gmkit.games import game as find_game
+from gmkit.messages import Message, Text
+from gmkit.systems import choices
+from gmkit.systems.base import AttackRequest, AttackResult, Choice
+from gmkit.systems.offers import Preview
+from gmkit.systems.options import OptionInfo, offered_options
+
+OUT_OF_THE_FIGHT = frozenset({"dead", "out of action", "out_of_action", "slain", "unconscious"})
+"""Conditions that make a combatant no default target."""
+
+Listener = Callable[["AttackForm"], None]
+
+
+class FormError(GmkitError):
+    """A selection the form refuses: not offered now, or not a valid value."""
+
+
+def _not_offered(what: str, value: str, offered: Iterable[str]) -> FormError:
+    return FormError(
+        Message(
+            "form.not_offered",
+            what=Message(f"form.field.{what}"),
+            value=repr(value),
+            offered=tuple(offered),
+        )
+    )
+
+
+class AttackForm:
+    """An attack from selection to applied effects (see the module docstring)."""
+
+    def __init__(
+        self,
+        encounter: Encounter,
+        *,
+        seed: int | None = None,
+        follow_actor: bool = False,
+        budget: bool = True,
+    ) -> None:
+        self.encounter = encounter
+        self.game = encounter.game
+        self.unit = find_game(self.game).unit
+        self.follow_actor = follow_actor
+        self.budget = budget
+        self.secret = False
+        self.attacker = self.weapon = self.mode = self.action = self.target = ""
+        self.location = self.reaction = ""
+        self.distance: float | None = None
+        self.circumstances: dict[str, Any] = {}
+        self.pinned: dict[str, Any] = {}
+        self.options: dict[str, Any] = {}
+        self.offered = Offered()
+        self.preview: Preview | None = None
+        self.problem: Text = ""
+        self.request: AttackRequest | None = None
+        self.dice = DiceState(seed)
+        self.applied = False
+        self._listeners: list[Listener] = []
+        self._offers = OfferCache()
+        self._busy = False
+        self._followed = self._actor()
+        self._unsubscribe = encounter.subscribe(self._on_encounter)
+        self._update(reset="attacker" if self._followed else None)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def result(self) -> AttackResult | None:
+        return self.dice.result
+
+    @property
+    def option_fields(self) -> tuple[OptionInfo, ...]:
+        """The options the game declares as the GM's choices (what a panel offers)."""
+        return offered_options(find_game(self.game).options)
+
+    @property
+    def implied(self) -> dict[str, Any]:
+        """The circumstances the combatants' conditions set now (worked out, never kept)."""
+        state = self.encounter.state
+        attacker, target = state.combatants.get(self.attacker), state.combatants.get(self.target)
+        if attacker is None or target is None or not self.action:
+            return {}
+        found = choices.implied_circumstances(
+            self.game, self.action, attacker.conditions, target.conditions
+        )
+        known = {choice.id for choice in self.offered.circumstances}
+        return {key: value for key, value in found.items() if key in known}
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(form)`` after every change; returns the unsubscribe function."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def close(self) -> None:
+        self._unsubscribe()
+        self._listeners.clear()
+
+    # --- the selections -----------------------------------------------------------------------
+
+    def select_attacker(self, ident: str) -> None:
+        """Attack with combatant ``ident`` (an id or a name): every choice to its defaults."""
+        found = self._present(ident)
+        self.attacker = found.id
+        self._update(reset="attacker")
+
+    def select_weapon(self, name: str) -> None:
+        if name not in self.offered.weapons:
+            raise _not_offered("weapon", name, self.offered.weapons)
+        self.weapon = name
+        self._update(reset="weapon")
+
+    def select_mode(self, mode: str) -> None:
+        ids = [choice.id for choice in self.offered.modes]
+        if mode not in ids:
+            raise _not_offered("mode", mode, ids)
+        self.mode = mode
+        self._update(reset="mode")
+
+    def select_action(self, action: str) -> None:
+        ids = [choice.id for choice in self.offered.actions]
+        if action not in ids:
+            why = self.offered.not_offered.get(action)
+            if why:
+                raise FormError(Message("form.action_refused", action=repr(action), why=why))
+            raise _not_offered("action", action, ids)
+        self.action = action
+        self._update()
+
+    def select_target(self, ident: str) -> None:
+        found = self._present(ident)
+        if found.id not in self.offered.targets:
+            raise _not_offered("target", found.id, self.offered.targets)
+        self.target = found.id
+        self._update(reset="target")
+
+    def set_distance(self, distance: float | str | None) -> None:
+        """The distance to the target in the game's unit ("" or None: not measured)."""
+        if isinstance(distance, str):
+            text = distance.strip().replace(",", ".")
+            if not text:
+                distance = None
+            else:
+                try:
+                    distance = float(text)
+                except ValueError:
+                    raise FormError(
+                        Message("form.distance_not_number", got=repr(distance))
+                    ) from None
+        if distance is not None and (distance != distance or distance < 0):
+            raise FormError(Message("form.distance_negative", got=f"{distance:g}"))
+        self.distance = None if distance is None else float(distance)
+        self._update()
+
+    def set_circumstance(self, circumstance: str, value: Any) -> None:
+        """A circumstance: True/False for a flag, a whole number, or one of a choice's options;
+        False, 0, None or "" removes it."""
+        found = self._circumstance(circumstance)
+        if found.kind == "flag" and not isinstance(value, bool):
+            raise FormError(Message("form.flag_value", circumstance=found.label, got=repr(value)))
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if found.kind == "number" and value not in (None, "") and not whole:
+            raise FormError(Message("form.number_value", circumstance=found.label, got=repr(value)))
+        if found.kind == "choice" and value not in (None, "", *found.options):
+            raise FormError(
+                Message(
+                    "form.choice_value",
+                    circumstance=found.label,
+                    choices=found.options,
+                    got=repr(value),
+                )
+            )
+        changed = {k: v for k, v in self.circumstances.items() if k != circumstance}
+        if value not in (None, False, 0, ""):
+            changed[circumstance] = value
+        self.circumstances = changed
+        if circumstance in self.pinned:
+            self.pinned = {
+                k: v for k, v in changed.items() if k in self.pinned or k == circumstance
+            }
+        self._update()
+
+    def pin(self, circumstance: str, on: bool = True) -> None:
+        """Keep ``circumstance`` (as set now) for the whole fight, through every reset."""
+        self._circumstance(circumstance)
+        pinned = dict(self.pinned)
+        if on and circumstance in self.circumstances:
+            pinned[circumstance] = self.circumstances[circumstance]
+        else:
+            pinned.pop(circumstance, None)
+        self.pinned = pinned
+        self._update()
+
+    def select_location(self, location: str) -> None:
+        if location and location not in self.offered.locations:
+            raise _not_offered("location", location, self.offered.locations)
+        self.location = location
+        self._update()
+
+    def select_reaction(self, reaction: str) -> None:
+        """The target's reaction ("" for none)."""
+        ids = [choice.id for choice in self.offered.reactions]
+        if reaction and reaction not in ids:
+            why = self.offered.reactions_refused.get(reaction)
+            if why:
+                raise FormError(Message("form.reaction_refused", reaction=repr(reaction), why=why))
+            raise _not_offered("reaction", reaction, ids)
+        self.reaction = reaction
+        self._update()
+
+    def set_option(self, name: str, value: Any) -> None:
+        """One of the game's declared options (None: back to its default); the game's options
+        model refuses an unknown name or a wrong value, naming them."""
+        model = find_game(self.game).options
+        changed = {k: v for k, v in self.options.items() if k != name}
+        if value is not None:
+            changed[name] = value
+        model.coerce(changed, self.game)  # RulesError naming the option
+        self.options = changed
+        self._update()
+
+    def set_budget(self, on: bool) -> None:
+        """Offer only what the action budget allows, and spend it on apply."""
+        self.budget = bool(on)
+        self._update()
+
+    def set_secret(self, on: bool) -> None:
+        """Keep the attack's rolls and result from the players."""
+        self.secret = bool(on)
+        self._notify()
+
+    # --- the dice -----------------------------------------------------------------------------
+
+    def set_dice_mode(self, mode: str) -> None:
+        """Dice from "seeded" (gmkit rolls) or "physical" (the table's dice, typed)."""
+        self.dice.set_mode(mode)
+        self._notify()
+
+    def set_seed(self, seed: int | str | None) -> None:
+        self.dice.set_seed(seed)
+        self._notify()
+
+    def resolve(self, dice: str | None = None) -> AttackResult | None:
+        """Resolve the attack: gmkit's dice, or the table's (``dice``: values typed at once, "53
+        7"; without, those typed so far). When the rules need one more physical die,
+        ``dice.needed`` says which and the result is None."""
+        request = self._require_request()
+        found = self.dice.resolve(self.game, request, dice)
+        self.applied = False
+        self._notify()
+        return found
+
+    def enter(self, value: int | str) -> AttackResult | None:
+        """Type the value of the die the form asked for, and resolve again."""
+        request = self._require_request()
+        found = self.dice.enter(self.game, request, value)
+        self.applied = False
+        self._notify()
+        return found
+
+    def clear_dice(self) -> None:
+        """Forget the values typed and the result."""
+        self.dice.clear()
+        self.applied = False
+        self._notify()
+
+    # --- applying -----------------------------------------------------------------------------
+
+    def apply(self) -> AttackResult:
+        """Record the shown result and apply its effects: one encounter command, its action
+        spent with it once the fight has started and ``budget`` is on."""
+        result = self.dice.result
+        if result is None or self.request is None:
+            raise FormError(Message("form.resolve_first"))
+        if self.applied:
+            raise FormError(Message("form.applied_already"))
+        self._busy = True
+        try:
+            recorded = self.encounter.attack(
+                self.attacker,
+                self.weapon,
+                self.target,
+                self.dice.replay(),
+                apply=True,
+                secret=self.secret,
+                spend=self.budget,
+                expect=result,
+                **self._request_args(),
+            )
+        except DiceValueError:  # the rules now ask for other dice than those shown
+            raise FormError(Message("attack.changed_since_roll")) from None
+        finally:
+            self._busy = False
+        self.dice.result = recorded
+        self.applied = True
+        self._update(reset="applied")
+        return recorded
+
+    def undo(self) -> None:
+        """Take back the last command (an applied attack with its action: one command)."""
+        self._busy = True
+        try:
+            self.encounter.undo()
+        finally:
+            self._busy = False
+        self.applied = False
+        self._update(reset=self._follow())
+
+    def redo(self) -> None:
+        self._busy = True
+        try:
+            self.encounter.redo()
+        finally:
+            self._busy = False
+        self._update(reset=self._follow())
+
+    def refresh(self) -> None:
+        """Read the encounter again: combatants, budgets, what is offered."""
+        self._update(reset=self._follow())
+
+    # --- inside -------------------------------------------------------------------------------
+
+    def _actor(self) -> str | None:
+        current = self.encounter.state.current
+        return current.id if current is not None else None
+
+    def _follow(self) -> str | None:
+        """With ``follow_actor``, when the turn has passed: attack with whoever acts now
+        ("attacker" reset); else None."""
+        if not self.follow_actor:
+            return None
+        actor = self._actor()
+        if actor == self._followed:
+            return None
+        self._followed = actor
+        if actor is not None:
+            self.attacker = actor
+            return "attacker"
+        return None
+
+    def _on_encounter(self, encounter: Any) -> None:
+        if self._busy:
+            return
+        self._update(reset=self._follow(), keep_result=True)
+
+    def _present(self, ident: str) -> Combatant:
+        found = self.encounter.combatant(ident)
+        if found.removed:
+            raise FormError(Message("commands.removed", name=found.name))
+        return found
+
+    def _circumstance(self, circumstance: str) -> Choice:
+        found = next((c for c in self.offered.circumstances if c.id == circumstance), None)
+        if found is None:
+            known = [c.id for c in self.offered.circumstances]
+            raise _not_offered("circumstance", circumstance, known)
+        return found
+
+    def _request_args(self) -> dict[str, Any]:
+        options = dict(self.options)
+        if self.reaction:
+            options["reaction"] = self.reaction
+        return {
+            "action": self.action,
+            "mode": self.mode,
+            "distance": self.distance,
+            "called_location": self.location or None,
+            "circumstances": {**self.implied, **self.circumstances},
+            "options": options,
+        }
+
+    def _require_request(self) -> AttackRequest:
+        if self.request is None:
+            raise FormError(self.problem)
+        return self.request
+
+    def _update(self, reset: str | None = None, keep_result: bool = False) -> None:
+        """Work out what is offered from the selections, applying the defaults ``reset`` says
+        (attacker, weapon, mode, target, applied) and keeping what is still offered."""
+        state = self.encounter.state
+        if reset in ("attacker", "target", "applied"):
+            self.circumstances = dict(self.pinned)
+            self.distance = None
+            self.reaction = ""
+        if reset == "attacker":
+            self.options = {}
+            self.weapon = self.mode = self.action = self.target = self.location = ""
+        elif reset == "weapon":
+            self.mode = self.action = ""
+        if not keep_result or reset is not None:
+            self.dice.clear()
+            if reset != "applied":
+                self.applied = False
+        self.offered = offered_for(self, state, self._offers)
+        self._fix_selections(state)
+        self._build_request()
+        self.offered = with_reactions(self, state, self.offered, self.request)
+        if self.reaction and self.reaction not in [c.id for c in self.offered.reactions]:
+            self.reaction = ""  # not offered against this attack
+            self._build_request()
+        self._notify()
+
+    def _fix_selections(self, state: EncounterState) -> None:
+        offered = self.offered
+        if self.attacker not in offered.attackers:
+            self.attacker = offered.attackers[0] if offered.attackers else ""
+        if self.target not in offered.targets:
+            self.target = _default_target(state, self.attacker, offered.targets)
+        if self.location not in offered.locations:
+            self.location = offered.locations[0] if offered.locations else ""
+        kept = {choice.id for choice in offered.circumstances}
+        self.circumstances = {k: v for k, v in self.circumstances.items() if k in kept}
+
+    def _build_request(self) -> None:
+        self.request, self.preview, self.problem = None, None, ""
+        missing = [
+            name
+            for name, value in (
+                ("attacker", self.attacker),
+                ("weapon", self.weapon),
+                ("action", self.action),
+                ("target", self.target),
+            )
+            if not value
+        ]
+        if missing:
+            fields = tuple(Message(f"form.field.{name}") for name in missing)
+            self.problem = Message("form.choose_first", fields=fields)
+            return
+        try:
+            self.request = self.encounter.attack_request(
+                self.attacker, self.weapon, self.target, **self._request_args()
+            )
+            self.preview = choices.attack_preview(self.game, self.request)
+        except (GmkitError, ValueError) as error:
+            self.request, self.preview = None, None
+            self.problem = error.message if isinstance(error, GmkitError) else str(error)
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            listener(self)
+
+
+def _default_target(state: EncounterState, attacker: str, targets: tuple[str, ...]) -> str:
+    """The first visible enemy still in the fight, else the first target offered."""
+    own = state.combatants[attacker].side if attacker in state.combatants else None
+    for ident in targets:
+        combatant = state.combatants[ident]
+        out = OUT_OF_THE_FIGHT & set(combatant.conditions)
+        if combatant.side != own and not combatant.hidden and not out:
+            return ident
+    return targets[0] if targets else ""
+
+
+__all__ = ["OUT_OF_THE_FIGHT", "AttackForm", "FormError"]

@@ -1,0 +1,172 @@
+"""What an attack form offers, worked out from the rules and the encounter: the cascade.
+
+attacker -> weapons -> modes (those in which some action is legal) -> actions (legal in the
+mode, and allowed by the budget: ``Encounter.may_take``) -> targets, called locations,
+circumstances of the action, and the target's reactions (the rules' availability against
+this attack, and ``Encounter.may_react``). Each step keeps the form's selection where it is
+still offered, else takes the default (the first weapon, the first legal mode, the mode's
+standard attack).
+
+What the rules offer an attacker is a pure function of its sheet, the weapon, the mode and its
+conditions and counters: it is worked out once for each (:class:`OfferCache`), so the turn coming
+round again asks nothing twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.messages import Message, Text
+from gmkit.systems import choices
+from gmkit.systems.base import AttackChoices, AttackRequest, Choice
+
+if TYPE_CHECKING:
+    from gmkit.forms.attack import AttackForm
+
+CACHED = 64
+"""What the rules offer, kept for this many (attacker, weapon, mode, conditions) at most."""
+
+
+@dataclass(frozen=True)
+class Offered:
+    """Everything a form offers now, and why what is not offered is not."""
+
+    attackers: tuple[str, ...] = ()
+    weapons: tuple[str, ...] = ()
+    modes: tuple[Choice, ...] = ()
+    actions: tuple[Choice, ...] = ()
+    not_offered: dict[str, Text] = field(default_factory=dict)  # action id -> why ("": none)
+    targets: tuple[str, ...] = ()
+    locations: tuple[str, ...] = ()
+    circumstances: tuple[Choice, ...] = ()
+    reactions: tuple[Choice, ...] = ()
+    reactions_refused: dict[str, Text] = field(default_factory=dict)
+    action_names: dict[str, Text] = field(default_factory=dict)
+
+
+class OfferCache:
+    def __init__(self) -> None:
+        self._kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+
+    def get(self, form: AttackForm, attacker: Combatant, mode: str | None) -> Any:
+        """``attack_choices`` (``mode`` None) or ``refused_actions`` in ``mode``."""
+        options = {
+            "attacker_conditions": sorted(attacker.conditions),
+            "attacker_counters": dict(attacker.counters),
+        }
+        counters = tuple(sorted(attacker.counters.items()))
+        key = (attacker.id, form.weapon, mode, tuple(options["attacker_conditions"]), counters)
+        kept = self._kept.get(key)
+        sheet = attacker.sheet
+        if kept is not None and (kept[0] is sheet or kept[0] == sheet):
+            return kept[1]
+        found: AttackChoices | dict[str, Text]
+        if mode is None:
+            found = choices.attack_choices(form.game, sheet, form.weapon, options=options)
+        else:
+            found = choices.refused_actions(form.game, sheet, form.weapon, mode, options=options)
+        if len(self._kept) >= CACHED:
+            self._kept.clear()
+        self._kept[key] = (sheet, found)
+        return found
+
+
+def offered_for(form: AttackForm, state: EncounterState, cache: OfferCache) -> Offered:
+    """What ``form`` offers in ``state``, fixing its weapon, mode and action along the way."""
+    present = state.present
+    attackers = tuple(c.id for c in present)
+    if form.attacker not in attackers:
+        form.attacker = attackers[0] if attackers else ""
+    attacker = state.combatants.get(form.attacker)
+    if attacker is None:
+        form.weapon = form.mode = form.action = ""
+        return Offered(attackers=attackers)
+    weapons = choices.weapons(form.game, attacker.sheet)
+    if form.weapon not in weapons:
+        form.weapon = weapons[0] if weapons else ""
+    targets = _targets(present, attacker)
+    if not form.weapon:
+        form.mode = form.action = ""
+        why: dict[str, Text] = {"": Message("form.no_weapon", name=attacker.name)}
+        return Offered(attackers, weapons, targets=targets, not_offered=why)
+    every: AttackChoices = cache.get(form, attacker, None)
+    modes = every.modes
+    if form.mode not in [choice.id for choice in modes]:
+        form.mode = modes[0].id if modes else ""
+    if not form.mode:
+        form.action = ""
+        return Offered(attackers, weapons, modes, targets=targets)
+    catalog = choices.actions(form.game)
+    names: dict[str, Text] = {choice.id: choice.label for choice in catalog}
+    refused: dict[str, Text] = cache.get(form, attacker, form.mode)
+    not_offered: dict[str, Text] = {key: why for key, why in refused.items() if why}
+    actions: list[Choice] = []
+    for choice in catalog:
+        if refused.get(choice.id, "x"):
+            continue
+        if form.budget:
+            permit = form.encounter.may_take(attacker.id, choice.id)
+            if not permit.allowed:
+                not_offered[choice.id] = Message("form.budget", why=permit.why)
+                continue
+        actions.append(choice)
+    ids = [choice.id for choice in actions]
+    if form.action not in ids:
+        form.action = choices.default_action(form.game, form.mode, ids)
+    locations = choices.locations(form.game, form.action) if form.action else ()
+    circumstances = choices.circumstances(form.game, form.action or None)
+    return Offered(
+        attackers,
+        weapons,
+        modes,
+        tuple(actions),
+        not_offered,
+        targets,
+        locations,
+        circumstances,
+        action_names=names,
+    )
+
+
+def with_reactions(
+    form: AttackForm, state: EncounterState, offered: Offered, request: AttackRequest | None
+) -> Offered:
+    """``offered`` with the target's reactions against ``request`` (none without one)."""
+    if request is None or form.target not in state.combatants:
+        return offered
+    target = state.combatants[form.target]
+    available = choices.reactions_available(form.game, request)
+    reactions, refused = [], {}
+    for choice in choices.reactions(form.game):
+        why: Text = available.get(choice.id, "")
+        if not why:
+            permit = form.encounter.may_react(target.id, choice.id)
+            why = permit.why or ""
+        if why:
+            refused[choice.id] = why
+        else:
+            reactions.append(choice)
+    return Offered(
+        offered.attackers,
+        offered.weapons,
+        offered.modes,
+        offered.actions,
+        offered.not_offered,
+        offered.targets,
+        offered.locations,
+        offered.circumstances,
+        tuple(reactions),
+        refused,
+        offered.action_names,
+    )
+
+
+def _targets(present: list[Combatant], attacker: Combatant) -> tuple[str, ...]:
+    """Everyone else in the fight, the attacker's foes first."""
+    others = [c for c in present if c.id != attacker.id]
+    return tuple(c.id for c in sorted(others, key=lambda c: c.side == attacker.side))
+
+
+__all__ = ["CACHED", "OfferCache", "Offered", "offered_for", "with_reactions"]

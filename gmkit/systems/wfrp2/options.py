@@ -1,0 +1,71 @@
+"""The options a WFRP 2e attack takes, declared once (:class:`WFRP2Options`).
+
+What the encounter knows (the combatants' conditions, the reactions the target spent this
+round) is not an option: it comes in the request's standings
+(:func:`gmkit.systems.wfrp2.encounter_circumstances`).
+
+- ``reaction``: the defender's choice before the dice, "parry", "dodge" or None for every
+  attack (used on the first hit it can be), or one per attack (a swift attack's), as a tuple
+  (a list is taken as one). "" and "none" read as None. Set by the panel's own reaction
+  control (not offered as an option).
+- ``parry_weapon``: the target's weapon that parries (else its first Defensive melee weapon,
+  else its first melee weapon). A GM's choice.
+- ``ulrics_fury``: Ulric's Fury on (the book's rule, not 002's) or off. A house rule switch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
+
+from pydantic import field_validator
+from pydantic_core import PydanticCustomError
+
+from gmkit.systems.options import AttackOptions, option
+
+Reaction = Literal["parry", "dodge"]
+REACTION_CHOICES: tuple[Reaction, ...] = ("parry", "dodge")
+NO_REACTION = ("", "none")
+
+
+def _one_reaction(value: Any) -> Reaction | None:
+    if value is None or value in NO_REACTION:
+        return None
+    if isinstance(value, str) and value in REACTION_CHOICES:
+        return value  # type: ignore[return-value]
+    expected = " or ".join(repr(choice) for choice in REACTION_CHOICES)
+    raise PydanticCustomError(
+        "literal_error", "Input should be {expected}", {"expected": expected}
+    )
+
+
+class WFRP2Options(AttackOptions):
+    """The GM's choices and house rules for one WFRP 2e attack (see the module docstring)."""
+
+    game: ClassVar[str] = "wfrp2"
+
+    reaction: Reaction | tuple[Reaction | None, ...] | None = option(
+        None,
+        "The defender's reaction: parry, dodge or none for every attack, or one per attack",
+        offered=False,
+    )
+    parry_weapon: str | None = option(
+        None,
+        "The target's weapon that parries (else its first Defensive melee weapon)",
+        offered=True,
+    )
+    ulrics_fury: bool = option(
+        True,
+        "Ulric's Fury: a natural 10 on the damage die, confirmed, adds a d10 (the book's rule)",
+        offered=True,
+    )
+
+    @field_validator("reaction", mode="before")
+    @classmethod
+    def _reaction(cls, value: Any) -> Any:
+        if isinstance(value, Sequence) and not isinstance(value, str):
+            return tuple(_one_reaction(item) for item in value)
+        return _one_reaction(value)
+
+
+__all__ = ["NO_REACTION", "REACTION_CHOICES", "Reaction", "WFRP2Options"]
