@@ -38,7 +38,7 @@ class DiceSyntaxError(DiceError, ValueError):
     what would have been accepted there.
     """
 
-    def __init__(self, text: str, position: int, expected: str) -> None:
+    def __init__(self, text: str, position: int, expected: Text) -> None:
         self.text = text
         self.position = position
         self.expected = expected
@@ -79,16 +79,15 @@ class SheetError(GmkitError, ValueError):
     ``problems`` lists ``(field, message)`` pairs; ``character`` names the sheet.
     """
 
-    def __init__(self, character: str, problems: Sequence[tuple[str, Text]]) -> None:
+    def __init__(self, character: Text, problems: Sequence[tuple[str, Text]]) -> None:
         self.character = character
         self.problems = list(problems)
         listed = tuple(
             Message("sheets.field_problem", field=repr(field), problem=problem)
             for field, problem in self.problems
         )
-        super().__init__(
-            Message("sheets.character_problems", character=repr(character), problems=listed)
-        )
+        named = repr(character) if isinstance(character, str) else character
+        super().__init__(Message("sheets.character_problems", character=named, problems=listed))
 
 
 class RulesError(GmkitError, ValueError):

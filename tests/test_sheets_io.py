@@ -9,6 +9,7 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.errors import SheetError
+from gmkit.messages.check import english_words
 from gmkit.sheets import game_ids, load_sheet
 from gmkit.sheets.io import (
     from_csv,
@@ -127,3 +128,26 @@ def test_invalid_files_are_refused_with_the_reason():
         from_json('"just a string"')
     with pytest.raises(SheetError, match="unknown format"):
         read_roster("roster.txt")
+
+
+def test_roster_refusals_read_in_spanish(tmp_path):
+    with pytest.raises(SheetError) as caught:
+        from_json('"just a string"')
+    assert caught.value.render("es") == (
+        "personaje 'roster': campo '(file)': debe ser una lista de personajes"
+    )
+    with pytest.raises(SheetError) as caught:
+        read_roster("roster.txt")
+    assert caught.value.render("es").endswith(
+        "formato desconocido; usa uno de ('.json', '.yaml', '.yml', '.csv')"
+    )
+    with pytest.raises(SheetError) as caught:
+        roster_from_frame(pd.DataFrame([{"name": "x"}]))
+    assert caught.value.render("es").endswith("la tabla necesita una columna 'game'")
+    frame = roster_to_frame(ALL[:1])
+    frame["game"] = "chess"
+    with pytest.raises(SheetError) as caught:
+        roster_from_frame(frame)
+    shown = caught.value.render("es")
+    assert "juego desconocido 'chess'; se conocen: " in shown
+    assert english_words(shown, [ALL[0].name]) == []

@@ -27,7 +27,7 @@ from gmkit.odds import odds
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.games import game
+from gmkit.games import game as find_game
 from gmkit.simulate import POLICIES, SimulationReport, simulate
 from gmkit.simulate.fighters import options_of
 from gmkit.systems import choices, system
@@ -42,7 +42,7 @@ GAMES = ("necromunda", "dark_heresy", "deathwatch", "wfrp2", "wfb6")
 
 def needs_odds(game_id: str) -> None:
     """Every game of the seeds has its odds (a missing engine fails the test, never skips it)."""
-    assert game(game_id).odds is not None
+    assert find_game(game_id).odds is not None
 
 
 def within(value: float, exact: float, fights: int, *, sigmas: float = 4.0) -> bool:
@@ -82,7 +82,7 @@ def bow_model(name: str, side: str, bs: int) -> WFB6Character:
 
 def wfb_slay(shooter: WFB6Character, target: WFB6Character) -> float:
     """The chance one shot slays ``target`` (W 1), as the simulation asks for it."""
-    distance = game("wfb6").simulation.distance
+    distance = find_game("wfb6").simulation.distance
     unit = UnitOnTable.of([target], shooter_distance_cm=distance)
     request = AttackRequest(
         shooter,
@@ -130,7 +130,7 @@ def test_necromunda_one_round_pinned_targets_do_not_shoot_and_down_ones_roll_to_
     weapons = catalog("necromunda", "weapons")
     first = NecromundaFighter.build(name="Kal", BS=4, weapons=[weapons["lasgun"]])
     second = NecromundaFighter.build(name="Tom", BS=3, weapons=[weapons["autopistol"]])
-    distance = game("necromunda").simulation.distance
+    distance = find_game("necromunda").simulation.distance
     shot_a = odds(AttackRequest(first, "lasgun", second, distance=distance))
     shot_b = odds(AttackRequest(second, "autopistol", first, distance=distance))
     out_a, out_b = float(shot_a.p("out of action")), float(shot_b.p("out of action"))
@@ -177,7 +177,7 @@ def policy_pick(
             target,
             action=option.action,
             mode=option.mode,
-            distance=game(game).simulation.distance,
+            distance=find_game(game).simulation.distance,
             options={"reaction": None, "target_reactions": {}},
         )
         try:
@@ -187,7 +187,7 @@ def policy_pick(
         usable = choices.reactions_available(game, request) if reactions else {}
         for reaction in ("dodge", "parry"):
             if usable.get(reaction) == "":
-                reacted = replace(request, options={**request.options, "reaction": reaction})
+                reacted = request.with_options(reaction=reaction)
                 answers.append((reacted, odds(reacted)))
         met = min(answers, key=lambda pair: pair[1].expected_damage)  # the first of the lowest
         past = met[1].damage.chance(lambda lost: lost > left)
@@ -411,7 +411,7 @@ def test_necromunda_duel_over_rounds_agrees_with_the_resolver_played_out():
             shooter,
             shooter.weapons[0].name,  # type: ignore[attr-defined]
             target,
-            distance=game("necromunda").simulation.distance,
+            distance=find_game("necromunda").simulation.distance,
             options={
                 "attacker_state": FighterState(flesh_wounds=own.flesh(shooter)),
                 "target_state": aimed,

@@ -1,4 +1,8 @@
-"""Exact distributions of dice expressions, through icepool, with exact fractions."""
+"""Exact distributions of dice expressions, through icepool, with exact fractions.
+
+Refusals (too many outcomes to count, a division by zero that may happen, a bonus the profile
+lacks) are :class:`~gmkit.errors.DiceValueError` with a message of the ``dice`` catalog.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from gmkit.dice.ast import Binary, Dice, Group, Literal, Named, Negative, Node
 from gmkit.dice.evaluate import resolve_name
 from gmkit.dice.parser import Expression, parse
 from gmkit.errors import DiceValueError
+from gmkit.messages import Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +74,11 @@ def _sum_of_dice(count: int, sides: int) -> icepool.Die:
 
 
 def _too_large(expression: Expression, part: str) -> DiceValueError:
-    where = "" if part == str(expression) else f" (at {part})"
-    return DiceValueError(f"{expression}: too many outcomes for an exact distribution{where}")
+    if part == str(expression):
+        return DiceValueError(Message("dice.too_many_outcomes", expression=str(expression)))
+    return DiceValueError(
+        Message("dice.too_many_outcomes_at", expression=str(expression), part=part)
+    )
 
 
 def _dice_term(node: Dice, expression: Expression) -> icepool.Die:
@@ -114,7 +122,8 @@ def _distribution(expression: Expression, names: tuple[tuple[str, int], ...]) ->
                 if operator == "*":
                     return a * b
                 if 0 in b:
-                    raise DiceValueError(f"{expression}: division by zero is possible")
+                    problem = Message("dice.division_by_zero_possible", expression=str(expression))
+                    raise DiceValueError(problem)
                 return a // b
         raise TypeError(f"not a dice node: {node!r}")  # pragma: no cover
 

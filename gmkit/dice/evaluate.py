@@ -1,4 +1,9 @@
-"""Rolling an expression: a result tree that keeps every die, and its one-line rendering."""
+"""Rolling an expression: a result tree that keeps every die, and its one-line rendering.
+
+A roll's ``purpose`` is a message (or a plain name); each die of a roll of several dice is
+``Message("dice.die_number", purpose=..., number=N)`` ("damage die 2"), and every refusal (a
+bonus the profile lacks, a division by zero) is a message of the ``dice`` catalog.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from gmkit.dice.ast import Binary, Dice, Group, Literal, Named, Negative, Node
 from gmkit.dice.parser import Expression, parse
 from gmkit.dice.sources import DiceSource, DieRoll, EnteredDice
 from gmkit.errors import DiceValueError
+from gmkit.messages import Message, Text, render
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,18 +75,28 @@ class Roll:
 
     expression: Expression
     result: Result
-    purpose: str
+    purpose: Text
     dice: tuple[DieRoll, ...] = field(default=())
 
     @property
     def total(self) -> int:
         return self.result.total
 
+    def explain(self) -> Message:
+        """The roll in one line: "damage: 1d10+SB = 1d10 (7) + SB(4) = 11"."""
+        return Message(
+            "dice.roll",
+            purpose=self.purpose,
+            expression=str(self.expression),
+            result=str(self.result),
+            total=self.total,
+        )
+
     def __str__(self) -> str:
-        return f"{self.purpose}: {self.expression} = {self.result} = {self.total}"
+        return render(self.explain())
 
 
-def _apply(operator: str, left: int, right: int, where: str) -> int:
+def _apply(operator: str, left: int, right: int, purpose: Text, term: str) -> int:
     if operator == "+":
         return left + right
     if operator == "-":
@@ -88,51 +104,64 @@ def _apply(operator: str, left: int, right: int, where: str) -> int:
     if operator == "*":
         return left * right
     if right == 0:
-        raise DiceValueError(f"{where}: division by zero")
+        raise DiceValueError(Message("dice.division_by_zero", purpose=purpose, term=term))
     return left // right  # the games round down
 
 
-def resolve_name(name: str, names: Mapping[str, int], purpose: str) -> int:
+def resolve_name(name: str, names: Mapping[str, int], purpose: Text) -> int:
+    """The value of the bonus ``name`` in ``names``; DiceValueError if it is not there, or not
+    a whole number."""
     if name not in names:
-        known = ", ".join(sorted(names)) or "none"
-        raise DiceValueError(f"{purpose}: the bonus {name} is not on this profile (known: {known})")
+        known = tuple(sorted(names))
+        if known:
+            problem = Message("dice.unknown_bonus", purpose=purpose, name=name, known=known)
+        else:
+            problem = Message("dice.unknown_bonus_none_known", purpose=purpose, name=name)
+        raise DiceValueError(problem)
     value = names[name]
     try:
         number = int(value)
     except (TypeError, ValueError, OverflowError):
         number = None
     if number is None or (isinstance(value, float) and number != value):
-        raise DiceValueError(f"{purpose}: the bonus {name} must be a whole number, not {value!r}")
+        raise DiceValueError(
+            Message("dice.bonus_not_whole", purpose=purpose, name=name, value=repr(value))
+        )
     return number
 
 
 def roll(
     expression: Expression | str,
     source: DiceSource,
-    purpose: str,
+    purpose: Text,
     names: Mapping[str, int] | None = None,
 ) -> Roll:
     """Roll ``expression`` with dice from ``source``; named bonuses come from ``names``.
 
-    Each die's purpose is ``purpose`` when the expression has one die, else ``"<purpose> die N"``
-    (``"damage die 2"``), numbered across the whole expression. A missing bonus, or typed
-    values (:class:`EnteredDice`) too few or wrong for the dice, are refused before any die is
-    taken. A division by zero raises :class:`DiceValueError` (after the dice were rolled).
+    Each die's purpose is ``purpose`` when the expression has one die, else the message
+    ``dice.die_number`` ("damage die 2"), numbered across the whole expression. A missing
+    bonus, or typed values (:class:`EnteredDice`) too few or wrong for the dice, are refused
+    before any die is taken. A division by zero raises :class:`DiceValueError` (after the dice
+    were rolled).
     """
     parsed = parse(expression) if isinstance(expression, str) else expression
     bonuses = names or {}
     for name in sorted(parsed.names):  # refuse before any die is consumed
         resolve_name(name, bonuses, purpose)
     sides = [term.sides for term in parsed.dice for _ in range(term.count)]
-    purposes = (
-        [purpose] if len(sides) == 1 else [f"{purpose} die {n}" for n in range(1, len(sides) + 1)]
+    purposes: list[Text] = (
+        [purpose]
+        if len(sides) == 1
+        else [
+            Message("dice.die_number", purpose=purpose, number=n) for n in range(1, len(sides) + 1)
+        ]
     )
     if isinstance(source, EnteredDice):  # all the typed values or none of them
         source.check(zip(sides, purposes, strict=True))
     counter = [0]
     rolled: list[DieRoll] = []
 
-    def die_purpose() -> str:
+    def die_purpose() -> Text:
         counter[0] += 1
         return purposes[counter[0] - 1]
 
@@ -162,7 +191,7 @@ def roll(
             case Binary(left=left_node, right=right_node):
                 left = evaluate(left_node)
                 right = evaluate(right_node)
-                value = _apply(node.operator, left.total, right.total, f"{purpose}: {node}")
+                value = _apply(node.operator, left.total, right.total, purpose, str(node))
                 return OperationResult(node, (left, right), value)
         raise TypeError(f"not a dice node: {node!r}")  # pragma: no cover
 

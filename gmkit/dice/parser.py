@@ -4,6 +4,9 @@ Why not avrae's ``d20`` package itself: its last release is from 2021, its dice 
 global ``random`` module (gmkit passes a dice source into every roll, seeded or typed in from
 physical dice), it has no named bonuses (``1d10+SB``) and reads only a lower-case ``d``. gmkit
 keeps d20's grammar shape on Lark, the parser d20 itself is built on.
+
+A refusal's ``expected`` part (what would have been accepted) is a message of the ``dice``
+catalog, so a panel shows the whole error in the GM's language.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from gmkit.dice.ast import Binary, Dice, Group, Keep, Literal, Named, Negative, Node, walk
 from gmkit.errors import DiceSyntaxError
+from gmkit.messages import Message
 
 MAX_LENGTH = 200
 MAX_DICE = 100
@@ -29,19 +33,26 @@ _ENDS_WITH_DIE = re.compile(r"[dD](?:[0-9]+|%)$")
 _KEEP_MODE = re.compile(r"[kKdD][hHlL]")
 _SIDES = re.compile(r"[0-9]|%")
 
-# What each terminal is called in an error message, in the order they are listed.
+# What each terminal is called in an error message (dice.expected.<name>), in this order.
 _EXPECTED = {
-    "DICE": "a die (d10, 2D6, d%)",
-    "INT": "a number",
-    "NAME": "a bonus name (SB, capital first)",
-    "LPAR": "'('",
-    "PLUS": "'+'",
-    "MINUS": "'-'",
-    "TIMES": "'*'",
-    "DIVIDE": "'/'",
-    "RPAR": "')'",
-    "$END": "the end of the expression",
+    "DICE": "dice.expected.die",
+    "INT": "dice.expected.number",
+    "NAME": "dice.expected.bonus_name",
+    "LPAR": "dice.expected.open_parenthesis",
+    "PLUS": "dice.expected.plus",
+    "MINUS": "dice.expected.minus",
+    "TIMES": "dice.expected.times",
+    "DIVIDE": "dice.expected.divide",
+    "RPAR": "dice.expected.close_parenthesis",
+    "$END": "dice.expected.end",
 }
+
+
+def _syntax(text: str, position: int, expected: Message) -> DiceSyntaxError:
+    """The refusal of ``text`` at ``position``, ``expected`` saying what would fit there."""
+    # DiceSyntaxError formats ``expected`` into its message, so a Message is what it shows;
+    # gmkit/errors.py still annotates the parameter as ``str``.
+    return DiceSyntaxError(text, position, expected)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +85,15 @@ def _parser() -> Lark:
     return Lark(grammar, parser="lalr", propagate_positions=False, maybe_placeholders=False)
 
 
-def _expected(names: set[str] | frozenset[str]) -> str:
+def _expected(names: set[str] | frozenset[str]) -> Message:
     order = list(_EXPECTED)
     known = sorted((n for n in names if n in _EXPECTED), key=order.index)
-    wanted = [_EXPECTED[n] for n in known]
+    wanted = tuple(Message(_EXPECTED[n]) for n in known)
     if not wanted:
-        return "a dice expression"
-    return ", ".join(wanted[:-1]) + (" or " if len(wanted) > 1 else "") + wanted[-1]
+        return Message("dice.expected.expression")
+    if len(wanted) == 1:
+        return wanted[0]
+    return Message("dice.either", items=wanted[:-1], last=wanted[-1])
 
 
 def _accepted_at(text: str, position: int) -> set[str]:
@@ -99,13 +112,13 @@ def _refusal(text: str, position: int) -> DiceSyntaxError:
     """The error for ``text`` going wrong at ``position``, with a hint for common slips."""
     if _KEEP_MODE.match(text, position) and _ENDS_WITH_DIE.search(text, 0, position):
         # "4d6kh": the keep/drop amount is missing, not an operator.
-        return DiceSyntaxError(text, position + 2, "how many dice to keep or drop, as in 4d6kh3")
+        return _syntax(text, position + 2, Message("dice.expected.keep_amount"))
     letter = text[position : position + 1]
     after_count = position > 0 and text[position - 1].isdigit()
     if (letter == "d" or (letter == "D" and after_count)) and not _SIDES.match(text, position + 1):
         # "1d", "d", "2D": a die without its sides.
-        return DiceSyntaxError(text, position + 1, "the number of sides after 'd', as in d6 or d%")
-    return DiceSyntaxError(text, position, _expected(_accepted_at(text, position)))
+        return _syntax(text, position + 1, Message("dice.expected.sides"))
+    return _syntax(text, position, _expected(_accepted_at(text, position)))
 
 
 class _ToTree(Transformer[Token, Node]):
@@ -121,22 +134,23 @@ class _ToTree(Transformer[Token, Node]):
         start = token.start_pos or 0
         count = int(count_text) if count_text else 1
         if not 1 <= count <= MAX_DICE:
-            raise DiceSyntaxError(self._text, start, f"a number of dice from 1 to {MAX_DICE}")
+            raise _syntax(self._text, start, Message("dice.expected.dice_count", most=MAX_DICE))
         sides = 100 if sides_text == "%" else int(sides_text)
         if not 2 <= sides <= MAX_SIDES:
             where = start + len(count_text) + 1
-            raise DiceSyntaxError(self._text, where, f"a die of 2 to {MAX_SIDES} sides")
+            raise _syntax(self._text, where, Message("dice.expected.die_sides", most=MAX_SIDES))
         keep = Keep(mode.lower(), int(amount)) if mode else None  # type: ignore[arg-type]
         if keep is not None and keep.amount > count:
             where = start + len(str(token)) - len(amount)
-            raise DiceSyntaxError(self._text, where, f"at most {count}, the number of dice rolled")
+            raise _syntax(self._text, where, Message("dice.expected.keep_at_most", count=count))
         return Dice(count=count, sides=sides, keep=keep, written=str(token))
 
     def literal(self, items: list[Token]) -> Literal:
         (token,) = items
         value = int(token)
         if value > MAX_LITERAL:
-            raise DiceSyntaxError(self._text, token.start_pos or 0, f"a number up to {MAX_LITERAL}")
+            expected = Message("dice.expected.number_up_to", most=MAX_LITERAL)
+            raise _syntax(self._text, token.start_pos or 0, expected)
         return Literal(value)
 
     def named(self, items: list[Token]) -> Named:
@@ -161,21 +175,22 @@ def parse(text: str) -> Expression:
     Raises :class:`~gmkit.errors.DiceSyntaxError` naming the position and what was expected.
     """
     if not isinstance(text, str):
-        raise DiceSyntaxError(repr(text), 0, "a dice expression as text")
+        raise _syntax(repr(text), 0, Message("dice.expected.text"))
     return _parse(text)
 
 
 @lru_cache(maxsize=1024)
 def _parse(text: str) -> Expression:
     if len(text) > MAX_LENGTH:
-        raise DiceSyntaxError(text, MAX_LENGTH, f"an expression of at most {MAX_LENGTH} characters")
+        expected = Message("dice.expected.length", most=MAX_LENGTH)
+        raise _syntax(text, MAX_LENGTH, expected)
     if not text.strip():
-        raise DiceSyntaxError(text, len(text), "a dice expression such as 1d10+4")
+        raise _syntax(text, len(text), Message("dice.expected.example"))
     try:
         tree = _parser().parse(text)
         root = _ToTree(text).transform(tree)
     except UnexpectedCharacters as error:
-        raise _refusal(text, error.pos_in_stream) from None
+        raise _refusal(text, error.pos_in_stream or 0) from None
     except UnexpectedToken as error:
         at_end = error.token.type == "$END"
         raise _refusal(text, len(text) if at_end else error.token.start_pos or 0) from None
@@ -183,7 +198,7 @@ def _parse(text: str) -> Expression:
         raise _refusal(text, len(text)) from None
     except UnexpectedInput as error:  # any other shape Lark may report
         position = getattr(error, "pos_in_stream", 0) or 0
-        raise DiceSyntaxError(text, position, "a dice expression") from None
+        raise _syntax(text, position, Message("dice.expected.expression")) from None
     except VisitError as error:  # Lark wraps errors raised inside the transformer; unwrap ours.
         if isinstance(error.orig_exc, DiceSyntaxError):
             raise error.orig_exc from None

@@ -20,19 +20,26 @@ import pandas as pd
 from gmkit.encounter.combat import CombatCommands
 from gmkit.encounter.permits import Permit
 from gmkit.encounter.state import Combatant, Condition, EncounterState, Trigger
-from gmkit.encounter.views import combat_log, combatant_summary, player_view, wound_band
+from gmkit.encounter.views import (
+    combat_log,
+    combatant_summary,
+    event_text,
+    player_view,
+    step_texts,
+    wound_band,
+)
 
 
 class Encounter(CombatCommands):
     """One fight: commands in, events out, state as their fold (see the package docstring)."""
 
-    def player_view(self) -> dict[str, object]:
-        """The encounter as the players may see it."""
-        return player_view(self.state)
+    def player_view(self, language: str = "en") -> dict[str, object]:
+        """The encounter as the players may see it (its words in ``language``)."""
+        return player_view(self.state, language=language)
 
-    def log_frame(self) -> pd.DataFrame:
-        """The combat log: one row per effective event."""
-        return combat_log(self.effective_events, self._log.states)
+    def log_frame(self, language: str = "en") -> pd.DataFrame:
+        """The combat log: one row per effective event, its outcomes in ``language``."""
+        return combat_log(self.effective_events, self._log.states, language=language)
 
     def summary_frame(self) -> pd.DataFrame:
         return combatant_summary(self.effective_events, self.state)
@@ -47,6 +54,8 @@ __all__ = [
     "Trigger",
     "combat_log",
     "combatant_summary",
+    "event_text",
     "player_view",
+    "step_texts",
     "wound_band",
 ]

@@ -40,17 +40,23 @@ that is not applied now keeps there the effects that could never be)::
                     "reason": "no combatant 'Reikland Swordsmen'"}]
 
 Effects the GM types (``apply_effects``) naming no combatant are refused instead.
+
+An effect's ``note`` and an unapplied effect's ``reason`` are kept as a message's id and
+parameters (:meth:`~gmkit.messages.Message.to_json`), so the log reads them in the reader's
+language; an older event's strings read as they are.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, get_args
 
 from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, evolve
+from gmkit.encounter.terms import effect_kind_name
 from gmkit.errors import GmkitError, RulesError, SheetError
-from gmkit.messages import Message, from_json
+from gmkit.messages import Message, Param, Text, from_json
 from gmkit.sheets import load_sheet
 from gmkit.sheets.base import Sheet
 from gmkit.systems.base import Effect
@@ -74,7 +80,7 @@ class Application:
     changes: tuple[tuple[str, Sheet], ...] = ()
     generic: tuple[tuple[Effect, Tick], ...] = ()  # each with the moment its rounds tick
     follow_ups: tuple[Effect, ...] = ()
-    unapplied: tuple[tuple[Effect, str], ...] = ()  # each with the reason (lenient only)
+    unapplied: tuple[tuple[Effect, Text], ...] = ()  # each with the reason (lenient only)
 
     def record(self) -> dict[str, Any]:
         """The event's fields (JSON-ready); ``unapplied`` only when some effect was not."""
@@ -96,15 +102,16 @@ class Application:
         return found
 
 
-def unapplied_records(unapplied: Iterable[tuple[Effect, str]]) -> list[dict[str, Any]]:
+def unapplied_records(unapplied: Iterable[tuple[Effect, Text]]) -> list[dict[str, Any]]:
     """Effects not applied, each with its ``reason`` (JSON-ready)."""
     return [{**effect_record(effect), "reason": _json(reason)} for effect, reason in unapplied]
 
 
-def not_applied(unapplied: Iterable[Mapping[str, Any]]) -> str:
-    """What the log says of effects not applied: "not applied: no combatant 'X'" ("" if none)."""
-    reasons = dict.fromkeys(str(item.get("reason", "")) for item in unapplied)
-    return f"not applied: {'; '.join(reasons)}" if reasons else ""
+def not_applied(unapplied: Iterable[Mapping[str, Any]]) -> Text:
+    """What the log says of effects not applied: "not applied: no combatant 'X'" ("" if none);
+    each reason once (a reason stored as a message's JSON, or an older event's string)."""
+    reasons = tuple(dict.fromkeys(from_json(item.get("reason", "")) for item in unapplied))
+    return Message("encounter.not_applied", reasons=reasons) if reasons else ""
 
 
 def effect_record(effect: Effect) -> dict[str, Any]:
@@ -118,6 +125,13 @@ def _json(text: Any) -> Any:
     return text.to_json() if isinstance(text, Message) else text
 
 
+def shown(value: Any) -> Param:
+    """A value from an event as a message's parameter: a number as it is, else its text."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value if math.isfinite(value) else str(value)
+    return str(value)
+
+
 def as_effect(data: Effect | Mapping[str, Any]) -> Effect:
     if isinstance(data, Effect):
         return data
@@ -127,7 +141,7 @@ def as_effect(data: Effect | Mapping[str, Any]) -> Effect:
             fields["note"] = from_json(fields["note"])
         return Effect(**fields)
     except TypeError as error:
-        raise RulesError(f"effect: {error}") from None
+        raise RulesError(Message("encounter.effect_problem", problem=str(error))) from None
 
 
 def find_target(state: EncounterState, target: str) -> Combatant | None:
@@ -140,14 +154,15 @@ def find_target(state: EncounterState, target: str) -> Combatant | None:
     return None
 
 
-def no_combatant(target: str) -> str:
-    return f"no combatant {target!r}"
+def no_combatant(target: str) -> Message:
+    """Why an effect naming ``target`` was not applied: "no combatant 'X'"."""
+    return Message("encounter.no_combatant", target=repr(target))
 
 
 def by_name_or_id(state: EncounterState, target: str) -> Combatant:
     found = find_target(state, target)
     if found is None:
-        raise RulesError(f"effect: {no_combatant(target)}")
+        raise RulesError(Message("encounter.effect_problem", problem=no_combatant(target)))
     return found
 
 
@@ -181,11 +196,11 @@ def application(
     sheets: dict[str, Sheet] = {}
     generic: list[tuple[Effect, Tick]] = []
     follow_ups: list[Effect] = []
-    unapplied: list[tuple[Effect, str]] = []
+    unapplied: list[tuple[Effect, Text]] = []
     index = 0
     while index < len(queue):
         if len(queue) > LIMIT:
-            raise RulesError(f"effects: more than {LIMIT} in one application (follow-ups loop?)")
+            raise RulesError(Message("encounter.effects_limit", limit=LIMIT))
         effect = queue[index]
         index += 1
         found = find_target(state, effect.target)
@@ -204,7 +219,9 @@ def application(
             continue
         sheet, caused = answer
         if sheet.game != state.game:
-            raise RulesError(f"effect: the rules gave a {sheet.game} sheet in a {state.game} fight")
+            raise RulesError(
+                Message("encounter.rules_gave_other_game", sheet_game=sheet.game, game=state.game)
+            )
         sheets[combatant.id] = sheet
         following = queue[index] if index < len(queue) else None
         added = []
@@ -242,12 +259,22 @@ def _ask(rules: RulesApply, sheet: Sheet, effect: Effect) -> tuple[Sheet, tuple[
     except RulesError:
         raise
     except (GmkitError, SheetError) as error:
-        raise RulesError(f"{effect.kind}: {error}") from None
+        raise RulesError(
+            Message(
+                "encounter.kind_problem", kind=effect_kind_name(effect.kind), problem=error.message
+            )
+        ) from None
     if answer is None:
         return None
     new, caused = answer
     if not isinstance(new, Sheet):
-        raise RulesError(f"effect {effect.kind}: the rules gave no sheet ({type(new).__name__})")
+        raise RulesError(
+            Message(
+                "encounter.rules_gave_no_sheet",
+                kind=effect_kind_name(effect.kind),
+                type=type(new).__name__,
+            )
+        )
     return new, tuple(caused)
 
 
@@ -265,13 +292,20 @@ def apply_recorded(state: EncounterState, event: Mapping[str, Any]) -> Encounter
     for change in event.get("changes", ()):
         ident = change.get("id")
         if ident not in state.combatants:
-            raise RulesError(f"combatant: no one with id {ident!r} in this encounter")
+            raise RulesError(Message("encounter.no_id", ident=repr(ident)))
         try:
             sheet = load_sheet(dict(change["sheet"]))
         except SheetError as error:
-            raise RulesError(str(error)) from None
+            raise RulesError(error.message) from None
         if sheet.game != state.game:
-            raise RulesError(f"sheet: {sheet.name} is a {sheet.game} sheet, not {state.game}")
+            raise RulesError(
+                Message(
+                    "encounter.sheet_of_other_game",
+                    name=sheet.name,
+                    sheet_game=sheet.game,
+                    game=state.game,
+                )
+            )
         state = state.with_combatant(evolve(state.combatants[ident], sheet=sheet))
     for data in event.get("generic", ()):
         fields = dict(data)
@@ -303,7 +337,9 @@ def apply_common(
         case "condition" | "injury" | "pinned":
             name = effect.condition or effect.kind
             if ticks not in TICKS:
-                raise RulesError(f"ticks: {ticks!r} is not one of {', '.join(TICKS)}")
+                raise RulesError(
+                    Message("encounter.ticks_choice", ticks=repr(ticks), choices=TICKS)
+                )
             return combatant.with_condition(Condition(name, effect.rounds, ticks))
         case "remove_condition":
             # "jammed" with a weapon lifts the encounter's "jammed: <weapon>" (a cleared jam)

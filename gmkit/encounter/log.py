@@ -14,6 +14,7 @@ from typing import Any
 from gmkit.encounter.fold import fold
 from gmkit.encounter.state import EncounterState
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 
 MARKERS = ("undo", "redo")
 
@@ -34,11 +35,11 @@ class EventLog:
         """The state ``event`` would lead to; RulesError if the rules refuse it."""
         if event.get("kind") == "undo":
             if not self.done:
-                raise RulesError("undo: there is nothing to undo")
+                raise RulesError(Message("encounter.nothing_to_undo"))
             return self.states[-2]
         if event.get("kind") == "redo":
             if not self.undone:
-                raise RulesError("redo: there is nothing to redo")
+                raise RulesError(Message("encounter.nothing_to_redo"))
             return fold(self.state, self.undone[-1])
         return fold(self.state, event)
 

@@ -1,4 +1,10 @@
-"""The encounter's state: plain immutable values, the fold of the event log."""
+"""The encounter's state: plain immutable values, the fold of the event log.
+
+Texts the state carries for the GM (a condition's ``reminder``, the ``reminders`` of the last
+turn change) are :data:`~gmkit.messages.Text`: messages, rendered in the reader's language
+(:meth:`EncounterState.reminder_texts`), or plain strings (what a GM typed, or a log written
+before messages).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
+from gmkit.messages import Text, render
 from gmkit.sheets.base import Sheet
 
 Tick = Literal["start_of_turn", "end_of_turn", "end_of_round", "never"]
@@ -42,7 +49,7 @@ class Condition:
     name: str
     rounds: int | None = None
     ticks: Tick = "end_of_turn"
-    reminder: str = ""  # shown when it ticks: "on fire: 1d10 damage, WP test to act"
+    reminder: Text = ""  # shown when it ticks: "on fire: 1d10 damage, WP test to act"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +107,16 @@ class EncounterState:
     phase: int = 0  # index into the game's phases (sides games)
     triggers: tuple[Trigger, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)
-    reminders: tuple[str, ...] = ()  # what the last turn change asks the GM to do
+    reminders: tuple[Text, ...] = ()  # what the last turn change asks the GM to do
     events: int = 0  # effective events folded
 
     @property
     def started(self) -> bool:
         return self.round > 0
+
+    def reminder_texts(self, language: str = "en") -> tuple[str, ...]:
+        """The :attr:`reminders` in ``language`` ("Sergeant Varro Tull: on fire ends")."""
+        return tuple(render(reminder, language) for reminder in self.reminders)
 
     @property
     def present(self) -> list[Combatant]:

@@ -1,5 +1,7 @@
 """What is shown: the player projection (secrets removed below the widgets), the combat log
-as a DataFrame, and per-combatant summaries."""
+as a DataFrame, and per-combatant summaries; texts in the reader's ``language`` (the log's
+lines and an attack's steps: :mod:`gmkit.encounter.narration`). Column labels and the
+projection's keys are data: the widgets label them."""
 
 from __future__ import annotations
 
@@ -7,7 +9,10 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from gmkit.encounter.narration import event_message, event_text, step_texts
 from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.encounter.terms import band_name, condition_name
+from gmkit.messages import from_json, render
 from gmkit.systems.health import health
 
 WoundsShown = Literal["exact", "band", "hidden"]
@@ -22,9 +27,12 @@ def wound_band(current: int, maximum: int) -> str:
     return "hurt" if current * 2 > maximum else "bloodied"
 
 
-def player_view(state: EncounterState, *, player_sides: tuple[str, ...] = ()) -> dict[str, Any]:
+def player_view(
+    state: EncounterState, *, player_sides: tuple[str, ...] = (), language: str = "en"
+) -> dict[str, Any]:
     """The encounter as players may see it: hidden combatants absent, GM-only sheet fields and
-    notes absent, enemy wounds as the GM's ``enemy_wounds`` setting says."""
+    notes absent, enemy wounds as the GM's ``enemy_wounds`` setting says. Wound bands and
+    conditions are in ``language`` (in English, as the state names them: "bloodied")."""
     shown: WoundsShown = state.settings.get("enemy_wounds", "band")
     sides = tuple(state.settings.get("player_sides", player_sides))
     visible = [c for c in state.present if not c.hidden]
@@ -36,22 +44,26 @@ def player_view(state: EncounterState, *, player_sides: tuple[str, ...] = ()) ->
         "current": current.name if current and not current.hidden else None,
         "current_side": state.current_side,
         "order": [state.combatants[i].name for i in order],
-        "combatants": [_public(c, c.side in sides, shown) for c in visible],
+        "combatants": [_public(state.game, c, c.side in sides, shown, language) for c in visible],
     }
 
 
-def _public(combatant: Combatant, friendly: bool, shown: WoundsShown) -> dict[str, Any]:
+def _public(
+    game: str, combatant: Combatant, friendly: bool, shown: WoundsShown, language: str
+) -> dict[str, Any]:
     left, total = health(combatant.sheet, combatant.counters)
     entry: dict[str, Any] = {
         "name": combatant.name,
         "side": combatant.side,
-        "conditions": sorted(combatant.conditions),
+        "conditions": [
+            render(condition_name(game, key), language) for key in sorted(combatant.conditions)
+        ],
         "sheet": combatant.sheet.public_view() if friendly else {"name": combatant.name},
     }
     if friendly or shown == "exact":
         entry["wounds"] = f"{left}/{total}"
     elif shown == "band":
-        entry["wounds"] = wound_band(left, total)
+        entry["wounds"] = render(band_name(wound_band(left, total)), language)
     return entry
 
 
@@ -61,10 +73,14 @@ def public_events(events: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
 
 
 def combat_log(
-    state_events: tuple[dict[str, Any], ...], states: list[EncounterState]
+    state_events: tuple[dict[str, Any], ...],
+    states: list[EncounterState],
+    language: str = "en",
 ) -> pd.DataFrame:
     """One row per effective event: round, whose turn, kind, actor, target, rolls (``*``: a
-    physical die), dice (physical, digital or mixed), outcome, visibility."""
+    physical die), dice (physical, digital or mixed), outcome, visibility. The outcome is the
+    event's own text in ``language`` (an attack's summary, a note's text; "" for an event
+    without one: :func:`event_text` describes those too)."""
     rows = []
     for number, event in enumerate(state_events, start=1):
         before = states[number - 1]
@@ -87,7 +103,9 @@ def combat_log(
                     f"d{r['sides']}={r['value']}{'*' if r.get('physical') else ''}" for r in rolls
                 ),
                 "dice": kinds.pop() if len(kinds) == 1 else ("mixed" if kinds else ""),
-                "outcome": event.get("summary") or event.get("text") or "",
+                "outcome": render(
+                    from_json(event.get("summary") or event.get("text") or ""), language
+                ),
                 "visibility": event.get("visibility", "public"),
             }
         )
@@ -177,3 +195,15 @@ def combatant_summary(events: tuple[dict[str, Any], ...], state: EncounterState)
             }
         )
     return pd.DataFrame(rows)
+
+
+__all__ = [
+    "combat_log",
+    "combatant_summary",
+    "event_message",
+    "event_text",
+    "player_view",
+    "public_events",
+    "step_texts",
+    "wound_band",
+]

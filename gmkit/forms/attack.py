@@ -19,8 +19,8 @@ Defaults and resets, so no setting of one attack carries into the next by accide
   circumstance, distance, reaction, option or typed die but those the GM pinned.
 - Another weapon: its first legal mode and that mode's standard attack.
 - Another target: its circumstances, distance and reaction cleared (pinned ones stay).
-- After an attack is applied: the same, keeping attacker, weapon, mode, action and target
-  where they are still offered.
+- After an attack is applied: the reaction cleared, the rest kept where still offered (the
+  same attacker shooting again at the same target, from the same place).
 - The combatants' conditions are read from the encounter on every request (the circumstances
   they imply are worked out then, never kept), so a condition that ended sets nothing.
 - :meth:`pin` keeps a circumstance for the whole fight (darkness, a storm) through every reset.
@@ -92,6 +92,7 @@ class AttackForm:
         self.distance: float | None = None
         self.circumstances: dict[str, Any] = {}
         self.pinned: dict[str, Any] = {}
+        self.suppressed: frozenset[str] = frozenset()  # implied ones the GM turned off
         self.options: dict[str, Any] = {}
         self.offered = Offered()
         self.preview: Preview | None = None
@@ -127,8 +128,14 @@ class AttackForm:
         found = choices.implied_circumstances(
             self.game, self.action, attacker.conditions, target.conditions
         )
-        known = {choice.id for choice in self.offered.circumstances}
+        known = {choice.id for choice in self.offered.circumstances} - self.suppressed
         return {key: value for key, value in found.items() if key in known}
+
+    @property
+    def in_effect(self) -> dict[str, Any]:
+        """The circumstances the attack is resolved with: those the conditions imply (unless
+        the GM turned one off) and those the GM set."""
+        return {**self.implied, **self.circumstances}
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(form)`` after every change; returns the unsubscribe function."""
@@ -214,8 +221,14 @@ class AttackForm:
                 )
             )
         changed = {k: v for k, v in self.circumstances.items() if k != circumstance}
-        if value not in (None, False, 0, ""):
+        off = value in (None, False, 0, "")
+        if not off:
             changed[circumstance] = value
+        implied = circumstance in {**self.implied, **{k: 1 for k in self.suppressed}}
+        if implied:  # one the conditions set: the GM turns it off (or back on) for this attack
+            self.suppressed = (
+                self.suppressed | {circumstance} if off else self.suppressed - {circumstance}
+            )
         self.circumstances = changed
         if circumstance in self.pinned:
             self.pinned = {
@@ -408,7 +421,7 @@ class AttackForm:
             "mode": self.mode,
             "distance": self.distance,
             "called_location": self.location or None,
-            "circumstances": {**self.implied, **self.circumstances},
+            "circumstances": self.in_effect,
             "options": options,
         }
 
@@ -421,19 +434,20 @@ class AttackForm:
         """Work out what is offered from the selections, applying the defaults ``reset`` says
         (attacker, weapon, mode, target, applied) and keeping what is still offered."""
         state = self.encounter.state
-        if reset in ("attacker", "target", "applied"):
+        if reset in ("attacker", "target"):
             self.circumstances = dict(self.pinned)
+            self.suppressed = frozenset()
             self.distance = None
+        if reset in ("attacker", "target", "applied"):
             self.reaction = ""
         if reset == "attacker":
             self.options = {}
             self.weapon = self.mode = self.action = self.target = self.location = ""
         elif reset == "weapon":
             self.mode = self.action = ""
-        if not keep_result or reset is not None:
-            self.dice.clear()
-            if reset != "applied":
-                self.applied = False
+        if reset != "applied" and (not keep_result or reset is not None):
+            self.dice.clear()  # a result applied stays shown until the next choice
+            self.applied = False
         self.offered = offered_for(self, state, self._offers)
         self._fix_selections(state)
         self._build_request()

@@ -7,7 +7,7 @@ from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.simulate.necromunda import necromunda_tables
 from gmkit.systems.necromunda import SYSTEM
 from gmkit.systems.necromunda.offers import OFFERS
-from gmkit.systems.options import OpenOptions
+from gmkit.systems.necromunda.options import NecromundaOptions
 from gmkit.systems.turns import NECROMUNDA
 
 GAME = Game(
@@ -15,7 +15,7 @@ GAME = Game(
     title=Message("games.title.necromunda"),
     sheet=NecromundaFighter,
     rules=SYSTEM,
-    options=OpenOptions,
+    options=NecromundaOptions,
     offers=OFFERS,
     turns=NECROMUNDA,
     unit="in",

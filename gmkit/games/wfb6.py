@@ -5,17 +5,17 @@ from gmkit.messages import Message
 from gmkit.odds.wfb6 import wfb6_curve, wfb6_odds
 from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.simulate.pool import pool_tables
-from gmkit.systems.options import OpenOptions
 from gmkit.systems.turns import WFB6
 from gmkit.systems.wfb6 import SYSTEM
 from gmkit.systems.wfb6.offers import OFFERS
+from gmkit.systems.wfb6.options import WFB6Options
 
 GAME = Game(
     id="wfb6",
     title=Message("games.title.wfb6"),
     sheet=WFB6Character,
     rules=SYSTEM,
-    options=OpenOptions,
+    options=WFB6Options,
     offers=OFFERS,
     turns=WFB6,
     unit="cm",

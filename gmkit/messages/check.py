@@ -179,7 +179,7 @@ ENGLISH_WORDS = frozenset(
 )
 """English words that never belong in a Spanish rendering of gmkit's texts."""
 
-_WORD = re.compile(r"[A-Za-z']+")
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")  # words, accented letters included
 
 
 def english_words(text: str, names: Iterable[str] = ()) -> list[str]:

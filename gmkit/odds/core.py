@@ -34,7 +34,7 @@ from gmkit.dice import ReplayedDice, SeededDice
 from gmkit.errors import GmkitError, NeedDie
 from gmkit.games import OddsEngine, games
 from gmkit.games import game as find_game
-from gmkit.messages import Message
+from gmkit.messages import Message, Text, render
 from gmkit.systems.base import AttackRequest
 
 K = TypeVar("K", bound=Hashable)
@@ -300,7 +300,7 @@ class Odds:
     events: Mapping[str, Fraction] = field(default_factory=dict)
     members: tuple[MemberOdds, ...] = ()
     details: Mapping[str, Dist[Any]] = field(default_factory=dict)
-    notes: tuple[str, ...] = ()
+    notes: tuple[Text, ...] = ()  # messages (the renderer words them)
 
     @property
     def hit(self) -> Fraction:
@@ -356,7 +356,7 @@ class Odds:
             "events": {name: float(value) for name, value in self.events.items()},
             "members": {member.name: member.as_float() for member in self.members},
             "details": {name: dist.as_float() for name, dist in self.details.items()},
-            "notes": list(self.notes),
+            "notes": [render(note) for note in self.notes],
         }
 
 

@@ -38,15 +38,22 @@ from typing import NamedTuple
 
 from gmkit.dice import DieRoll, distribution
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.odds.core import ONE, Curve, Dist, MemberOdds, Odds
 from gmkit.odds.sixes import MODIFIERS, faces, needed_at, total_of
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.necromunda import SYSTEM
-from gmkit.systems.necromunda.injuries import injury_rolls, injury_table
-from gmkit.systems.necromunda.resolve import OFF_TABLE, _ammo, _save, _settings
+from gmkit.systems.necromunda.injuries import Injury, already_out, injury_rolls, injury_table
+from gmkit.systems.necromunda.resolve import _ammo, _save, _settings, refusal, refused_shot
 from gmkit.systems.necromunda.shooting import ShotSetup, shot_setup
-from gmkit.systems.necromunda.state import FighterState, Settings, bled_out, fighter_of
+from gmkit.systems.necromunda.state import (
+    FighterState,
+    Settings,
+    bled_out,
+    fighter_of,
+    with_encounter_states,
+)
 from gmkit.systems.sixes import chance
 
 GAME = "necromunda"
@@ -103,7 +110,7 @@ def _injury_chain(
     action): the table's faces, grouped by result, one die at a time."""
     chart = injury_table(high_impact)
     sides = len(chart)
-    results: dict[str, int] = {}
+    results: dict[Injury, int] = {}
     for result in chart.values():
         results[result] = results.get(result, 0) + 1
     counts: dict[Chain, int] = {(state.flesh(fighter), state.down, False): 1}
@@ -131,7 +138,7 @@ def wound_outcomes(
     """The exact distribution of the state
     :func:`~gmkit.systems.necromunda.injuries.resolve_wounds` leaves ``fighter`` in."""
     if state.out_of_action:
-        raise RulesError(f"{fighter.name}: already out of action")
+        raise already_out(fighter)
     left = state.wounds(fighter)
     lost = min(wounds, left)
     chain = _injury_chain(fighter, state, injury_rolls(wounds, left), high_impact)
@@ -165,7 +172,7 @@ class Shot:
     jam: Fraction
     on_hit: Dist[Outcome]
     on_miss: Outcome
-    notes: tuple[str, ...]
+    notes: tuple[Message, ...]
 
     def hit_chance(self, total: int | None = None) -> Fraction:
         """The chance to hit, at the total modifier ``total`` (None: the shot's own)."""
@@ -175,22 +182,24 @@ class Shot:
         return chance(needed)
 
 
-def _refusals(request: AttackRequest, setup: ShotSetup) -> tuple[str, ...]:
+def _refusals(request: AttackRequest, setup: ShotSetup) -> tuple[Message, ...]:
     """The resolver's refusal: raised as it raises it, or noted when the GM allows the shot."""
     refused = setup.refused
     if not refused:
         return ()
     shooter = fighter_of(request.attacker, "attacker")
     target = fighter_of(request.target, "target")
-    reasons = "; ".join(f"{c.rule}: {c.reason}" for c in refused)
-    off_table = any(c.rule in OFF_TABLE for c in refused)
-    if off_table or not request.options.get("gm_allows_shot"):
-        raise RulesError(f"{shooter.name} may not shoot {target.name}: {reasons}")
-    return (f"allowed by the GM: {reasons}",)
+    reasons, off_table = refusal(shooter, target, refused)
+    if off_table or not request.options.gm_allows_shot:
+        raise RulesError(refused_shot(shooter, target, reasons))
+    return (Message("necromunda.odds.allowed", reasons=reasons),)
 
 
 def prepare(request: AttackRequest, settings: Settings | None = None) -> Shot:
-    """Everything about the shot but the to-hit chance (which a curve varies)."""
+    """Everything about the shot but the to-hit chance (which a curve varies); the fighters'
+    states from the request's standings where its options give none, as the resolver reads
+    them."""
+    request = with_encounter_states(request)
     settings = _settings(request, settings or SYSTEM.settings)
     setup = shot_setup(request, settings)
     notes = _refusals(request, setup)
@@ -198,7 +207,7 @@ def prepare(request: AttackRequest, settings: Settings | None = None) -> Shot:
     target = fighter_of(request.target, "target")
     template = setup.weapon.template
     rolled = not template and setup.band != "out of range"
-    six = DieRoll(6, 6, "to hit", physical=False)
+    six = DieRoll(6, 6, Message("necromunda.purpose.to_hit"), physical=False)
     jam_on_six = faces(lambda probe: bool(_ammo(setup, six, shooter.name, settings, probe)[1]))
     jam = Fraction(0) if template else Fraction(1, 6) * jam_on_six.p(True)
 
@@ -319,7 +328,7 @@ def _assemble(shot: Shot, hit: Fraction) -> Odds:
             "flesh wounds": whole.map(lambda o: o.flesh),
             "wounds left": whole.map(lambda o: left - o.lost),
         },
-        notes=shot.notes,
+        notes=tuple(str(note) for note in shot.notes),  # Odds keeps its notes as text
     )
 
 

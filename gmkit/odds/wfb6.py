@@ -33,7 +33,7 @@ model takes the hit).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, lcm
@@ -47,18 +47,18 @@ from gmkit.odds.sixes import MODIFIERS, needed_at, total_of
 from gmkit.sheets.wfb6 import Weapon, WFB6Character, resolve_strength
 from gmkit.systems.base import AttackRequest, Step
 from gmkit.systems.sixes import chance, to_wound_needed
-from gmkit.systems.wfb6 import (
-    _allocate,
-    _no_trooper,
-    _ruling,
-    _sheet,
-    _situation,
-    _to_hit,
-    refused_summary,
-)
 from gmkit.systems.wfb6.battlefield import UnitOnTable
 from gmkit.systems.wfb6.data import AttackKind, ShootingRules, shooting_rules, targeting_rules
 from gmkit.systems.wfb6.hits import Share
+from gmkit.systems.wfb6.shooting import (
+    no_trooper,
+    refused_summary,
+    sheet_of,
+    situation_of,
+    targeting_ruling,
+    to_hit,
+    who_takes_the_hits,
+)
 from gmkit.systems.wfb6.targeting import find_weapon
 
 GAME = "wfb6"
@@ -146,7 +146,7 @@ class Attack:
         target = self.target
         profile = share.profile or (target if target.role != "character" else None)
         if profile is None:
-            raise _no_trooper(share)
+            raise no_trooper(share)
         if id(profile) not in self.unsaved:
             self.unsaved[id(profile)] = self._unsaved(profile)
         if share.kind == "troops":
@@ -179,14 +179,12 @@ class Attack:
         )
         return _Split(names, tuple(share.hits for share in shares), extra, distinct)
 
-    def _allocation(
-        self, hits: int
-    ) -> tuple[tuple[Share, ...], tuple[Step, ...], ScriptedDice]:
+    def _allocation(self, hits: int) -> tuple[tuple[Share, ...], tuple[Step, ...], ScriptedDice]:
         """The resolver's allocation of ``hits`` with a probe (every die shows 1)."""
         if hits not in self.allocations:
             assert self.kind is not None
             probe = ScriptedDice()
-            shares, steps = _allocate(self.request, self.kind, self.unit, hits, probe)
+            shares, steps = who_takes_the_hits(self.request, self.kind, self.unit, hits, probe)
             self.allocations[hits] = (shares, steps, probe)
         return self.allocations[hits]
 
@@ -200,7 +198,9 @@ class Attack:
         if self.kind.to_hit == "template":  # one D6 roll: "Look out, Sir!"
             needed = next(step.target for step in steps if step.rolls)
             passed = chance(needed)
-            dodged, _ = _allocate(self.request, self.kind, self.unit, hits, ScriptedDice([6]))
+            dodged, _ = who_takes_the_hits(
+                self.request, self.kind, self.unit, hits, ScriptedDice([6])
+            )
             split = {True: self._split(dodged), False: self._split(shares)}
             return Dist.bernoulli(passed).map(split.__getitem__), passed
         # hits left over, one die each among the candidates: d(n), then d(n-1) when distinct
@@ -217,10 +217,7 @@ class Attack:
             splits, dodged = self._splits(hits)
             joint = splits.given(self._joint)
             labels = {name for split in splits for name in split.members}
-            members = {
-                name: splits.given(lambda split, name=name: self._marginal(split, name))
-                for name in labels
-            }
+            members = {name: splits.given(self._marginal_of(name)) for name in labels}
             hit_on = None
             if self.kind is not None and self.kind.to_hit == "template":
                 hit_on = splits.map(
@@ -267,6 +264,14 @@ class Attack:
         joint = {(w, s): c for (used, w, s), c in states.items() if used == extra}
         return Dist(joint, common**hits * ways_extra)
 
+    def _marginal_of(self, name: str) -> Callable[[_Split], Dist[tuple[int, int]]]:
+        """:meth:`_marginal` of the member ``name``, as a function of the split."""
+
+        def marginal(split: _Split) -> Dist[tuple[int, int]]:
+            return self._marginal(split, name)
+
+        return marginal
+
     def _marginal(self, split: _Split, name: str) -> Dist[tuple[int, int]]:
         """(hits, unsaved wounds) of one member."""
         member = self.members.get(name)
@@ -286,16 +291,16 @@ class Attack:
 
 def prepare(request: AttackRequest) -> Attack:
     """The resolver's targeting and to-hit step, read once (what a curve keeps)."""
-    attacker = _sheet(request.attacker, "attacker")
-    target = _sheet(request.target, "target")
+    attacker = sheet_of(request.attacker, "attacker")
+    target = sheet_of(request.target, "target")
     weapon = find_weapon(attacker, request.weapon)
     kind = targeting_rules().kind_of(weapon, request.mode)
-    situation = _situation(request, attacker)
-    ruling = _ruling(request, target, situation, kind)
+    situation = situation_of(request, attacker)
+    ruling = targeting_ruling(request, target, situation, kind)
     if not ruling:
         return Attack(request, target, None, refused=refused_summary(target, ruling))
     probe = ScriptedDice()
-    fixed, step = _to_hit(request, kind, weapon, situation, ruling, probe)
+    fixed, step = to_hit(request, kind, weapon, situation, ruling, probe)
     rolled = step.target is not None
     return Attack(
         request,
@@ -350,9 +355,11 @@ def _assemble(attack: Attack, hits: Dist[int]) -> Odds:
     members = []
     for name in labels:
         member = attack.members[name]
-        marginal = hits.given(
-            lambda h, name=name: given[h].members.get(name, absent) if h in given else absent
-        )
+
+        def taken(h: int, name: str = name) -> Dist[tuple[int, int]]:
+            return given[h].members.get(name, absent) if h in given else absent
+
+        marginal = hits.given(taken)
         wounds = marginal.map(lambda key: key[1])
         members.append(
             MemberOdds(
@@ -370,8 +377,13 @@ def _assemble(attack: Attack, hits: Dist[int]) -> Odds:
     details: dict[str, Dist[Any]] = {"models slain": whole.map(lambda key: key[2])}
     dodged = ZERO
     if attack.kind is not None and attack.kind.to_hit == "template" and given:
-        hit_on = hits.given(lambda h: given[h].hit_on if h in given else Dist.certain("nobody"))
-        details["hit on"] = hit_on
+        nobody = Dist.certain("nobody")
+
+        def hit_on(h: int) -> Dist[str]:
+            found = given[h].hit_on if h in given else None
+            return found if found is not None else nobody
+
+        details["hit on"] = hits.given(hit_on)
         dodged = sum((hits.p(h) * g.dodged for h, g in given.items()), ZERO)
     return Odds(
         game=GAME,

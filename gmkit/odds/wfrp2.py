@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from gmkit.messages import Message
 from gmkit.odds.core import Curve, Dist, Odds
 from gmkit.odds.percentile import (
     FURY_DEPTH,
@@ -65,7 +66,7 @@ from gmkit.systems.tables import table
 from gmkit.systems.wfrp2 import damage as wfrp2_damage
 from gmkit.systems.wfrp2.damage import roll_critical, roll_damage, soak
 from gmkit.systems.wfrp2.resolve import GAME, reaction_choices, wound_state_at
-from gmkit.systems.wfrp2.setup import AttackSetup, attack_setup, sheets
+from gmkit.systems.wfrp2.setup import AttackSetup, attack_setup, options_of, sheets
 
 State = tuple[frozenset[str], int]  # reactions spent, blows landed
 
@@ -118,7 +119,7 @@ def fury_chain(setup: AttackSetup, depth: int) -> tuple[Weights, Weights]:
         dice = ScriptedDice(limit=depth)
 
         def rule(_: ScriptedDice) -> tuple[int, bool]:
-            wfrp2_damage._ulrics_fury(confirmed, dice, "")
+            wfrp2_damage._ulrics_fury(confirmed, dice)
             return sum(dice.values[: min(dice.index, depth)]), dice.cut > 0
 
         counts, den = weighted(outcomes(rule, dice=dice))
@@ -144,13 +145,14 @@ class WFRPOdds:
 
     def __init__(self, request: AttackRequest, *, fury_depth: int = FURY_DEPTH) -> None:
         if fury_depth < 1:
-            raise OddsError("fury_depth: follow Ulric's Fury for one die at least")
+            raise OddsError(Message("wfrp2.odds.fury_depth"))
         attacker, target = sheets(request)
         setup = attack_setup(request)
         self.request, self.setup = request, setup
         self.attacker, self.target_sheet = attacker, target
-        self.choices, _ = reaction_choices(request.options.get("reaction"), setup.attacks)
-        self.fury = bool(request.options.get("ulrics_fury", True))
+        options = options_of(request)
+        self.choices, _ = reaction_choices(options.reaction, setup.attacks)
+        self.fury = options.ulrics_fury
         self.fury_depth = fury_depth
         self.base = setup.base
         self.modifier = capped(setup.modifiers, None)

@@ -279,7 +279,7 @@ class ImperialCharacter(Sheet):
             groups = d100.talent_specialities(self.talents, *names)
             if universal or groups is not None:
                 every = universal or not groups or "universal" in groups
-                found[kind] = ["*"] if every else sorted(groups)
+                found[kind] = ["*"] if every or groups is None else sorted(groups)
         return found
 
     def trained(self, weapon: ImperialWeapon) -> bool:

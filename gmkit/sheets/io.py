@@ -64,7 +64,8 @@ def from_json(text: str) -> list[Sheet]:
 
 
 def to_yaml(sheets: Iterable[Sheet]) -> str:
-    return yaml.safe_dump(dump_sheets(sheets), sort_keys=False, allow_unicode=True)
+    text: str = yaml.safe_dump(dump_sheets(sheets), sort_keys=False, allow_unicode=True)
+    return text
 
 
 def from_yaml(text: str) -> list[Sheet]:
@@ -105,7 +106,8 @@ def roster_from_frame(frame: pd.DataFrame) -> list[Sheet]:
 
 
 def to_csv(sheets: Iterable[Sheet]) -> str:
-    return roster_to_frame(sheets).to_csv(index=False)
+    text: str = roster_to_frame(sheets).to_csv(index=False)
+    return text
 
 
 def from_csv(text: str) -> list[Sheet]:

@@ -49,8 +49,8 @@ from gmkit.sheets.fields import (
     unique,
     weapon_strengths,
 )
-from gmkit.sheets.labels import weapon_class
 from gmkit.sheets.fields import resolve_strength as resolve_strength  # re-exported
+from gmkit.sheets.labels import weapon_class
 
 FighterType = Literal["leader", "heavy", "ganger", "juve", "hired gun"]
 WeaponKind = Literal["pistol", "basic", "special", "heavy", "close combat", "grenade"]

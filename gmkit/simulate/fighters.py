@@ -79,7 +79,8 @@ class Fight:
     def request(
         self, attacker: Fighter, option: Option, target: Fighter, **options: Any
     ) -> AttackRequest:
-        """The request the encounter would build for this attack, with ``options`` added."""
+        """The request the encounter would build for this attack, with ``options`` added (an
+        option given as None is left to its default)."""
         return self.encounter.attack_request(
             attacker.id,
             option.weapon,
@@ -87,7 +88,7 @@ class Fight:
             action=option.action,
             mode=option.mode,
             distance=self.distance,
-            options=options,
+            options={name: value for name, value in options.items() if value is not None},
         )
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from gmkit.dice import DiceSource
 from gmkit.errors import GmkitError
 from gmkit.odds.necromunda import Outcome, prepare
 from gmkit.odds.sixes import faces
@@ -215,6 +216,15 @@ def _pair(
                 tables.choice[key] = usable[index][0].label
 
 
+def _recovery(sheet: Any, before: FighterState) -> Callable[[DiceSource], FighterState]:
+    """The rules' recovery roll of ``sheet`` in ``before``, for one source of dice."""
+
+    def rolled(probe: DiceSource) -> FighterState:
+        return recovery_roll(sheet, before, probe).state
+
+    return rolled
+
+
 def _end_of_turn(
     fighters: tuple[Fighter, ...], models: list[_Fighter], states: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -229,9 +239,7 @@ def _end_of_turn(
                 rows[c * states + number] = [(1.0, model.index[(left, flesh, False, False)])]
                 continue
             before = FighterState(wounds_left=left, flesh_wounds=flesh, down=True)
-            rolled = faces(
-                lambda probe, s=sheet, b=before: recovery_roll(s, b, probe).state  # type: ignore[arg-type]
-            )
+            rolled = faces(_recovery(sheet, before))
             found = []
             for after, count in rolled.counts.items():
                 chance = count / rolled.denominator

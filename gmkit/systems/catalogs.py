@@ -5,7 +5,8 @@ The catalog of ``weapons`` for ``dark_heresy`` is ``systems/data/dark_heresy/wea
 GM names, then ``<dir>/dark_heresy/weapons.yaml`` in every folder of the ``GMKIT_DATA_PATH``
 environment variable (``os.pathsep``-separated). A later entry with the same name replaces the
 earlier one; ``{name: ..., remove: true}`` takes an entry out. Every entry is validated with the
-game's model; an error names the file, the entry and the field.
+game's model; an error names the file, the entry and the field, its problems messages of the
+``catalogs`` and ``sheets`` catalogs (a GM reads them in Spanish too).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from gmkit.errors import SheetError
+from gmkit.messages import Message
 from gmkit.sheets import game_ids, sheet_type
 from gmkit.sheets.base import sheet_error
 
@@ -62,11 +64,12 @@ def _read_list(path: Path) -> list[dict[str, Any]]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
-        raise SheetError(str(path), [("(file)", f"not valid YAML: {error}")]) from None
+        problem = Message("sheets.not_valid_file", format="YAML", detail=str(error))
+        raise SheetError(str(path), [("(file)", problem)]) from None
     if data is None:
         return []
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
-        raise SheetError(str(path), [("(file)", "must be a YAML list of entries")])
+        raise SheetError(str(path), [("(file)", Message("catalogs.not_a_list"))])
     return data
 
 
@@ -80,7 +83,8 @@ def expand_references(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(game, str) or game not in game_ids():
         return data
     expanded = dict(data)
-    for field, kind in (("weapons", "weapons"), ("armour", "armour")):
+    fields: tuple[tuple[str, Kind], ...] = (("weapons", "weapons"), ("armour", "armour"))
+    for field, kind in fields:
         value = data.get(field)
         if isinstance(value, str):
             expanded[field] = _entry(data, game, kind, value, field)
@@ -98,6 +102,7 @@ def _entry(data: dict[str, Any], game: str, kind: Kind, name: str, field: str) -
     entries = catalog(game, kind)
     if name not in entries:
         character = str(data.get("name") or "(unnamed)")
-        known = ", ".join(sorted(entries)) or "none"
-        raise SheetError(character, [(field, f"no {kind} {name!r} in the catalog; known: {known}")])
+        known = tuple(sorted(entries)) or Message("catalogs.none")
+        problem = Message(f"catalogs.no_such_{kind}", name=repr(name), known=known)
+        raise SheetError(character, [(field, problem)])
     return entries[name].model_dump(mode="json")

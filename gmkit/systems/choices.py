@@ -79,7 +79,9 @@ def attack_choices(
     for candidate in candidates:
         refused = refused_actions(game, attacker_sheet, weapon_name, candidate, options=options)
         legal[candidate] = {key for key, why in refused.items() if not why}
-    modes = tuple(mode_choice(candidate) for candidate in candidates if legal.get(candidate))
+    modes = tuple(
+        mode_choice(candidate, game=game) for candidate in candidates if legal.get(candidate)
+    )
     wanted = legal.get(mode, set()) if mode is not None else set().union(*legal.values())
     return AttackChoices(
         actions=tuple(choice for choice in rules.actions() if choice.id in wanted),

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gmkit.messages import Message, Text
+from gmkit.messages import Message, Text, catalogs
 from gmkit.sheets.base import Sheet
 from gmkit.systems.base import AttackRequest, Choice, Modifier
 
@@ -70,15 +70,19 @@ class Offers(Protocol):
     def state_options(self, request: AttackRequest) -> dict[str, Any]: ...
 
 
-def mode_label(mode: str) -> Message:
-    """A fire mode's or attack form's label."""
+def mode_label(mode: str, game: str = "") -> Message:
+    """A fire mode's or attack form's label: gmkit's own (``offers.mode.<mode>``), else the
+    game's kind of attack (``<game>.attack_kind.<mode>``: WFB's template, magic missile...)."""
     if mode in MODES:
         return Message(f"offers.mode.{mode}")
+    kind = f"{game}.attack_kind.{mode}"
+    if game and catalogs().english(kind) is not None:
+        return Message("offers.mode.named", mode=Message(kind))
     return Message.verbatim(mode.replace("_", " ").capitalize())
 
 
-def mode_choice(mode: str, help_text: Text = "") -> Choice:
-    return Choice(mode, mode_label(mode), help=help_text)
+def mode_choice(mode: str, help_text: Text = "", game: str = "") -> Choice:
+    return Choice(mode, mode_label(mode, game), help=help_text)
 
 
 def reaction_choice(reaction: str, label: Text | None = None, help_text: Text = "") -> Choice:

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Self
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gmkit.errors import RulesError
-from gmkit.messages import Message
+from gmkit.messages import Message, Text, render
 
 
 def option(default: Any, help_text: str, *, offered: bool = False, **constraints: Any) -> Any:
@@ -47,7 +47,7 @@ class AttackOptions(BaseModel):
         if isinstance(given, cls):
             return given
         if isinstance(given, AttackOptions):
-            given = given.model_dump(exclude_unset=True)
+            given = {name: getattr(given, name) for name in given.model_fields_set}
         try:
             return cls.model_validate(dict(given or {}))
         except ValidationError as error:
@@ -55,7 +55,8 @@ class AttackOptions(BaseModel):
 
     def changed(self, **changes: Any) -> Self:
         """These options with ``changes`` (validated like a new model)."""
-        return self.coerce({**self.model_dump(exclude_unset=True), **changes}, self.game)
+        kept = {name: getattr(self, name) for name in self.model_fields_set}
+        return self.coerce({**kept, **changes}, self.game)
 
     def get(self, name: str, default: Any = None) -> Any:
         """The option ``name``, or ``default`` when it was not set (nor has a default)."""
@@ -110,7 +111,7 @@ class OptionInfo:
 
     name: str
     default: Any
-    help: str
+    help: Text
     annotation: Any
 
 
@@ -120,7 +121,8 @@ def offered_options(model: type[AttackOptions]) -> tuple[OptionInfo, ...]:
     for name, info in model.model_fields.items():
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         if extra.get("offered"):
-            found.append(OptionInfo(name, info.default, info.description or "", info.annotation))
+            shown = extra.get("help") or info.description or ""
+            found.append(OptionInfo(name, info.default, shown, info.annotation))  # type: ignore[arg-type]
     return tuple(found)
 
 
@@ -141,6 +143,7 @@ _PROBLEMS = {
     "less_than_equal": "options.must_be_at_most",
     "greater_than": "options.must_be_above",
     "less_than": "options.must_be_below",
+    "is_instance_of": "options.must_be_instance",
 }
 
 
@@ -167,6 +170,8 @@ def _refusal(model: type[AttackOptions], error: ValidationError, game: str) -> M
         elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
             limit = next(iter(context.values()), "")
             problem = Message(_PROBLEMS[kind], limit=str(limit), got=shown)
+        elif kind == "is_instance_of":
+            problem = Message(_PROBLEMS[kind], kind=str(context.get("class", "")), got=shown)
         elif kind in _PROBLEMS:
             problem = Message(_PROBLEMS[kind], got=shown)
         else:

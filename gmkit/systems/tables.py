@@ -2,7 +2,8 @@
 
 A file of the same name in ``<dir>/<game>/`` of any folder on ``GMKIT_DATA_PATH`` replaces the
 packaged table whole (tables are read once per process; call ``table.cache_clear()`` after
-changing the path in a running kernel).
+changing the path in a running kernel). A table that cannot be found or read is refused as a
+:class:`~gmkit.errors.GmkitError` whose message is of the ``catalogs`` catalog.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import yaml
 
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.systems.catalogs import DATA_PATH_VARIABLE, data_file
 
 
@@ -27,8 +29,12 @@ def table(game: str, name: str) -> Any:
         if candidate.exists():
             path = candidate
     if not path.exists():
-        raise GmkitError(f"no table {name!r} for {game!r} (looked for {path})")
+        raise GmkitError(
+            Message("catalogs.no_table", table=repr(name), game=repr(game), path=str(path))
+        )
     try:
         return yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
-        raise GmkitError(f"table {path}: not valid YAML: {error}") from None
+        raise GmkitError(
+            Message("catalogs.table_not_yaml", path=str(path), detail=str(error))
+        ) from None

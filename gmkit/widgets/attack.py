@@ -150,7 +150,7 @@ class AttackPanel(widgets.VBox):
     target = property(lambda self: self.form.target, doc="id of the combatant attacked")
     distance = property(lambda self: self.form.distance, doc="distance, in the game's unit")
     location = property(lambda self: self.form.location, doc="a called shot's location")
-    circumstances = property(lambda self: dict(self.form.circumstances), doc="set by the GM")
+    circumstances = property(lambda self: self.form.in_effect, doc="those the attack uses")
     reaction = property(lambda self: self.form.reaction, doc="the target's reaction")
     result = property(lambda self: self.form.result, doc="the shown result (None: none)")
     applied = property(lambda self: self.form.applied, doc="the shown result is applied")
@@ -446,7 +446,8 @@ class AttackPanel(widgets.VBox):
             {c.id: c.label for c in form.offered.reactions},
         )
         if "" in offered.not_offered:
-            shown = f"<p>{html.escape(_words(offered.not_offered['']))}</p>" + shown
+            why = html.escape(_words(offered.not_offered[""]), quote=False)
+            shown = f"<p>{why}</p>" + shown
         _set(self.offered_html, value=shown + self._budget_line())
         result = form.result
         seen = [step for step in (result.steps if result else ()) if step.modifiers]
@@ -530,7 +531,7 @@ class AttackPanel(widgets.VBox):
         names = {choice.id: _words(choice.label) for choice in choices_now}
         chosen = [
             names[key] if value is True else f"{names[key]} {value}"
-            for key, value in {**self.form.implied, **self.form.circumstances}.items()
+            for key, value in self.form.in_effect.items()
             if key in names
         ]
         summary = html.escape(", ".join(chosen) or _words(Message("widgets.none_set")))
@@ -573,7 +574,7 @@ class AttackPanel(widgets.VBox):
                 control = self._circumstance_controls_built.get(choice.id)
                 if control is None:
                     continue
-                value = self.form.circumstances.get(choice.id)
+                value = self.form.in_effect.get(choice.id)
                 if choice.kind == "flag":
                     _set(control, value=bool(value))
                 elif choice.kind == "number":

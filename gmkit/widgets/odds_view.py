@@ -43,7 +43,7 @@ from gmkit.errors import GmkitError
 from gmkit.odds import Curve, Dist, Odds, curve, odds
 from gmkit.systems.base import AttackRequest
 from gmkit.widgets.attack_view import label
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.i18n import LANGUAGE, words
 from gmkit.widgets.tracker import Shared
 
 __all__ = ["OddsView", "bars_svg", "curve_svg", "percent"]
@@ -531,7 +531,7 @@ def _summary_html(result: Odds, headline: Mapping[str, Fraction]) -> str:
     ]
     events = f"<p class='gmkit-odds-events'>{' &middot; '.join(others)}</p>" if others else ""
     members = _members_html(result) if len(result.members) > 1 else ""
-    notes = "".join(f"<li>{_E(note)}</li>" for note in result.notes)
+    notes = "".join(f"<li>{_E(words(note))}</li>" for note in result.notes)
     notes = f"<ul class='gmkit-odds-notes'>{notes}</ul>" if notes else ""
     return f"<div class='gmkit-odds-tiles'>{''.join(tiles)}</div>{states}{events}{members}{notes}"
 

@@ -30,6 +30,7 @@ from traitlets import Int, Unicode
 from gmkit.encounter import Encounter, player_view
 from gmkit.encounter.views import public_events
 from gmkit.store import CampaignStore
+from gmkit.encounter.narration import event_text
 from gmkit.widgets.i18n import LANGUAGE, t
 from gmkit.widgets.style import STYLE, THEME_CLASS
 
@@ -112,9 +113,9 @@ def public_log(events: Sequence[Mapping[str, Any]], limit: int = LOG_LINES) -> l
     for event in public_events(tuple(events)):
         if event.get("kind") not in _LOGGED:
             continue
-        text = event.get("summary") or event.get("text") or event.get("note") or ""
+        text = event_text(event, LANGUAGE.value)
         if text:
-            lines.append(str(text))
+            lines.append(text)
     return lines[::-1][:limit]
 
 

@@ -35,6 +35,7 @@ from traitlets import Bool, Dict, Unicode
 
 from gmkit.errors import SheetError
 from gmkit.sheets.base import Sheet
+from gmkit.messages import render
 from gmkit.widgets.i18n import LANGUAGE, t
 
 Kind = Literal["int", "float", "bool", "str", "text", "list", "yaml"]
@@ -297,7 +298,8 @@ class SheetEditor(widgets.VBox):
             paths = list(self.inputs)
             for field, message in error.problems:
                 where = owner(paths, field)
-                shown_message = message if where == field else f"{field}: {message}"
+                text = render(message, LANGUAGE.value)
+                shown_message = text if where == field else f"{field}: {text}"
                 problems[where] = "; ".join(filter(None, [problems.get(where), shown_message]))
         if problems:
             candidate = None

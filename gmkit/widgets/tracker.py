@@ -35,7 +35,8 @@ from gmkit.errors import GmkitError
 from gmkit.sheets.base import Sheet
 from gmkit.systems.health import health
 from gmkit.systems.turns import turn_structure
-from gmkit.widgets.i18n import LANGUAGE, t
+from gmkit.encounter.terms import condition_name, phase_name
+from gmkit.widgets.i18n import LANGUAGE, t, words
 from gmkit.widgets.style import THEME_CLASS, highlight_css, style_widget
 
 __all__ = ["MODELS_PER_ROW", "InitiativeTracker", "Shared", "TrackerRow", "parse_values"]
@@ -532,8 +533,9 @@ class InitiativeTracker(widgets.VBox):
                 text += f" (≤ {t('round')} {trigger.expires_round})"
             badges.append(_badge(text, "gmkit-marker"))
         for name, condition in combatant.conditions.items():
-            text = name if condition.rounds is None else f"{name} ({condition.rounds})"
-            tip = condition.reminder or condition.ticks.replace("_", " ")
+            shown = words(condition_name(self.encounter.game, name))
+            text = shown if condition.rounds is None else f"{shown} ({condition.rounds})"
+            tip = words(condition.reminder) or condition.ticks.replace("_", " ")
             badges.append(_badge(text, "gmkit-condition", tip))
         return "".join(badges)
 
@@ -552,14 +554,15 @@ class InitiativeTracker(widgets.VBox):
             side = html.escape(state.current_side)
             parts.append(f"{html.escape(t('side'))}: <span class='gmkit-now'>{side}</span>")
             if self._structure.phases:
-                phase = html.escape(self._structure.phases[state.phase])
+                phase = html.escape(words(phase_name(self._structure.phases[state.phase])))
                 parts.append(f"{html.escape(t('phase'))}: <span class='gmkit-now'>{phase}</span>")
         header = " · ".join(parts)
         if self.header.value != header:
             self.header.value = header
         reminders = ""
         if state.reminders:
-            items = "".join(f"<li>{html.escape(text)}</li>" for text in state.reminders)
+            texts = state.reminder_texts(LANGUAGE.value)
+            items = "".join(f"<li>{html.escape(text)}</li>" for text in texts)
             reminders = (
                 f"<div class='gmkit-reminders'><b>{html.escape(t('reminders'))}</b>"
                 f"<ul>{items}</ul></div>"

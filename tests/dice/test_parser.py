@@ -164,7 +164,7 @@ def test_bad_input_names_the_position_and_what_was_expected(
     with pytest.raises(DiceSyntaxError) as caught:
         parse(text)
     error = caught.value
-    assert (error.position, error.expected, error.text) == (position, expected, text)
+    assert (error.position, str(error.expected), error.text) == (position, expected, text)
     message = str(error)
     assert f"at position {position + 1} found " in message  # 1-based for the GM
     assert message.endswith(f"expected {expected}")
@@ -183,7 +183,7 @@ def test_syntax_errors_are_dice_errors_and_value_errors() -> None:
 def test_non_text_is_refused_as_a_syntax_error(value: object) -> None:
     with pytest.raises(DiceSyntaxError) as caught:
         parse(value)  # type: ignore[arg-type]
-    assert caught.value.expected == "a dice expression as text"
+    assert str(caught.value.expected) == "a dice expression as text"
 
 
 def test_a_refused_text_stays_refused_and_a_good_one_parses_the_same_twice() -> None:

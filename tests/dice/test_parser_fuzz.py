@@ -141,7 +141,7 @@ def test_rolling_generated_expressions_stays_within_the_distribution(text: str, 
     assert len(result.dice) == sum(term.count for term in expression.dice) == len(source.history)
     assert source.history == list(result.dice)
     if len(result.dice) > 1:
-        assert [d.purpose for d in result.dice] == [
+        assert [str(d.purpose) for d in result.dice] == [
             f"fuzz die {n}" for n in range(1, len(result.dice) + 1)
         ]
     odds, error = _attempt(lambda: distribution(expression, names))

@@ -11,6 +11,7 @@ from gmkit.dice import DieRoll, EnteredDice, SeededDice, parse, roll
 from gmkit.dice.ast import Keep
 from gmkit.dice.evaluate import DiceResult
 from gmkit.errors import DiceValueError
+from gmkit.messages import Message
 
 
 def _dice_results(result: object) -> list[DiceResult]:
@@ -72,12 +73,14 @@ def test_a_single_die_is_recorded_with_the_purpose_itself() -> None:
 def test_several_dice_are_numbered_across_the_whole_expression() -> None:
     source = EnteredDice([4, 9, 2, "0"])
     result = roll("2d10+1d6+1d10", source, "damage")
+    each = [Message("dice.die_number", purpose="damage", number=n) for n in range(1, 5)]
     assert result.dice == (
-        DieRoll(10, 4, "damage die 1", physical=True),
-        DieRoll(10, 9, "damage die 2", physical=True),
-        DieRoll(6, 2, "damage die 3", physical=True),
-        DieRoll(10, 10, "damage die 4", physical=True),
+        DieRoll(10, 4, each[0], physical=True),
+        DieRoll(10, 9, each[1], physical=True),
+        DieRoll(6, 2, each[2], physical=True),
+        DieRoll(10, 10, each[3], physical=True),
     )
+    assert [str(die.purpose) for die in result.dice] == [f"damage die {n}" for n in range(1, 5)]
     assert source.history == list(result.dice)
     assert result.total == 25
 
@@ -94,7 +97,7 @@ def test_keep_lowest_keeps_the_lowest_die() -> None:
     result = roll("2d10kl1", EnteredDice([8, 3]), "to hit")
     (dice,) = _dice_results(result.result)
     assert dice.kept == (False, True)
-    assert [r.purpose for r in result.dice] == ["to hit die 1", "to hit die 2"]
+    assert [str(r.purpose) for r in result.dice] == ["to hit die 1", "to hit die 2"]
 
 
 def test_drop_highest_and_drop_lowest() -> None:
@@ -129,7 +132,7 @@ def test_seeded_rolls_are_reproducible() -> None:
     assert first.history == [die for r in rolls_a for die in r.dice]
     assert len(first.history) == 20 * 6
     assert not any(die.physical for die in first.history)
-    assert {die.purpose for die in first.history} == {f"stats die {n}" for n in range(1, 7)}
+    assert {str(die.purpose) for die in first.history} == {f"stats die {n}" for n in range(1, 7)}
 
 
 def test_a_roll_takes_text_or_a_parsed_expression() -> None:

@@ -32,17 +32,17 @@ def test_end_of_turn_conditions_tick_when_the_bearer_ends_a_turn(sheet):
         "on fire", 2, "end_of_turn", ON_FIRE
     )
     fight.next_turn()  # Ilse's turn ends, Tull's begins
-    assert fight.state.reminders == ()
+    assert fight.state.reminder_texts() == ()
     fight.next_turn()  # Tull's turn ends
-    assert fight.state.reminders == (f"Sergeant Varro Tull: {ON_FIRE}",)
+    assert fight.state.reminder_texts() == (f"Sergeant Varro Tull: {ON_FIRE}",)
     assert fight.state.combatant(tull).conditions["on fire"].rounds == 1
     fight.spend(ban, "half")  # reminders stay until the next turn change
-    assert fight.state.reminders == (f"Sergeant Varro Tull: {ON_FIRE}",)
+    assert fight.state.reminder_texts() == (f"Sergeant Varro Tull: {ON_FIRE}",)
     fight.next_turn()  # round 2, Ilse
-    assert fight.state.reminders == ()
+    assert fight.state.reminder_texts() == ()
     fight.next_turn()
     fight.next_turn()  # Tull's second turn ends
-    assert fight.state.reminders == (
+    assert fight.state.reminder_texts() == (
         f"Sergeant Varro Tull: {ON_FIRE}",
         "Sergeant Varro Tull: on fire ends",
     )
@@ -53,10 +53,10 @@ def test_start_of_turn_conditions_tick_when_the_bearer_begins_a_turn(sheet):
     fight, _ilse, _tull, ban = three(sheet)
     fight.add_condition(ban, "stunned", rounds=1, ticks="start_of_turn", reminder="no actions")
     fight.next_turn()
-    assert fight.state.reminders == ()
+    assert fight.state.reminder_texts() == ()
     assert fight.state.combatant(ban).conditions["stunned"].rounds == 1
     fight.next_turn()  # Ban's turn begins
-    assert fight.state.reminders == ("Cultist Ban: no actions", "Cultist Ban: stunned ends")
+    assert fight.state.reminder_texts() == ("Cultist Ban: no actions", "Cultist Ban: stunned ends")
     assert fight.state.combatant(ban).conditions == {}
 
 
@@ -66,13 +66,13 @@ def test_end_of_round_conditions_tick_for_everyone_when_the_round_ends(sheet):
     fight.add_condition(ban, "pinned", ticks="end_of_round", reminder="WP test to recover")
     fight.next_turn()
     fight.next_turn()
-    assert fight.state.reminders == ()
+    assert fight.state.reminder_texts() == ()
     fight.next_turn()  # round 1 ends
     assert fight.state.round == 2
-    assert fight.state.reminders == ("Ilse Marr: +10 WP", "Cultist Ban: WP test to recover")
+    assert fight.state.reminder_texts() == ("Ilse Marr: +10 WP", "Cultist Ban: WP test to recover")
     for _ in range(3):
         fight.next_turn()
-    assert fight.state.reminders == (
+    assert fight.state.reminder_texts() == (
         "Ilse Marr: +10 WP",
         "Ilse Marr: blessed ends",
         "Cultist Ban: WP test to recover",
@@ -90,7 +90,7 @@ def test_reminders_of_one_turn_change_come_in_order(sheet):
     fight.add_condition(tull, "fatigued", ticks="end_of_round", reminder="-10 to all tests")
     fight.add_condition(ilse, "aiming", rounds=1, ticks="start_of_turn", reminder="+10 BS")
     fight.next_turn()
-    assert fight.state.reminders == (
+    assert fight.state.reminder_texts() == (
         "Cultist Ban: 1 wound",  # end of Ban's turn
         "Sergeant Varro Tull: -10 to all tests",  # end of the round
         "Ilse Marr: +10 BS",  # start of Ilse's turn
@@ -104,7 +104,7 @@ def test_a_condition_that_never_ticks_stays(sheet):
     for _ in range(9):
         fight.next_turn()
     assert fight.state.combatant(ilse).conditions["jammed: Laspistol"].rounds == 2
-    assert fight.state.reminders == ()
+    assert fight.state.reminder_texts() == ()
 
 
 def test_bad_conditions_are_refused(sheet, refused):
@@ -138,12 +138,12 @@ def test_sides_games_tick_at_their_side_s_turn_and_round(sheet):
     fight.add_condition(tom, "down", rounds=2, ticks="start_of_turn", reminder="roll to recover")
     fight.add_condition(tom, "smoke", rounds=1, ticks="end_of_round")
     fight.start()
-    assert fight.state.reminders == ()
+    assert fight.state.reminder_texts() == ()
     for _ in range(3):
         fight.next_turn()
-    assert fight.state.reminders == ()  # phases change, the turn goes on
+    assert fight.state.reminder_texts() == ()  # phases change, the turn goes on
     fight.next_turn()  # the Brethren's turn ends, the Scavvies' begins
-    assert fight.state.reminders == (
+    assert fight.state.reminder_texts() == (
         "Brother Kael: test to recover",
         "Brother Kael: pinned ends",
         "Scabby Tom: roll to recover",
@@ -152,7 +152,7 @@ def test_sides_games_tick_at_their_side_s_turn_and_round(sheet):
     for _ in range(4):
         fight.next_turn()  # the round ends
     assert fight.state.round == 2
-    assert fight.state.reminders == ("Scabby Tom: smoke ends",)
+    assert fight.state.reminder_texts() == ("Scabby Tom: smoke ends",)
 
 
 # --- triggers ----------------------------------------------------------------------------
@@ -177,7 +177,7 @@ def test_a_trigger_waits_until_the_end_of_its_round(sheet, refused):
     fight.next_turn()  # round 2 ends
     assert fight.state.round == 3
     assert fight.state.triggers == ()
-    assert fight.state.reminders == ("Sergeant Varro Tull: overwatch expires",)
+    assert fight.state.reminder_texts() == ("Sergeant Varro Tull: overwatch expires",)
     fight.undo()
     assert len(fight.state.triggers) == 1
 
@@ -213,7 +213,7 @@ def test_a_trigger_declared_before_the_start_lasts_the_first_round(sheet):
     fight.next_turn()
     assert fight.state.round == 2
     assert fight.state.triggers == ()
-    assert fight.state.reminders == ("Brother Kael: overwatch expires",)
+    assert fight.state.reminder_texts() == ("Brother Kael: overwatch expires",)
 
 
 def test_ready_records_the_readied_action(sheet):

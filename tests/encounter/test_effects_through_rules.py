@@ -234,14 +234,14 @@ def test_a_condition_gained_in_ones_own_turn_lasts_until_the_next(sheet):
     }
     assert fight.effective_events[-1]["generic"][0]["ticks"] == "end_of_turn"
     request = fight.attack_request("elsa-wendt", "Bow", "ungor-snitch")
-    assert request.options["attacker_conditions"] == ["aiming"]
+    assert request.attacker_standing.conditions == ("aiming",)
     fight.next_turn()  # Ungor's turn ends: stunned ends; Elsa still aims
     fight.next_turn()
-    assert "Ungor Snitch: stunned ends" in fight.state.reminders
+    assert "Ungor Snitch: stunned ends" in fight.state.reminder_texts()
     assert set(fight.combatant("elsa-wendt").conditions) == {"aiming"}
     fight.next_turn()
     fight.next_turn()  # round 2, Elsa's turn begins: the aim is gone
-    assert fight.state.reminders == ("Elsa Wendt: aiming ends",)
+    assert fight.state.reminder_texts() == ("Elsa Wendt: aiming ends",)
     assert fight.combatant("elsa-wendt").conditions == {}
 
 
@@ -258,19 +258,19 @@ def test_the_request_carries_surprise_conditions_counters_and_reactions(sheet):
     fight.apply_effects([Effect("reaction", "Gor Bloodhorn", condition="parry")])
     fight.add_condition("gunther-brandauer", "prone")
     request = fight.attack_request("ungor-snitch", "Spear", "gunther-brandauer")
-    assert request.options["target_conditions"] == ["prone", "surprised"]
-    assert request.options["attacker_conditions"] == []
+    assert request.target_standing.conditions == ("prone", "surprised")
+    assert request.attacker_standing.conditions == ()
     against_gor = fight.attack_request("gunther-brandauer", "Hand Weapon", "gor-bloodhorn")
-    assert against_gor.options["target_reactions"] == {"parry": 1}
-    assert against_gor.options["round"] == 1
+    assert against_gor.target_standing.reactions == {"parry": 1}
+    assert against_gor.round == 1
     reactions = system("wfrp2").reactions_available(request)
-    assert reactions["dodge"].reason == "Target is surprised (loses the first round)"
+    assert str(reactions["dodge"].reason) == "Target is surprised (loses the first round)"
     for _ in range(4):
         fight.next_turn()  # round 2: the surprise is over
     assert fight.state.round == 2
     request = fight.attack_request("ungor-snitch", "Spear", "gunther-brandauer")
-    assert request.options["target_conditions"] == ["prone"]
-    assert request.options["target_reactions"] == {}
+    assert request.target_standing.conditions == ("prone",)
+    assert request.target_standing.reactions == {}
 
 
 def test_necromunda_reads_wounds_and_conditions_from_the_encounter(sheet, refused):

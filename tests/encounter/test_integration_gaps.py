@@ -4,12 +4,16 @@ action leaves on its actor applied through the attack, and effects naming no com
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Condition, Encounter
 from gmkit.encounter.effects import application
+from gmkit.encounter.views import step_texts
 from gmkit.errors import RulesError
+from gmkit.messages import from_json
 from gmkit.store import CampaignStore
 from gmkit.systems import choices
 from gmkit.systems.base import Effect
@@ -31,7 +35,7 @@ def chapel(sheet, *names: str) -> tuple[Encounter, list[str]]:
 
 
 def lines(result, *titles: str) -> list[str]:
-    return [str(step) for step in result.steps if step.title in titles]
+    return [str(step) for step in result.steps if str(step.title) in titles]
 
 
 def wounds(fight: Encounter, ident: str) -> tuple[int, int]:
@@ -50,7 +54,7 @@ def test_a_gms_own_condition_never_refuses_an_attack_and_is_shown(sheet):
     request = fight.attack_request(tull, "Lasgun", ostrava, distance=20)
     preview = choices.attack_preview("dark_heresy", request)
     assert preview is not None
-    assert preview.notes[:2] == (
+    assert tuple(str(note) for note in preview.notes[:2]) == (
         "not a rule condition: 'behind the pews' (Sergeant Varro Tull, the attacker): "
         "the rules ignore it",
         "not a rule condition: 'hidden' (Demagogue Ostrava, the target): the rules ignore it",
@@ -68,7 +72,7 @@ def test_a_gms_own_condition_never_refuses_an_attack_and_is_shown(sheet):
         "Dodge: the attack is negated (Ag 32 -20 = 12 [Prone -20]; rolled 7: success, 0 degrees "
         "of success)",
     ]
-    assert fight.effective_events[-1]["steps"][0].startswith("Note: not a rule condition")
+    assert step_texts(fight.effective_events[-1])[0].startswith("Note: not a rule condition")
     assert fight.combatant(ostrava).reactions == {"reaction": 1}
 
 
@@ -88,12 +92,12 @@ def test_the_round_pools_under_the_conditions_are_one_rule():
     }
     assert reactions_allowed("wfrp2", {"defensive_stance": None}) == {"parry": 2, "dodge": 2}
     assert reactions_allowed("necromunda", ["defensive_stance"]) == {}
-    assert reaction_problems("dark_heresy", "Ban", ["all_out_attack"], {}, "dodge") == [
-        "Ban made an all out attack: no dodge until their turn"
-    ]
-    assert reaction_problems("dark_heresy", "Ban", [], {"reaction": 1}, "parry") == [
-        "Ban has no reaction left this round"
-    ]
+    assert [
+        str(p) for p in reaction_problems("dark_heresy", "Ban", ["all_out_attack"], {}, "dodge")
+    ] == ["Ban made an all out attack: no dodge until their turn"]
+    assert [
+        str(p) for p in reaction_problems("dark_heresy", "Ban", [], {"reaction": 1}, "parry")
+    ] == ["Ban has no reaction left this round"]
     assert (
         reaction_problems("dark_heresy", "Ban", ["defensive_stance"], {"reaction": 1}, "parry")
         == []
@@ -142,10 +146,10 @@ def test_a_defensive_stance_gives_the_rules_a_second_dodge(sheet):
     )
     # the state of a Defensive Stance (an action that is no attack), as the rules give it
     stance = action_gains("dark_heresy", "defensive_stance", "Demagogue Ostrava")
-    assert stance == (
+    assert [replace(e, note=str(e.note)) for e in stance] == [
         Effect("condition", "Demagogue Ostrava", condition="defensive_stance", rounds=1,
                note="until the start of their next turn"),
-    )  # fmt: skip
+    ]  # fmt: skip
     fight.apply_effects(list(stance))
     dodge = {"reaction": "dodge"}
     first = fight.attack(tull, "Lasgun", ostrava, EnteredDice([30, 7]), distance=20, options=dodge)
@@ -194,7 +198,7 @@ def test_an_all_out_attack_leaves_its_state_through_the_attack_until_the_next_tu
     ]
     fight.next_turn()  # Ilse's turn begins: the state ends
     assert fight.combatant(ilse).conditions == {}
-    assert "Ilse Marr: all_out_attack ends" in fight.state.reminders
+    assert "Ilse Marr: all_out_attack ends" in fight.state.reminder_texts()
 
 
 def test_a_guarded_attack_leaves_the_guard_and_overwatch_is_not_doubled(sheet):
@@ -241,20 +245,26 @@ def test_an_effect_on_a_unit_the_encounter_does_not_hold_is_kept_not_applied(dem
         ]
         event = fight.effective_events[-1]
         assert event["effects"] == []
-        assert event["unapplied"] == [
-            {
-                "kind": "damage",
-                "target": "Reikland Swordsmen",
-                "amount": 1,
-                "location": None,
-                "damage_type": None,
-                "condition": None,
-                "rounds": None,
-                "weapon": None,
-                "note": "Reikland Swordsmen (rank and file)",
-                "reason": "no combatant 'Reikland Swordsmen'",
-            }
-        ]
+        (stray,) = event["unapplied"]
+        texts = {key: str(from_json(stray[key])) for key in ("note", "reason")}
+        assert {k: v for k, v in stray.items() if k not in texts} == {
+            "kind": "damage",
+            "target": "Reikland Swordsmen",
+            "amount": 1,
+            "location": None,
+            "damage_type": None,
+            "condition": None,
+            "rounds": None,
+            "weapon": None,
+        }
+        assert texts == {
+            "note": "Reikland Swordsmen (rank and file)",
+            "reason": "no combatant 'Reikland Swordsmen'",
+        }
+        assert stray["reason"] == {
+            "id": "encounter.no_combatant",
+            "params": {"target": "'Reikland Swordsmen'"},
+        }
         assert fight.log_frame().iloc[-1]["outcome"] == (
             "1 hit; unsaved wounds: Reikland Swordsmen (rank and file) 1; "
             "not applied: no combatant 'Reikland Swordsmen'"
@@ -268,7 +278,7 @@ def test_an_effect_on_a_unit_the_encounter_does_not_hold_is_kept_not_applied(dem
             options={"situation": Situation((unit,), distance_cm=30)},
         )  # fmt: skip
         assert later.hits == 1
-        assert fight.effective_events[-1]["unapplied"][0]["reason"] == (
+        assert str(from_json(fight.effective_events[-1]["unapplied"][0]["reason"])) == (
             "no combatant 'Reikland Swordsmen'"
         )
 
@@ -284,10 +294,34 @@ def test_an_attack_applies_what_it_can_and_keeps_the_rest(sheet):
     applied = application(state, effects, lenient=True)
     assert [ident for ident, _ in applied.changes] == ["demagogue-ostrava"]
     assert [(e.kind, e.target) for e, _ in applied.generic] == [("ammo", tull)]
-    assert [(e.target, reason) for e, reason in applied.unapplied] == [
+    assert [(e.target, str(reason)) for e, reason in applied.unapplied] == [
         ("Demagog Ostrava", "no combatant 'Demagog Ostrava'")
     ]
-    assert applied.record()["unapplied"][0]["reason"] == "no combatant 'Demagog Ostrava'"
+    reason = applied.record()["unapplied"][0]["reason"]
+    assert str(from_json(reason)) == "no combatant 'Demagog Ostrava'"
     assert "unapplied" not in application(state, effects[:1]).record()
     with pytest.raises(RulesError, match="no combatant 'Demagog Ostrava'"):
         application(state, effects)  # effects the GM types are refused
+
+
+# --- 5. the attack as one command: its action spent in the same event -------------------------
+
+
+def test_an_attack_that_spends_its_action_folds_it_and_undoes_it_whole(sheet, tmp_path):
+    path = tmp_path / "campaign.gmkit"
+    with CampaignStore(path, create=True) as store:
+        fight = Encounter.create(store, "road", "wfrp2")
+        elsa = fight.add(sheet("wfrp2", "Elsa Wendt"))
+        ungor = fight.add(sheet("wfrp2", "Ungor Snitch"))
+        fight.roll_initiative(EnteredDice([9, 1]))  # Elsa 50, Ungor 36
+        fight.start()
+        before = fight.state
+        fight.attack(elsa, "Bow", ungor, EnteredDice([30, 4]), distance=20, spend=True)
+        event = fight.effective_events[-1]
+        assert event["spent"]["pools"] == {"actions": 1}  # a standard attack: a half action
+        assert fight.combatant(elsa).spent == {"actions": 1}
+        assert wounds(fight, ungor) == (5, 9)
+        with CampaignStore(path, readonly=True) as reader:
+            assert Encounter.open(reader, "road").state == fight.state
+        assert fight.undo() == before
+        assert fight.combatant(elsa).spent == {}

@@ -11,6 +11,7 @@ import pytest
 
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter, EncounterState
+from gmkit.errors import GmkitError
 from gmkit.store import CampaignStore, StoreError
 
 
@@ -235,5 +236,5 @@ def test_create_refuses_an_unknown_game_or_a_taken_name(store):
     Encounter.create(store, "raid", "deathwatch")
     with pytest.raises(StoreError, match="exists already"):
         Encounter.create(store, "raid", "deathwatch")
-    with pytest.raises(KeyError):
+    with pytest.raises(GmkitError, match="unknown game 'monopoly'; known: dark_heresy"):
         Encounter("monopoly")

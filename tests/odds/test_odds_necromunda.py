@@ -193,23 +193,23 @@ def test_flesh_wound_bleeds_out_a_fighter_of_ws1_bs1():
 
 
 def test_a_down_target_is_not_pinned_and_ignores_down():
-    result = odds(shot("flamer", target_state={"down": True}))
+    result = odds(shot("flamer", target_state=FighterState(down=True)))
     assert result.p("pinned by the hit") == 0
     assert result.p("went down") == 0  # the down result changes nothing: no effect
     assert result.states == {"down": 1 - F(2, 3) / 6, "out of action": F(2, 3) / 6}
 
 
 def test_refusals_raise_as_the_resolver_raises():
-    gone = shot(target_state={"out_of_action": True}, gm_allows_shot=True)
+    gone = shot(target_state=FighterState(out_of_action=True), gm_allows_shot=True)
     with pytest.raises(RulesError, match="may not shoot") as from_odds:
         odds(gone)
     with pytest.raises(RulesError, match="may not shoot") as from_rules:
         SYSTEM.resolve_attack(gone, None)  # type: ignore[arg-type]
     assert str(from_odds.value) == str(from_rules.value)
-    pinned = shot(attacker_state={"pinned": True})
+    pinned = shot(attacker_state=FighterState(pinned=True))
     with pytest.raises(RulesError, match="pinned"):
         odds(pinned)
-    allowed = odds(shot(attacker_state={"pinned": True}, gm_allows_shot=True))
+    allowed = odds(shot(attacker_state=FighterState(pinned=True), gm_allows_shot=True))
     assert allowed.hit == F(1, 2)
     assert "allowed by the GM" in allowed.notes[0]
 
@@ -234,7 +234,7 @@ def test_curve_over_the_total_modifier():
 
 
 def _outcome(request: AttackRequest):
-    before = FighterState.read(request.options.get("target_state"))
+    before = FighterState.read(request.options.target_state)
 
     def read(result):
         injuries = [e.condition for e in result.effects if e.kind == "injury"]
@@ -266,7 +266,7 @@ def _outcome(request: AttackRequest):
         shot("flamer", fighter(WS=1, BS=1)),
         shot("heavy bolter", fighter("Big", W=2, T=5), distance=10),
         shot("boltgun", fighter(armour={"name": "mesh armour", "save": 5}), armour_saves=True),
-        shot("autogun", target_state={"down": True, "wounds_left": 0}, distance=20),
+        shot("autogun", target_state=FighterState(down=True, wounds_left=0), distance=20),
         AttackRequest(JUVE, "laspistol", TARGET, distance=12, circumstances={"cover": True}),
     ],
 )

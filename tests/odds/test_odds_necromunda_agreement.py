@@ -91,15 +91,15 @@ def _circumstances(rng: random.Random) -> dict[str, Any]:
     return found
 
 
-def _target_state(rng: random.Random, target: NecromundaFighter) -> dict[str, Any] | None:
+def _target_state(rng: random.Random, target: NecromundaFighter) -> FighterState | None:
     kind = rng.choice(["fresh", "fresh", "pinned", "down", "hurt", "flesh", "hidden"])
     if kind == "fresh":
         return None
     if kind == "hurt":
-        return {"wounds_left": rng.randint(0, target.W - 1)}
+        return FighterState(wounds_left=rng.randint(0, target.W - 1))
     if kind == "flesh":
-        return {"flesh_wounds": rng.randint(1, max(target.WS, target.BS) - 1 or 1)}
-    return {kind: True}
+        return FighterState(flesh_wounds=rng.randint(1, max(target.WS, target.BS) - 1 or 1))
+    return FighterState(**{kind: True})
 
 
 def random_request(rng: random.Random) -> AttackRequest:
@@ -131,7 +131,7 @@ def random_request(rng: random.Random) -> AttackRequest:
     if (state := _target_state(rng, target)) is not None:
         options["target_state"] = state
     if rng.random() < 0.1:
-        options["attacker_state"] = {"hidden": True}
+        options["attacker_state"] = FighterState(hidden=True)
     if rng.random() < 0.4:
         options["armour_saves"] = True
     if rng.random() < 0.3:
@@ -172,7 +172,7 @@ def requests() -> tuple[tuple[AttackRequest, ...], int]:
 def outcome(request: AttackRequest):
     """What a resolution shows: hits, wounded, wounds lost, new flesh wounds, the state after
     (as the effects leave the target), a failed ammo roll."""
-    before = FighterState.read(request.options.get("target_state"))
+    before = FighterState.read(request.options.target_state)
 
     def read(result) -> tuple[int, bool, int, int, str, bool]:
         injuries = [e.condition for e in result.effects if e.kind == "injury"]
@@ -191,7 +191,7 @@ def outcome(request: AttackRequest):
             if pinned
             else "standing"
         )
-        wounded = any(step.title == "Wounds" for step in result.steps)
+        wounded = any(str(step.title) == "Wounds" for step in result.steps)
         lost = sum(e.amount for e in result.effects if e.kind == "damage")
         jam = any(e.kind == "jam" for e in result.effects)
         return result.hits, wounded, lost, flesh, state, jam
@@ -221,7 +221,7 @@ def test_the_sample_covers_the_rules():
     assert any(s.weapon.damage != "1" for s in setups)
     assert any(s.high_impact for s in setups)
     assert any(s.target_state.down for s in setups)
-    assert any(r.options.get("armour_saves") and r.target.armour for r in sample)
+    assert any(r.options.armour_saves and r.target.armour for r in sample)
     assert any(r.target.W > 1 for r in sample)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from typing import Any
 
@@ -71,6 +70,9 @@ MILITIAMAN = WFB6Character.build(
 )
 SERJEANT = WFB6Character.build(name="Serjeant", side="Empire", unit="Militia", W=2)
 MILITIA = UnitOnTable.of([MILITIAMAN, SERJEANT], rank_and_file=2, shooter_distance_cm=20)
+SCREEN = UnitOnTable(
+    "Halberdiers", "Empire", rank_and_file=10, distance_cm=5, shooter_distance_cm=20
+)
 
 
 def shot(
@@ -166,9 +168,21 @@ def test_a_refused_target_cannot_be_hit():
     result = odds(shot("bow", CAPTAIN, SWORDSMEN))  # not larger than his unit
     assert result.hit == 0
     assert result.states.p("no hit") == 1
-    assert "may not be targeted" in result.notes[0]
+    assert "may not be targeted" in str(result.notes[0])
     with pytest.raises(GmkitError, match="no weapon"):
         odds(shot("sling", LONE))
+
+
+def test_the_gm_may_allow_a_refused_shot():
+    refused = odds(shot("bow", LONE, SCREEN, distance=30))  # screened, farther than the screen
+    assert (refused.hit, refused.states.p("no hit")) == (0, 1)
+    assert "not the closest legal target: Anselm at 30 cm, Halberdiers at 20 cm" in str(
+        refused.notes[0]
+    )
+    allowed = odds(shot("bow", LONE, SCREEN, distance=30, options={"gm_allows_shot": True}))
+    assert allowed.hit == F(1, 3)  # 4+, -1 for a lone infantry character (30 cm: not long range)
+    assert allowed.p("wounded") == F(1, 3) * F(1, 2)  # S 3 against T 3, no armour
+    assert allowed.notes == ()
 
 
 def test_curve_over_the_total_modifier():
@@ -184,16 +198,16 @@ def test_curve_over_the_total_modifier():
 
 
 def outcome(result):
-    """Hits, and per member label: (hits, unsaved wounds), from the resolver's steps and
-    effects."""
+    """Hits, and per member label: (hits, unsaved wounds), from the resolver's steps (their
+    messages' parameters) and effects."""
     members = {}
     for step in result.steps:
-        if step.title.startswith("To wound "):
-            hits = int(re.search(r"of (\d+) hit", step.outcome).group(1))
-            members[step.title.removeprefix("To wound ")] = [hits, 0]
+        if step.title.id == "wfb6.to_wound.title":
+            member = str(step.title.arguments["member"])
+            members[member] = [step.outcome.arguments["hits"], 0]
     for effect in result.effects:
         if effect.kind == "damage":
-            members[effect.note or effect.target][1] += effect.amount
+            members[str(effect.note) if effect.note else effect.target][1] += effect.amount
     return result.hits, tuple(sorted((name, tuple(v)) for name, v in members.items()))
 
 
@@ -250,6 +264,8 @@ def check_exactly(request: AttackRequest, limit: int = 20_000) -> None:
         shot("darts", MILITIAMAN, MILITIA, options={"excess_distinct": False}),
         shot("fireball", MILITIAMAN, MILITIA),
         shot("fireball", CAPTAIN, FEW),
+        shot("bow", LONE, SCREEN, distance=30, options={"gm_allows_shot": True}),
+        shot("bow", CAPTAIN, SWORDSMEN, options={"gm_allows_shot": True}),
     ],
 )
 def test_hand_cases_equal_the_resolver_over_every_die(request_):

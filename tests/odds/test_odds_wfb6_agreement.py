@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -150,20 +149,19 @@ def requests() -> tuple[AttackRequest, ...]:
 
 
 def outcome(result) -> tuple[int, tuple[tuple[str, tuple[int, int]], ...], bool]:
-    """Hits; per model label (hits, unsaved wounds) from the wound steps and damage effects;
-    whether "Look out, Sir!" passed."""
+    """Hits; per model label (hits, unsaved wounds) from the wound steps (their messages'
+    parameters) and damage effects; whether "Look out, Sir!" passed."""
     members: dict[str, list[int]] = {}
     dodged = False
     for step in result.steps:
-        if step.title.startswith("To wound "):
-            found = re.search(r"of (\d+) hit", step.outcome)
-            assert found, step.outcome
-            members[step.title.removeprefix("To wound ")] = [int(found.group(1)), 0]
-        if step.title.startswith('"Look out, Sir!"') and step.outcome.startswith("dodged"):
+        if step.title.id == "wfb6.to_wound.title":
+            member = str(step.title.arguments["member"])
+            members[member] = [step.outcome.arguments["hits"], 0]
+        if step.outcome.id == "wfb6.look_out_sir.dodged":
             dodged = True
     for effect in result.effects:
         if effect.kind == "damage":
-            members[effect.note or effect.target][1] += effect.amount
+            members[str(effect.note) if effect.note else effect.target][1] += effect.amount
     taken = tuple(sorted((name, (hits, wounds)) for name, (hits, wounds) in members.items()))
     return result.hits, taken, dodged
 
@@ -223,7 +221,7 @@ def test_the_sample_covers_the_rules():
     assert any(len(r.hits) > 2 for r in results)  # several shots
     assert any(r.hits.p(1) == 1 for r in results)  # templates and spells
     assert any(
-        req.options.get("excess_distinct") is False and len(r.members) > 2
+        req.options.excess_distinct is False and len(r.members) > 2
         for req, r in zip(sample, results, strict=True)
     )
     assert any(0 < r.hit < Fraction(1, 6) for r in results)  # the 7+ chart

@@ -52,6 +52,11 @@ def refused(data: dict[str, Any]) -> SheetError:
     return caught.value
 
 
+def english(error: SheetError) -> list[tuple[str, str]]:
+    """The problems of ``error`` as the English a GM reads (each problem is a message)."""
+    return [(field, str(problem)) for field, problem in error.problems]
+
+
 # --- profile -------------------------------------------------------------------------------
 
 
@@ -67,7 +72,7 @@ def test_defaults() -> None:
 def test_profile_range_is_named(stat: str, value: int) -> None:
     error = refused({"name": "Dieter", stat: value})
     assert error.character == "Dieter"
-    assert error.problems == [(stat, f"must be from 0 to 10 (got {value})")]
+    assert english(error) == [(stat, f"must be from 0 to 10 (got {value})")]
 
 
 def test_ws_11_message() -> None:
@@ -78,19 +83,19 @@ def test_ws_11_message() -> None:
 
 def test_movement_is_in_centimetres() -> None:
     assert WFB6Character.build(name="Eagle", M=50).M == 50
-    assert refused({"name": "Eagle", "M": 61}).problems == [("M", "must be from 0 to 60 (got 61)")]
+    assert english(refused({"name": "Eagle", "M": 61})) == [("M", "must be from 0 to 60 (got 61)")]
     assert refused({"name": "Eagle", "M": True}).problems[0][0] == "M"
 
 
 def test_unknown_troop_type_lists_the_ladder() -> None:
     problem = refused({"name": "Dieter", "troop_type": "horde"}).problems[0]
     assert problem[0] == "troop_type"
-    assert "swarm, infantry, cavalry" in problem[1]
+    assert "swarm, infantry, cavalry" in str(problem[1])
 
 
 def test_unknown_role_and_field() -> None:
     assert refused({"name": "Dieter", "role": "hero"}).problems[0][0] == "role"
-    assert refused({"name": "Dieter", "unit_size": 5}).problems == [
+    assert english(refused({"name": "Dieter", "unit_size": 5})) == [
         ("unit_size", "is not a field of this sheet")
     ]
 
@@ -157,7 +162,7 @@ def test_rank_and_file_and_champions_belong_to_a_unit() -> None:
     for role in ("rank and file", "champion"):
         error = refused({"name": "Hans", "role": role})
         assert error.problems[0][0] == "unit"
-        assert "must name the unit" in error.problems[0][1]
+        assert "must name the unit" in str(error.problems[0][1])
     hans = WFB6Character.build(name="Hans", role="champion", unit="Altdorf Swordsmen")
     assert hans.look_out_sir_candidate
     assert not hans.is_lone_character
@@ -166,9 +171,9 @@ def test_rank_and_file_and_champions_belong_to_a_unit() -> None:
 def test_mounts_must_fit_the_troop_type() -> None:
     error = refused({"name": "Dieter", "mount": "warhorse"})
     assert error.problems[0][0] == "mount"
-    assert "'infantry' rides no mount" in error.problems[0][1]
+    assert "'infantry' rides no mount" in str(error.problems[0][1])
     error = refused({"name": "Dieter", "troop_type": "cavalry"})
-    assert error.problems == [("mount", "troop type 'cavalry' must name its mount (got '')")]
+    assert english(error) == [("mount", "troop type 'cavalry' must name its mount (got '')")]
     knight = WFB6Character.build(name="Knight", troop_type="cavalry", mount="barded warhorse")
     assert (knight.mounted, knight.size_rank) == (True, 3)
 
@@ -266,7 +271,7 @@ def test_weapon_errors_name_character_and_field(
 
 def test_weapon_and_rule_names_are_unique() -> None:
     bow = {"name": "bow", "range_cm": 60, "strength": 3}
-    assert refused({"name": "D", "weapons": [bow, bow]}).problems == [
+    assert english(refused({"name": "D", "weapons": [bow, bow]})) == [
         ("weapons", "weapon 'bow' appears twice")
     ]
     assert refused({"name": "D", "special_rules": ["Fear", "fear"]}).problems[0][0] == (
@@ -283,10 +288,10 @@ def test_armour_saves() -> None:
     assert save({"name": "shield", "improves": 1}) == 6
     assert save({"name": "heavy armour", "save": 5}, {"name": "shield", "improves": 1}) == 4
     error = refused({"name": "A", "armour": [{"name": "a", "save": 5}, {"name": "b", "save": 6}]})
-    assert error.problems == [
+    assert english(error) == [
         ("armour", "at most one piece may give a save; the others improve it")
     ]
-    assert refused({"name": "A", "armour": [{"name": "x", "save": "1+"}]}).problems == [
+    assert english(refused({"name": "A", "armour": [{"name": "x", "save": "1+"}]})) == [
         ("armour[0].save", "must be from 2 to 6 (got 1)")
     ]
     assert refused({"name": "A", "armour": [{"name": "x", "improves": 4}]}).problems[0][0] == (

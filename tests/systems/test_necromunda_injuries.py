@@ -87,7 +87,7 @@ def test_a_high_impact_injury_roll(die, result):
 def test_a_flesh_wounded_fighter_fights_on_at_zero_and_rolls_again_when_wounded():
     first = resolve_wounds(GANGER, FighterState(), 1, EnteredDice([1]))
     assert first.state == FighterState(wounds_left=0, flesh_wounds=1)
-    assert first.effects[-1].note == "-1 WS and BS for the rest of the battle (1 in all)"
+    assert str(first.effects[-1].note) == "-1 WS and BS for the rest of the battle (1 in all)"
     second = resolve_wounds(GANGER, first.state, 1, EnteredDice([1]))
     assert [e.kind for e in second.effects] == ["injury"]  # no wounds left to lose
     assert second.state.flesh_wounds == 2
@@ -102,7 +102,7 @@ def test_multiple_wounds_roll_each_a_second_down_ignored_flesh_wounds_stacking()
     outcome = resolve_wounds(LEADER, FighterState(), 5, source)  # W 2: 4 rolls
     assert outcome.effects[0].amount == 2  # never below zero
     assert outcome.results == ("down", "flesh wound", "flesh wound")
-    assert [s.outcome for s in outcome.steps[1:]] == [
+    assert [str(s.outcome) for s in outcome.steps[1:]] == [
         "down",
         "flesh wound",
         "down, ignored: already down",
@@ -116,7 +116,7 @@ def test_out_of_action_ends_the_rolls():
     source = EnteredDice([6, 2, 2])
     outcome = resolve_wounds(GANGER, FighterState(), 3, source)
     assert outcome.results == ("out of action",)
-    assert outcome.steps[-1].outcome == "2 more not needed"
+    assert str(outcome.steps[-1].outcome) == "2 more not needed"
     assert source.pending == (2, 2)
 
 
@@ -125,7 +125,7 @@ def test_wounds_short_of_zero_roll_nothing():
     outcome = resolve_wounds(LEADER, FighterState(), 1, source)
     assert outcome.results == ()
     assert outcome.state.wounds_left == 1
-    assert outcome.steps[0].detail == "the fighter fights on"
+    assert str(outcome.steps[0].detail) == "the fighter fights on"
     assert source.pending == (6,)
 
 
@@ -179,7 +179,7 @@ def test_only_down_fighters_make_recovery_rolls():
         ],
         source,
     )
-    assert [o.steps[0].rolls[0].purpose for o in outcomes] == [
+    assert [str(o.steps[0].rolls[0].purpose) for o in outcomes] == [
         "recovery roll (Tom)",
         "recovery roll (Jeb)",
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import Effect
 from gmkit.systems.necromunda import (
@@ -55,7 +56,10 @@ def test_the_seeds_terrain_examples():
     tar = plan_move(GANGER, "move", [Leg(1, "very_difficult")])
     assert (tar.cost, tar.legal) == (4, True)
     wall = plan_move(GANGER, "move", [Leg(1), Leg(0.5, "impassable")])
-    assert (wall.cost, wall.legal, wall.steps[-1].outcome) == (None, False, "impassable")
+    assert (wall.cost, wall.legal, str(wall.steps[-1].outcome)) == (None, False, "impassable")
+    assert str(wall.steps[-1].detail) == '0.5" of impassable: impassable'
+    assert str(slope.steps[-1].detail) == '2.5" of difficult costs x2'
+    assert str(tar.steps[-1]) == 'Path: costs 4" of 4" (1" of very difficult costs x4)'
 
 
 @pytest.mark.parametrize(
@@ -92,13 +96,13 @@ def test_a_runner_may_not_shoot_and_stops_near_a_seen_enemy():
     assert (move.may_shoot, move.may_hide, move.effects) == (True, True, ())
     run = plan_move(GANGER, "run", [Leg(8)])
     assert (run.may_shoot, run.may_hide) == (False, False)
-    assert run.effects == (
-        Effect("condition", "Tom", condition="run", rounds=1, note="moved this turn"),
-    )
+    moved = Message("necromunda.effect.moved")
+    assert run.effects == (Effect("condition", "Tom", condition="run", rounds=1, note=moved),)
+    assert str(moved) == "moved this turn"
     assert (run_must_stop(8), run_must_stop(8.5)) == (True, False)
     stopped = plan_move(GANGER, "run", [Leg(3), Leg(5)], run_stop_at=5)
     assert (stopped.moved, stopped.cost, stopped.legal) == (5, 5, True)
-    assert stopped.steps[1].outcome == 'stops after 5"'
+    assert str(stopped.steps[1].outcome) == 'stops after 5"'
 
 
 def test_a_down_fighter_only_crawls_two_inches():
@@ -108,7 +112,8 @@ def test_a_down_fighter_only_crawls_two_inches():
     assert not plan_move(GANGER, "crawl", [Leg(2.5)], state=down).legal
     refused = plan_move(GANGER, "move", [Leg(2)], state=down)
     assert not refused.legal
-    assert refused.steps[-1].detail == 'a down fighter may only crawl 2"'
+    assert str(refused.steps[-1].detail) == 'a down fighter may only crawl 2"'
+    assert str(refused.steps[-1]) == 'Refused: down (a down fighter may only crawl 2")'
     assert not plan_move(GANGER, "crawl", [Leg(1)]).legal  # only down fighters crawl
     with pytest.raises(RulesError, match="may only crawl"):
         charge(GANGER, "Mange", [Leg(3)], state=down)
@@ -127,19 +132,22 @@ def test_a_charge_that_reaches_engages_both():
         ("Tom", "engaged"),
         ("Mange", "engaged"),
     ]
-    assert outcome.steps[-1].detail == "base contact"
+    assert str(outcome.steps[-1].detail) == "base contact"
+    assert [str(e.note) for e in outcome.effects] == ["Mange", "with Mange", "with Tom"]
     wall = charge(GANGER, "Mange", [Leg(7)], across_low_wall=True)
     assert wall.reached
-    assert wall.steps[-1].detail == "a low wall between the bases"
+    assert str(wall.steps[-1].detail) == "a low wall between the bases"
 
 
 def test_a_failed_charge_moves_as_far_as_it_can_and_ends_the_fighters_turn():
     outcome = charge(GANGER, "Mange", [Leg(9)])
     assert (outcome.reached, outcome.cost) == (False, 9)
     assert outcome.effects == (
-        Effect("condition", "Tom", condition="failed_charge", rounds=1, note="Mange"),
+        Effect(
+            "condition", "Tom", condition="failed_charge", rounds=1, note=Message.verbatim("Mange")
+        ),
     )
-    assert "no other action this turn" in outcome.steps[-1].detail
+    assert "no other action this turn" in str(outcome.steps[-1].detail)
     with pytest.raises(RulesError, match="already in close combat"):
         charge(GANGER, "Mange", [Leg(1)], state=FighterState(engaged=True))
 
@@ -160,22 +168,25 @@ def test_who_may_hide():
     open_ground = hide_checks(FighterState(), False)
     assert [c.rule for c in open_ground if not c.passed] == ["behind cover"]
     near = hide_checks(FighterState(), True, [(SCAVVY, 2), (QUICK, 6)])
-    assert [c.reason for c in near if not c.passed] == ["within the spotting range of Mange"]
+    assert [str(c.reason) for c in near if not c.passed] == ["within the spotting range of Mange"]
     assert all(c.passed for c in hide_checks(FighterState(moved="crawl", down=True), True))
 
 
 def test_hiding_and_losing_it():
     step, effects = hide(GANGER, FighterState(), True, [(SCAVVY, 4)])
-    assert (step.outcome, effects) == (
+    counter = Message("necromunda.effect.hidden")
+    assert (str(step.outcome), effects) == (
         "hidden",
-        (Effect("condition", "Tom", condition="hidden", note="hidden counter"),),
+        (Effect("condition", "Tom", condition="hidden", note=counter),),
     )
+    assert str(counter) == "hidden counter"
     step, effects = hide(GANGER, FighterState(moved="run"), True)
-    assert (step.outcome, effects) == ("may not hide", ())
+    assert (str(step.outcome), effects) == ("may not hide", ())
+    assert str(step.detail) == "no hiding in a turn the fighter ran or charged"
     assert hiding_lost(GANGER, spotters=[(SCAVVY, 4)]) == (hiding_lost(GANGER)[0], ())
     for reason in ("shot", "seen_moving", "enemy_view"):
         step, effects = hiding_lost(GANGER, **{reason: True})
         assert effects == (Effect("remove_condition", "Tom", condition="hidden"),)
     step, effects = hiding_lost(GANGER, spotters=[(QUICK, 5)])
-    assert step.detail == 'Kael is 5" away, within 5"'
+    assert str(step.detail) == 'Kael is 5" away, within 5"'
     assert len(effects) == 1

@@ -9,6 +9,7 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems import necromunda, system
 from gmkit.systems.base import AttackRequest, Effect
@@ -18,6 +19,7 @@ from gmkit.systems.necromunda import (
     Candidate,
     FighterState,
     NecromundaRules,
+    OtherTarget,
     Settings,
     shooting_weapons,
     shot_setup,
@@ -64,7 +66,7 @@ def shot(
 
 
 def step(result: Any, title: str) -> Any:
-    return next(s for s in result.steps if s.title == title)
+    return next(s for s in result.steps if str(s.title) == title)
 
 
 def test_the_seeds_example_needs_a_six_then_four():
@@ -79,9 +81,11 @@ def test_the_seeds_example_needs_a_six_then_four():
     assert result.hits == 1
     assert step(result, "To hit").target == 7
     assert [r.value for r in step(result, "To hit").rolls] == [6, 4]
-    assert step(result, "Ammo roll").outcome == "passed"
+    assert str(step(result, "Ammo roll").outcome) == "passed"
     assert step(result, "To wound").target == 4
-    assert result.effects == (Effect("pinned", "Tom", note="hit by a shot: face up"),)
+    pinned = Effect("pinned", "Tom", note=Message("necromunda.effect.pinned"))
+    assert result.effects == (pinned,)
+    assert str(pinned.note) == "hit by a shot: face up"
     assert source.pending == ()
 
 
@@ -102,7 +106,7 @@ def test_never_better_than_two_and_a_one_always_misses():
     assert SYSTEM.resolve_attack(request, EnteredDice([1])).hits == 0
     result = SYSTEM.resolve_attack(request, EnteredDice([2, 1]))
     assert result.hits == 1
-    assert step(result, "To wound").outcome == "no wound"
+    assert str(step(result, "To wound").outcome) == "no wound"
 
 
 def test_eight_needs_a_six_then_five():
@@ -120,10 +124,10 @@ def test_ten_or_more_cannot_hit_but_the_die_is_rolled_for_ammo():
     source = EnteredDice([6, 1])  # the 6 calls for an ammo roll; 1 fails it
     result = SYSTEM.resolve_attack(request, source)
     assert result.hits == 0
-    assert step(result, "To hit").outcome == "miss: needs 10+: cannot hit"
-    assert result.effects == (
-        Effect("jam", "Rat", weapon="laspistol", note="failed ammo roll: not usable this battle"),
-    )
+    assert str(step(result, "To hit").outcome) == "miss: needs 10+: cannot hit"
+    jam = Effect("jam", "Rat", weapon="laspistol", note=Message("necromunda.effect.ammo_failed"))
+    assert result.effects == (jam,)
+    assert str(jam.note) == "failed ammo roll: not usable this battle"
 
 
 def test_out_of_range_misses_but_rolls_for_ammo():
@@ -132,10 +136,10 @@ def test_out_of_range_misses_but_rolls_for_ammo():
     quiet = EnteredDice([4])
     result = SYSTEM.resolve_attack(request, quiet)
     assert (result.hits, result.effects, quiet.pending) == (0, (), ())
-    assert step(result, "To hit").outcome == "miss: out of range"
+    assert str(step(result, "To hit").outcome) == "miss: out of range"
     six = EnteredDice([6, 2])
     result = SYSTEM.resolve_attack(request, six)
-    assert step(result, "Ammo roll").outcome == "passed"
+    assert str(step(result, "Ammo roll").outcome) == "passed"
     assert six.pending == ()
 
 
@@ -163,7 +167,7 @@ def test_a_weapon_without_an_ammo_roll_never_takes_one():
     thrower = fighter("Gren", weapons=[GRENADE])
     source = EnteredDice([6, 1])
     result = SYSTEM.resolve_attack(shot(thrower, "krak grenade", distance=3), source)
-    assert [s.title for s in result.steps if s.title == "Ammo roll"] == []
+    assert [s.title for s in result.steps if str(s.title) == "Ammo roll"] == []
     assert source.pending == ()
 
 
@@ -215,13 +219,13 @@ def test_flesh_wounds_lower_the_shooters_bs():
     ("options", "rule"),
     [
         ({"attacker_state": FighterState(engaged=True)}, "engaged"),
-        ({"attacker_state": {"moved": "run"}}, "moved"),
-        ({"attacker_state": {"moved": "charge"}}, "moved"),
-        ({"attacker_state": {"down": True}}, "down"),
-        ({"attacker_state": {"pinned": True}}, "pinned"),
+        ({"attacker_state": FighterState(moved="run")}, "moved"),
+        ({"attacker_state": FighterState(moved="charge")}, "moved"),
+        ({"attacker_state": FighterState(down=True)}, "down"),
+        ({"attacker_state": FighterState(pinned=True)}, "pinned"),
         ({"in_arc": False}, "in arc"),
         ({"in_sight": False}, "in sight"),
-        ({"target_state": {"hidden": True}}, "hidden target"),
+        ({"target_state": FighterState(hidden=True)}, "hidden target"),
         ({"target_is_nearest_or_easier": False}, "target choice"),
     ],
 )
@@ -231,12 +235,15 @@ def test_who_may_shoot(options, rule):
         SYSTEM.resolve_attack(shot(**options), source)
     assert source.pending == (5, 5, 3)  # refused before any die
     result = SYSTEM.resolve_attack(shot(gm_allows_shot=True, **options), source)
-    assert step(result, "Who may shoot").outcome == "allowed by the GM"
+    assert str(step(result, "Who may shoot").outcome) == "allowed by the GM"
 
 
 @pytest.mark.parametrize(
     "options",
-    [{"target_state": {"out_of_action": True}}, {"attacker_state": {"out_of_action": True}}],
+    [
+        {"target_state": FighterState(out_of_action=True)},
+        {"attacker_state": FighterState(out_of_action=True)},
+    ],
 )
 def test_no_one_shoots_or_is_shot_off_the_table_even_with_the_gm(options):
     with pytest.raises(RulesError, match="on the table"):
@@ -254,8 +261,8 @@ def test_the_nearest_target_rule_with_its_easier_exception():
 
 
 def test_the_request_checks_the_target_choice_or_the_gm_settles_it():
-    nearer_in_cover = [{"name": "A", "distance": 5, "circumstances": {"cover": True}}]
-    nearer_open = [{"name": "A", "distance": 5}]
+    nearer_in_cover = (OtherTarget("A", 5, {"cover": True}),)
+    nearer_open = (OtherTarget("A", 5),)
     source = EnteredDice([2])
     assert SYSTEM.resolve_attack(shot(other_targets=nearer_in_cover), source).hits == 0
     with pytest.raises(RulesError, match="A: nearer and no harder to hit"):
@@ -295,13 +302,25 @@ def test_a_template_weapon_rolls_no_to_hit_die():
         (shot(JUVE, "knife"), "close combat weapon"),
         (shot(weapon="plasma gun"), "carries no 'plasma gun'"),
         (shot(distance=None), "needs the distance"),
-        (shot(target_state={"mood": "grim"}), "unknown field"),
-        (shot(attacker_state={"moved": "fly"}), "not one of"),
     ],
 )
 def test_requests_the_rules_refuse(request_, message):
     with pytest.raises(RulesError, match=message):
         SYSTEM.resolve_attack(request_, EnteredDice([4]))
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: FighterState.read({"mood": "grim"}), "unknown field"),
+        (lambda: FighterState(moved="fly"), "not one of"),  # type: ignore[arg-type]
+        (lambda: FighterState(wounds_left=-1), "must be 0 or more"),
+        (lambda: shot(target_state={"down": True}), "option 'target_state'"),
+    ],
+)
+def test_fighter_states_the_rules_refuse(build, message):
+    with pytest.raises(RulesError, match=message):
+        build()
 
 
 def test_the_module_docstrings_example_runs(capsys):
@@ -311,7 +330,7 @@ def test_the_module_docstrings_example_runs(capsys):
     namespace: dict[str, Any] = {}
     exec("\n".join(line.removeprefix("    ") for line in lines), namespace)
     assert namespace["result"].hits == 1
-    assert namespace["result"].summary == "Jeb hits Tom: no wound"
+    assert str(namespace["result"].summary) == "Jeb hits Tom: no wound"
     assert "To hit: hit" in capsys.readouterr().out
 
 

@@ -50,7 +50,7 @@ def test_both_sides_fight_in_close_combat():
     position = TurnPosition(1, 1, "close_combat")
     assert position.acting_sides(SIDES) == ("Sump Scavvies", "Ashen Brethren")
     assert TurnPosition(1, 1, "shooting").acting_sides(SIDES) == ("Sump Scavvies",)
-    assert start(SIDES).describe(SIDES) == "round 1, Ashen Brethren's turn, Movement phase"
+    assert str(start(SIDES).describe(SIDES)) == "round 1, Ashen Brethren's turn, Movement phase"
 
 
 @pytest.mark.parametrize(
@@ -80,5 +80,7 @@ def test_a_move_out_of_order_is_refused():
     assert move_order_check(["charge"], "charge").passed
     late = move_order_check(["move"], "charge")
     assert not late.passed
-    assert late.reason == "Charges must come before the rest"
+    assert str(late.reason) == "Charges must come before the rest"
+    assert str(late) == "movement order: no (Charges must come before the rest)"
+    assert str(move_order_check([], "run").reason) == "The rest in order"
     assert not move_order_check(["run"], "compulsory").passed

@@ -10,7 +10,7 @@ from gmkit.dice import EnteredDice, SeededDice
 from gmkit.errors import GmkitError
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems import system
-from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
+from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.wfrp2 import SYSTEM, attack_setup
 
 PROFILE = {"WS": 41, "BS": 35, "S": 38, "T": 42, "Ag": 33, "Int": 30, "WP": 30, "Fel": 30}
@@ -40,7 +40,7 @@ def attack(dice: list[int | str], weapon: str = "Hand Weapon", **request: Any) -
 
 
 def step(result: AttackResult, title: str) -> Step:
-    return next(s for s in result.steps if s.title == title)
+    return next(s for s in result.steps if str(s.title) == title)
 
 
 def damage(result: AttackResult) -> list[Effect]:
@@ -56,18 +56,18 @@ def test_the_seed_example_53_hits_the_right_arm_for_4_plus_3_damage():
     man = character("Man", characteristics={"T": 30})  # TB 3, no armour
     result = attack([53, 4], "Bow", attacker=archer, target=man, mode="ranged")
     test = step(result, "BS test")
-    assert (test.outcome, test.target, test.rolls[0].value) == ("hit", 55, 53)
-    assert step(result, "Hit location").outcome == "right arm"
-    assert step(result, "Hit location").detail == "53 reversed: 35"
-    assert step(result, "Damage").outcome == "7"
-    assert step(result, "Soak").outcome == "3"
+    assert (str(test.outcome), test.target, test.rolls[0].value) == ("hit", 55, 53)
+    assert str(step(result, "Hit location").outcome) == "right arm"
+    assert str(step(result, "Hit location").detail) == "53 reversed: 35"
+    assert str(step(result, "Damage").outcome) == "7"
+    assert str(step(result, "Soak").outcome) == "3"
     assert damage(result) == [Effect("damage", "Man", 4, "right_arm", weapon="Bow")]
     assert result.hits == 1
 
 
 def test_a_roll_over_the_skill_misses_and_rolls_nothing_more():
     result = attack([42])
-    assert step(result, "WS test").outcome == "miss"
+    assert str(step(result, "WS test").outcome) == "miss"
     assert step(result, "WS test").target == 41
     assert result.hits == 0
     assert result.effects == ()
@@ -87,8 +87,8 @@ def test_seeded_dice_resolve_the_same_way_every_time():
     again = SYSTEM.resolve_attack(made, SeededDice(3))
     assert [roll.value for roll in first.rolls] == [31, 10, 70]
     assert first.explain() == again.explain()
-    assert step(first, "Hit location").outcome == "head"  # 31 -> 13
-    assert step(first, "Ulric's Fury").outcome == "not confirmed"  # 70 against WS 41
+    assert str(step(first, "Hit location").outcome) == "head"  # 31 -> 13
+    assert str(step(first, "Ulric's Fury").outcome) == "not confirmed"  # 70 against WS 41
     assert damage(first) == [Effect("damage", "Gor", 9, "head", weapon="Hand Weapon")]  # 10+3-4
 
 
@@ -115,10 +115,10 @@ def test_each_attack_action_sets_the_ws_target(action, target, granted):
 
 def test_a_charge_hits_at_ws_plus_10_for_d10_plus_sb():
     result = attack([51, 5], action="charge_attack", distance=10)
-    assert step(result, "WS test").modifiers == (Modifier("Charge Attack", 10),)
-    assert step(result, "Hit location").outcome == "head"  # 51 -> 15
-    assert step(result, "Damage").outcome == "8"  # 5 + SB 3
-    assert step(result, "Wounds").outcome == "4 lost: 12 -> 8 (lightly wounded)"  # 8 - TB 4
+    assert [str(m) for m in step(result, "WS test").modifiers] == ["Charge Attack +10"]
+    assert str(step(result, "Hit location").outcome) == "head"  # 51 -> 15
+    assert str(step(result, "Damage").outcome) == "8"  # 5 + SB 3
+    assert str(step(result, "Wounds").outcome) == "4 lost: 12 -> 8 (lightly wounded)"  # 8 - TB 4
 
 
 @pytest.mark.parametrize("distance", [3, 17])
@@ -130,14 +130,14 @@ def test_a_charge_needs_4_m_and_at_most_the_charge_move(distance):
 def test_a_swift_attack_makes_as_many_attacks_as_a():
     fighter = character("Gunther", secondary={"A": 3})
     result = attack([20, 5, 90, 14, 2], attacker=fighter, action="swift_attack")
-    assert [s.outcome for s in result.steps if s.title.endswith("WS test")] == [
+    assert [str(s.outcome) for s in result.steps if str(s.title).endswith("WS test")] == [
         "hit",
         "miss",
         "hit",
     ]
     assert [(e.location, e.amount) for e in damage(result)] == [("head", 4), ("left_arm", 1)]
     assert result.hits == 2
-    assert step(result, "Attack 3: Wounds").outcome == "1 lost: 8 -> 7 (lightly wounded)"
+    assert str(step(result, "Attack 3: Wounds").outcome) == "1 lost: 8 -> 7 (lightly wounded)"
 
 
 def test_two_weapons_give_no_extra_attack():
@@ -145,21 +145,21 @@ def test_two_weapons_give_no_extra_attack():
     axe = {"name": "Axe", "damage": "SB"}
     fighter = character("Gunther", weapons=[HAND, axe])
     result = attack([99], attacker=fighter, action="swift_attack")  # A 1
-    assert [s.title for s in result.steps if s.title.endswith("test")] == ["WS test"]
+    assert [str(s.title) for s in result.steps if str(s.title).endswith("test")] == ["WS test"]
 
 
 def test_a_swift_ranged_attack_notes_the_reload():
     archer = character("Archer", secondary={"A": 2})
     result = attack([99, 99], "Bow", attacker=archer, action="swift_attack", mode="ranged")
-    assert any("reloads as Half" in s.outcome for s in result.steps if s.title == "Note")
+    assert any("reloads as Half" in str(s.outcome) for s in result.steps if str(s.title) == "Note")
     assert result.hits == 0
 
 
 def test_aim_adds_10_to_a_standard_attack_only():
     result = attack([99], circumstances={"aimed": True})
-    assert step(result, "WS test").modifiers == (
-        Modifier("Aimed (the last half action was Aim)", 10),
-    )
+    assert [str(m) for m in step(result, "WS test").modifiers] == [
+        "Aimed (the last half action was Aim) +10"
+    ]
     with pytest.raises(GmkitError, match="goes with standard_attack"):
         attack([], action="charge_attack", circumstances={"aimed": True})
 
@@ -184,7 +184,7 @@ def test_aim_adds_10_to_a_standard_attack_only():
 )
 def test_circumstances_modify_the_test(circumstances, weapon, target):
     result = attack([99], weapon, circumstances=circumstances)
-    tested = next(s for s in result.steps if s.title in ("WS test", "BS test"))
+    tested = next(s for s in result.steps if str(s.title) in ("WS test", "BS test"))
     assert tested.target == target
 
 
@@ -201,7 +201,7 @@ def test_ambidextrous_or_a_balanced_weapon_waives_the_off_hand_penalty():
     ambidextrous = character("Lefty", talents=["Ambidextrous"])
     balanced = attack([99], "Main Gauche", attacker=trained, circumstances={"off_hand": True})
     assert step(balanced, "WS test").target == 41
-    assert step(balanced, "Note").outcome.startswith("off hand: no penalty")
+    assert str(step(balanced, "Note").outcome).startswith("off hand: no penalty")
     both_hands = attack([99], attacker=ambidextrous, circumstances={"off_hand": True})
     assert step(both_hands, "WS test").target == 41
 
@@ -209,15 +209,15 @@ def test_ambidextrous_or_a_balanced_weapon_waives_the_off_hand_penalty():
 def test_an_untrained_specialist_weapon_is_at_minus_20():
     rapier = {"name": "Rapier", "group": "Fencing", "damage": "SB-1", "qualities": ["Fast"]}
     result = attack([99], "Rapier", attacker=character("Gunther", weapons=[rapier]))
-    assert step(result, "WS test").modifiers == (Modifier("untrained (Fencing)", -20),)
+    assert [str(m) for m in step(result, "WS test").modifiers] == ["untrained (Fencing) -20"]
 
 
 def test_a_helpless_target_is_hit_automatically_for_an_extra_d10():
     result = attack([99, 4, 6], circumstances={"target_helpless": True})
-    assert step(result, "WS test").outcome == "hit automatically"
-    assert step(result, "Hit location").outcome == "left leg"  # 99 reversed
-    assert step(result, "Extra damage").outcome == "+6"
-    assert step(result, "Damage total").outcome == "13"  # 4 + SB 3 + 6
+    assert str(step(result, "WS test").outcome) == "hit automatically"
+    assert str(step(result, "Hit location").outcome) == "left leg"  # 99 reversed
+    assert str(step(result, "Extra damage").outcome) == "+6"
+    assert str(step(result, "Damage total").outcome) == "13"  # 4 + SB 3 + 6
     assert damage(result)[0].amount == 9  # - TB 4
 
 
@@ -237,7 +237,6 @@ def test_a_helpless_target_is_hit_automatically_for_an_extra_d10():
         ({"called_location": "head"}, "no called shots"),
         ({"circumstances": {"outnumbering": 2}}, "unknown WFRP 2e circumstance"),
         ({"circumstances": {"gm_modifier": "a lot"}}, "takes a whole number"),
-        ({"options": {"reaction": "block"}}, "unknown reaction 'block'"),
     ],
 )
 def test_impossible_requests_are_refused_before_any_die(request_fields, message):

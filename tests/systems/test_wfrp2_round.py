@@ -102,7 +102,7 @@ def test_surprise_and_names_are_checked():
 )
 def test_actions_move_and_grant_conditions_until_the_next_turn(action, metres, conditions):
     result = perform_action(action, character("Gunther"), EnteredDice([]))
-    moved = [s.outcome for s in result.steps if s.title == "Movement"]
+    moved = [str(s.outcome) for s in result.steps if str(s.title) == "Movement"]
     assert moved == ([metres] if metres else [])
     assert tuple(e.condition for e in result.effects) == conditions
     assert all(e.rounds == 1 and e.target == "Gunther" for e in result.effects)
@@ -132,7 +132,7 @@ def test_a_manoeuvre_won_pushes_the_target():
     )
     assert result.effects[0].kind == "note"
     assert result.effects[0].target == "Gor"
-    assert "2 m" in result.effects[0].note
+    assert "2 m" in str(result.effects[0].note)
 
 
 def test_perform_action_refuses_attacks_and_a_missing_opponent():

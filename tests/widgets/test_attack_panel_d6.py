@@ -49,7 +49,7 @@ def lost(encounter: Encounter, ident: str) -> int:
 
 def step(panel: AttackPanel, title: str):
     assert panel.result is not None, panel.error
-    return next(s for s in panel.result.steps if s.title == title)
+    return next(s for s in panel.result.steps if str(s.title) == title)
 
 
 def juve_shot(panel: AttackPanel) -> None:
@@ -72,10 +72,14 @@ def test_the_juve_needs_seven_and_hits_with_six_then_four(underhive):
     assert "7+ (D6)" in panel.preview_html.value
     panel.resolve("6 4 5 3")
     to_hit = step(panel, "To hit")
-    assert (to_hit.outcome, to_hit.target, [r.value for r in to_hit.rolls]) == ("hit", 7, [6, 4])
-    assert step(panel, "Pinned").outcome == "Scabby Tom is pinned"
-    assert step(panel, "Ammo roll").outcome == "passed"
-    assert step(panel, "To wound").outcome == "no wound"
+    assert (str(to_hit.outcome), to_hit.target, [r.value for r in to_hit.rolls]) == (
+        "hit",
+        7,
+        [6, 4],
+    )
+    assert str(step(panel, "Pinned").outcome) == "Scabby Tom is pinned"
+    assert str(step(panel, "Ammo roll").outcome) == "passed"
+    assert str(step(panel, "To wound").outcome) == "no wound"
     assert "Little Jeb hits Scabby Tom: no wound" in panel.result_html.value
     before = encounter.state
     panel.apply()
@@ -102,7 +106,7 @@ def test_each_d6_is_asked_for_in_turn(underhive):
         "injury roll: roll a d6 and enter its value",
     ]
     assert panel.prompt == ""
-    assert step(panel, "Injury roll").outcome.startswith("down")
+    assert str(step(panel, "Injury roll").outcome).startswith("down")
 
 
 def test_a_wound_is_applied_and_the_next_shot_reads_the_fighters_state(underhive):
@@ -114,8 +118,8 @@ def test_a_wound_is_applied_and_the_next_shot_reads_the_fighters_state(underhive
     assert set(encounter.combatant("scabby-tom").conditions) == {"pinned", "down"}
     panel.set_circumstance("partial_cover", True)  # a new shot at the same fighter
     panel.resolve("6 4 5 4 6")
-    assert step(panel, "Pinned").outcome == "not pinned: already down"
-    assert step(panel, "Injury roll").outcome.startswith("out of action")
+    assert str(step(panel, "Pinned").outcome) == "not pinned: already down"
+    assert str(step(panel, "Injury roll").outcome).startswith("out of action")
     panel.apply()
     assert "out of action" in encounter.combatant("scabby-tom").conditions
     panel.resolve("6 4 5 4 6")  # the rules refuse a shot at a fighter off the table: shown
@@ -181,13 +185,13 @@ def test_a_goblin_shoots_the_lone_priest(ford):
     assert panel.preview is None  # the target's modifiers come with the targeting: after the dice
     assert "shown from the steps once resolved" in panel.preview_html.value
     panel.resolve("6 6 1")
-    assert step(panel, "Target Father Anselm").outcome == "may be targeted"
+    assert str(step(panel, "Target Father Anselm").outcome) == "may be targeted"
     to_hit = step(panel, "To hit")
-    assert (to_hit.outcome, to_hit.target) == ("1 hit of 1 shot", 6)
+    assert (str(to_hit.outcome), to_hit.target) == ("1 hit of 1 shot", 6)
     assert [str(m) for m in to_hit.modifiers] == ["Lone infantry character -1", "Long range -1"]
     assert "Lone infantry character -1" in panel.preview_html.value
-    assert step(panel, "To wound Father Anselm").outcome == "1 wound of 1 hit"
-    assert step(panel, "Armour save Father Anselm").outcome == "0 of 1 saved"
+    assert str(step(panel, "To wound Father Anselm").outcome) == "1 wound of 1 hit"
+    assert str(step(panel, "Armour save Father Anselm").outcome) == "0 of 1 saved"
     before = encounter.state
     panel.apply()
     assert lost(encounter, "father-anselm") == 1
@@ -207,7 +211,7 @@ def test_a_character_in_a_unit_needs_the_situation(ford):
     panel.set_option("situation", Situation((unit,), distance_cm=30))
     panel.resolve()
     assert panel.error == ""
-    assert step(panel, "Target Captain Ottilie Hals").outcome == "may not be targeted"
+    assert str(step(panel, "Target Captain Ottilie Hals").outcome) == "may not be targeted"
     assert panel.result.effects[0].kind == "note"
 
 

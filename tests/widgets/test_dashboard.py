@@ -163,7 +163,7 @@ def test_an_attack_through_the_dashboard_panels(dashboard):
     attack.select_target("cultist-ban")
     attack.resolve("20 3")
     assert attack.result is not None
-    assert "2 damage" in attack.result.summary
+    assert "2 damage" in str(attack.result.summary)
     attack.apply()
     assert dashboard.encounter.combatant("Cultist Ban").sheet.wounds_remaining == 6
     assert "hits Cultist Ban" in dashboard.combat_log.table.value

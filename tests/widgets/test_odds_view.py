@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from html.parser import HTMLParser
@@ -10,9 +11,9 @@ from html.parser import HTMLParser
 import ipywidgets
 import pytest
 
-import gmkit.odds.core as odds_core
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
+from gmkit.games import OddsEngine, game, registry
 from gmkit.odds import Dist, curve, odds
 from gmkit.systems.base import AttackRequest
 from gmkit.widgets.i18n import LANGUAGE
@@ -153,10 +154,23 @@ def test_the_damage_chart_by_default_and_any_distribution_on_request(view):
         view.select_chart("nope")
 
 
+def engine(monkeypatch, odds_function=None, curve_function=None, *, none=False):
+    """Necromunda's registry entry with another odds engine (or none) for the test."""
+    entry = game("necromunda")
+    assert entry.odds is not None
+    made = None if none else OddsEngine(odds_function or entry.odds.odds, curve_function)
+    monkeypatch.setitem(registry._GAMES, "necromunda", replace(entry, odds=made))
+    return entry.odds
+
+
+def counted(monkeypatch, calls):
+    real = game("necromunda").odds
+    engine(monkeypatch, lambda r: calls.append(r) or real.odds(r), real.curve)
+
+
 def test_the_same_request_is_not_computed_again(view, monkeypatch):
     calls = []
-    real = odds_core.ODDS["necromunda"]
-    monkeypatch.setitem(odds_core.ODDS, "necromunda", lambda r: calls.append(r) or real(r))
+    counted(monkeypatch, calls)
     view.update(juve_shot())
     view.update(juve_shot())  # equal, though another object
     assert len(calls) == 1
@@ -167,8 +181,7 @@ def test_the_same_request_is_not_computed_again(view, monkeypatch):
 
 def test_odds_seen_before_are_kept(view, monkeypatch):
     calls = []
-    real = odds_core.ODDS["necromunda"]
-    monkeypatch.setitem(odds_core.ODDS, "necromunda", lambda r: calls.append(r) or real(r))
+    counted(monkeypatch, calls)
     for cover in (True, False, True, False):  # the turn coming back to the same attack
         view.update(juve_shot(cover=cover))
     assert len(calls) == 2
@@ -236,24 +249,22 @@ def test_no_request_says_why(view):
     assert "a shot needs the distance" in view.curve_html.value
 
 
-def test_a_game_without_odds_says_which_module_failed(view, monkeypatch):
-    monkeypatch.delitem(odds_core.ODDS, "necromunda")
-    monkeypatch.delitem(odds_core.CURVES, "necromunda")
-    monkeypatch.setitem(odds_core.UNAVAILABLE, "gmkit.odds.necromunda", "ImportError: broken")
+def test_a_game_without_odds_says_so(view, monkeypatch):
+    engine(monkeypatch, none=True)
     assert view.update(juve_shot()) is None
     assert "no odds for 'necromunda' yet" in view.reason
-    assert "gmkit.odds.necromunda: ImportError: broken" in view.reason
-    assert "gmkit.odds.necromunda: ImportError: broken" in view.summary_html.value
+    assert "games with odds: dark_heresy" in view.reason
+    assert "no odds for &#x27;necromunda&#x27; yet" in view.summary_html.value
 
 
 def test_a_bug_in_an_odds_module_is_shown_not_raised(view, monkeypatch):
-    monkeypatch.setitem(odds_core.ODDS, "necromunda", lambda request: 1 // 0)
+    engine(monkeypatch, lambda request: 1 // 0)
     view.update(juve_shot())
     assert view.reason.startswith("odds failed (ZeroDivisionError")
 
 
 def test_a_curve_that_fails_is_shown_not_raised(view, monkeypatch):
-    monkeypatch.delitem(odds_core.CURVES, "necromunda")
+    engine(monkeypatch, curve_function=None)
     view.update(juve_shot())
     assert view.show_curve() is None
     assert "no curves for 'necromunda' yet" in view.curve_reason

@@ -12,7 +12,7 @@ import pytest
 
 from gmkit.campaign import demo_campaign_file, prepare_encounter
 from gmkit.dice import EnteredDice
-from gmkit.encounter import Encounter
+from gmkit.encounter import Encounter, event_text
 from gmkit.store import CampaignStore
 from gmkit.widgets.i18n import LANGUAGE
 from gmkit.widgets.player import Follower, PlayerView, public_log
@@ -101,7 +101,7 @@ def test_no_gm_only_value_is_in_any_widget(view, gm):
     gm.note("The vestry door is trapped.")  # the GM's only
     gm.next_turn()
     gm.attack("Sergeant Varro Tull", "Lasgun", "Cultist Hesk", EnteredDice([10, 9]), secret=True)
-    secret = gm.events[-1]["summary"]
+    secret = event_text(gm.events[-1])
     view.poll()
     sent = states(view)
     assert "Ilse Marr hits Cultist Ban" in sent  # public events do reach the players

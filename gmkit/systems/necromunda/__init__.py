@@ -27,8 +27,10 @@ partial cover needs 7 - 2 + 1 + 1 = 7: a 6, then 4+)::
 The parts, each its own module (all re-exported here):
 
 - :mod:`~gmkit.systems.necromunda.state`: :class:`FighterState` (wounds left, flesh wounds,
-  pinned, down, hidden, engaged, how the fighter moved: the encounter's, passed in
-  ``request.options["target_state"]`` / ``["attacker_state"]``), :class:`Settings`, checks.
+  pinned, down, hidden, engaged, how the fighter moved: built from the request's standings, or
+  given in ``request.options.target_state`` / ``.attacker_state``), :class:`Settings`, checks.
+- :mod:`~gmkit.systems.necromunda.options`: :class:`NecromundaOptions`, the options a shot
+  takes (the registry entry's ``options``).
 - :mod:`~gmkit.systems.necromunda.turn`: phases, the order of moves, :class:`TurnPosition`.
 - :mod:`~gmkit.systems.necromunda.movement`: moves, runs, charges, crawling, terrain,
   obstacles.
@@ -40,12 +42,14 @@ The parts, each its own module (all re-exported here):
 Request conventions for :meth:`NecromundaRules.resolve_attack`: ``distance`` in inches;
 ``circumstances`` ids of ``to_hit_modifiers.yaml`` (``partial_cover``, ``cover``,
 ``appearing`` / ``charging`` / ``disappearing``, ``fast_moving`` (true, or the inches the
-target moved), ``small``, ``large``); ``options``: ``attacker_state``, ``target_state``,
-``wounds_left`` (shorthand for the target's), ``in_arc`` and ``in_sight`` (the GM's reading of
-the table, true when absent), ``target_is_nearest_or_easier`` (the GM settles the target
-choice) or ``other_targets`` (``[{"name", "distance", "circumstances"}]``: the rules check it),
-``gm_allows_shot`` (go ahead despite a refusal), ``ammo_auto`` and ``armour_saves`` (settings
-for this shot).
+target moved), ``small``, ``large``); ``options`` (:class:`NecromundaOptions`, validated):
+``attacker_state``, ``target_state`` (:class:`FighterState`), ``wounds_left`` (shorthand for
+the target's), ``in_arc`` and ``in_sight`` (the GM's reading of the table, true by default),
+``target_is_nearest_or_easier`` (the GM settles the target choice) or ``other_targets`` (a
+tuple of :class:`OtherTarget`: the rules check it), ``gm_allows_shot`` (go ahead despite a
+refusal), ``ammo_auto`` and ``armour_saves`` (settings for this shot). Every text of a result
+is a message (``necromunda.*``): ``result.explain()`` is the English, ``result.explain("es")``
+the Spanish.
 
 Through the encounter: :meth:`NecromundaRules.apply_effect` applies one effect to a sheet. An
 ``injury`` flesh wound raises the sheet's ``flesh_wounds`` (-1 WS and BS for the rest of the
@@ -57,8 +61,8 @@ first); a failed ammo roll its jam. A recovered fighter's ``pinned`` for a turn 
 gained in its own recovery phase) is the ``pinned`` condition for rounds 2: the encounter counts
 the rounds of a condition gained in one's own turn from the start of the next turn, and the
 fighter stays pinned through that turn. When the request gives no ``attacker_state`` /
-``target_state``, the shot reads them from the encounter's conditions and counters
-(:func:`~gmkit.systems.necromunda.state.state_from_encounter`).
+``target_state``, the shot reads them from the request's standings, their conditions and
+counters (:func:`~gmkit.systems.necromunda.state.state_from_encounter`).
 
 Left out, because seed 000 does not hold them: close combat, the effects of being pinned and
 escaping them (only a pinned fighter's not moving or shooting is applied), broken fighters and
@@ -102,6 +106,7 @@ from gmkit.systems.necromunda.movement import (
     run_must_stop,
     terrain_cost,
 )
+from gmkit.systems.necromunda.options import NecromundaOptions, OtherTarget
 from gmkit.systems.necromunda.resolve import resolve_shot
 from gmkit.systems.necromunda.shooting import (
     Candidate,
@@ -139,8 +144,10 @@ __all__ = [
     "FighterState",
     "Leg",
     "MovePlan",
+    "NecromundaOptions",
     "NecromundaRules",
     "Obstacle",
+    "OtherTarget",
     "Phase",
     "Settings",
     "ShotSetup",
@@ -197,21 +204,6 @@ def apply_effect(
         return None
     most = max(sheet.WS, sheet.BS, 1)
     return sheet.edit(flesh_wounds=min(sheet.flesh_wounds + 1, most)), ()
-    target = effect.target
-    if effect.condition == "flesh wound":
-        most = max(sheet.WS, sheet.BS, 1)
-        return sheet.edit(flesh_wounds=min(sheet.flesh_wounds + 1, most)), ()
-    if effect.condition == "down":
-        face_down = Effect("condition", target, condition="down", note=effect.note)
-        return sheet, (face_down, Effect("remove_condition", target, condition="pinned"))
-    if effect.condition == "out of action":
-        gone = Effect("condition", target, condition="out of action", note=effect.note)
-        return sheet, (
-            gone,
-            Effect("remove_condition", target, condition="pinned"),
-            Effect("remove_condition", target, condition="down"),
-        )
-    return None
 
 
 class NecromundaRules:

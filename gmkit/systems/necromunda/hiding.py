@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import Effect, Step
 from gmkit.systems.necromunda.state import Check, FighterState, Settings
@@ -54,23 +55,23 @@ def hide_checks(
     fighter with its distance in inches (the near ones spot it anyway).
     """
     checks = [
-        Check("on the table", not state.out_of_action, "out of action fighters are gone"),
-        Check("behind cover", behind_cover, "it must end its move where a person could hide"),
+        Check("on the table", not state.out_of_action, Message("necromunda.reason.gone")),
+        Check("behind cover", behind_cover, Message("necromunda.reason.hiding_place")),
         Check(
             "moved fast",
             state.moved not in ("run", "charge", "failed_charge"),
-            "no hiding in a turn the fighter ran or charged",
+            Message("necromunda.reason.ran_hides"),
         ),
-        Check("engaged", not state.engaged, "a fighter in close combat cannot hide"),
+        Check("engaged", not state.engaged, Message("necromunda.reason.engaged_hides")),
     ]
-    spotters = [enemy.name for enemy, distance in enemies if detects(enemy, distance, multiplier)]
-    checks.append(
-        Check(
-            "too close",
-            not spotters,
-            f"within the spotting range of {', '.join(spotters)}" if spotters else "no enemy near",
-        )
+    spotters = tuple(
+        enemy.name for enemy, distance in enemies if detects(enemy, distance, multiplier)
     )
+    if spotters:
+        near = Message("necromunda.reason.spotted_by", names=spotters)
+    else:
+        near = Message("necromunda.reason.no_enemy_near")
+    checks.append(Check("too close", not spotters, near))
     return tuple(checks)
 
 
@@ -84,10 +85,15 @@ def hide(
     """Declare a fighter hidden: the step explaining the verdict, and the effect if allowed."""
     checks = hide_checks(state, behind_cover, enemies, multiplier)
     refused = [check for check in checks if not check.passed]
+    title = Message("necromunda.step.hide")
     if refused:
-        return Step("Hide", "may not hide", "; ".join(c.reason for c in refused)), ()
-    effect = Effect("condition", fighter.name, condition="hidden", note="hidden counter")
-    return Step("Hide", "hidden", "cannot be seen or shot while hidden"), (effect,)
+        reasons = Message("common.join", parts=tuple(c.reason for c in refused))
+        return Step(title, Message("necromunda.hide.refused"), reasons), ()
+    counter = Message("necromunda.effect.hidden")
+    effect = Effect("condition", fighter.name, condition="hidden", note=counter)
+    return Step(title, Message("necromunda.hide.hidden"), Message("necromunda.hide.unseen")), (
+        effect,
+    )
 
 
 def hiding_lost(
@@ -105,20 +111,27 @@ def hiding_lost(
     has an unobstructed view of it. ``spotters``: enemies with their distances (detection).
     """
     reasons = [
-        reason
+        Message(reason)
         for happened, reason in (
-            (shot, "it shot"),
-            (seen_moving, "it moved into sight"),
-            (enemy_view, "an enemy sees it unobstructed"),
+            (shot, "necromunda.hidden.lost_shot"),
+            (seen_moving, "necromunda.hidden.lost_seen_moving"),
+            (enemy_view, "necromunda.hidden.lost_enemy_view"),
         )
         if happened
     ]
     reasons += [
-        f'{enemy.name} is {distance:g}" away, within {spotting_range(enemy, multiplier)}"'
+        Message(
+            "necromunda.hidden.lost_spotted",
+            name=enemy.name,
+            distance=distance,
+            range=spotting_range(enemy, multiplier),
+        )
         for enemy, distance in spotters
         if detects(enemy, distance, multiplier)
     ]
+    title = Message("necromunda.step.hidden")
     if not reasons:
-        return Step("Hidden", "stays hidden"), ()
+        return Step(title, Message("necromunda.hidden.stays")), ()
     effect = Effect("remove_condition", fighter.name, condition="hidden")
-    return Step("Hidden", "no longer hidden", "; ".join(reasons)), (effect,)
+    joined = Message("common.join", parts=tuple(reasons))
+    return Step(title, Message("necromunda.hidden.lost"), joined), (effect,)

@@ -36,6 +36,7 @@ from typing import Literal
 
 from gmkit.dice import DiceSource
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import Effect, Step
 from gmkit.systems.necromunda.state import FighterState, bled_out
@@ -44,14 +45,29 @@ from gmkit.systems.tables import table
 GAME = "necromunda"
 Injury = Literal["flesh wound", "down", "out of action"]
 INJURIES: tuple[Injury, ...] = ("flesh wound", "down", "out of action")
+OutReason = Literal["loss_of_blood", "injury_roll", "recovery_roll"]
+
+
+def injury_term(result: str) -> Message:
+    """An injury result's words (the tables' own: ``necromunda.injury.<result>``)."""
+    return Message.term(f"necromunda.injury.{result.replace(' ', '_')}", result)
 
 
 def _faces(rows: object, name: str) -> dict[int, Injury]:
     if not isinstance(rows, dict) or sorted(rows) != [1, 2, 3, 4, 5, 6]:
-        raise RulesError(f"{name}: needs a result for each face 1 to 6")
+        raise RulesError(Message("necromunda.table.faces", table=name))
     for face, result in rows.items():
         if result not in INJURIES:
-            raise RulesError(f"{name} face {face}: {result!r} is not one of {INJURIES}")
+            choices = tuple(repr(injury) for injury in INJURIES)
+            raise RulesError(
+                Message(
+                    "necromunda.table.result",
+                    table=name,
+                    face=int(face),
+                    result=repr(result),
+                    choices=choices,
+                )
+            )
     return {int(face): result for face, result in rows.items()}
 
 
@@ -97,12 +113,18 @@ class WoundOutcome:
 
 
 def _flesh_effect(name: str, count: int) -> Effect:
-    note = f"-1 WS and BS for the rest of the battle ({count} in all)"
+    note = Message("necromunda.effect.flesh_wound", count=count)
     return Effect("injury", name, condition="flesh wound", note=note)
 
 
-def _out_effect(name: str, why: str) -> Effect:
-    return Effect("injury", name, condition="out of action", note=f"{why}: remove the model")
+def _out_effect(name: str, why: OutReason) -> Effect:
+    note = Message("necromunda.effect.out_of_action", why=Message(f"necromunda.out_reason.{why}"))
+    return Effect("injury", name, condition="out of action", note=note)
+
+
+def already_out(fighter: NecromundaFighter) -> RulesError:
+    """The refusal of wounds on a fighter already out of action."""
+    return RulesError(Message("necromunda.already_out", name=fighter.name))
 
 
 def resolve_wounds(
@@ -115,46 +137,54 @@ def resolve_wounds(
 ) -> WoundOutcome:
     """Apply ``wounds`` to a fighter in ``state``: wounds lost, then one injury roll each."""
     if state.out_of_action:
-        raise RulesError(f"{fighter.name}: already out of action")
+        raise already_out(fighter)
     left = state.wounds(fighter)
     lost = min(wounds, left)
     rolls = injury_rolls(wounds, left)
-    steps = [
-        Step(
-            "Wounds",
-            f"{wounds} wound{'s' * (wounds != 1)}: {left - lost} of {fighter.W} left",
-            f"{rolls} injury roll{'s' * (rolls != 1)}" if rolls else "the fighter fights on",
-        )
-    ]
+    taken = Message("necromunda.wounds.taken", wounds=wounds, left=left - lost, total=fighter.W)
+    if rolls:
+        why = Message("necromunda.wounds.injury_rolls", rolls=rolls)
+    else:
+        why = Message("necromunda.wounds.fights_on")
+    steps = [Step(Message("necromunda.step.wounds"), taken, why)]
     effects = [Effect("damage", fighter.name, amount=lost)] if lost else []
     chart = injury_table(high_impact)
     flesh, down, out = state.flesh(fighter), state.down, False
+    detail = Message(
+        "necromunda.injury_roll.high_impact" if high_impact else "necromunda.injury_roll.normal"
+    )
     for number in range(1, rolls + 1):
-        purpose = "injury roll" if rolls == 1 else f"injury roll {number}"
+        if rolls == 1:
+            purpose = Message("necromunda.purpose.injury_roll")
+            title = Message("necromunda.step.injury_roll")
+        else:
+            purpose = Message("necromunda.purpose.injury_roll_n", number=number)
+            title = Message("necromunda.step.injury_roll_n", number=number)
         die = source.roll_die(6, purpose)
         result = chart[die.value]
-        detail = "high impact: 5-6 out of action" if high_impact else "6 out of action"
-        outcome: str = result
+        outcome = injury_term(result)
         if result == "flesh wound":
             flesh += 1
             effects.append(_flesh_effect(fighter.name, flesh))
             if bled_out(fighter, flesh):
                 out = True
-                outcome = "flesh wound: WS and BS at 0, out of action through loss of blood"
-                effects.append(_out_effect(fighter.name, "loss of blood"))
+                outcome = Message("necromunda.injury_roll.bled_out")
+                effects.append(_out_effect(fighter.name, "loss_of_blood"))
         elif result == "down":
             if down:
-                outcome = "down, ignored: already down"
+                outcome = Message("necromunda.injury_roll.down_ignored")
             else:
                 down = True
-                effects.append(Effect("injury", fighter.name, condition="down", note="face down"))
+                face_down = Message("necromunda.effect.down")
+                effects.append(Effect("injury", fighter.name, condition="down", note=face_down))
         else:
             out = True
-            effects.append(_out_effect(fighter.name, "injury roll"))
-        steps.append(Step(purpose.capitalize(), outcome, detail, rolls=(die,)))
+            effects.append(_out_effect(fighter.name, "injury_roll"))
+        steps.append(Step(title, outcome, detail, rolls=(die,)))
         if out:
             if number < rolls:
-                steps.append(Step("Injury rolls", f"{rolls - number} more not needed"))
+                more = Message("necromunda.injury_roll.not_needed", count=rolls - number)
+                steps.append(Step(Message("necromunda.step.injury_rolls"), more))
             break
     after = state.with_changes(
         wounds_left=left - lost,
@@ -171,33 +201,37 @@ def recovery_roll(
 ) -> WoundOutcome:
     """A down fighter's roll at the end of its side's recovery phase."""
     if not state.down or state.out_of_action:
-        raise RulesError(f"{fighter.name}: only a down fighter makes a recovery roll")
-    die = source.roll_die(6, f"recovery roll ({fighter.name})")
+        raise RulesError(Message("necromunda.recovery.only_down", name=fighter.name))
+    die = source.roll_die(6, Message("necromunda.purpose.recovery_roll", name=fighter.name))
     result = recovery_table()[die.value]
     name = fighter.name
+    title = Message("necromunda.step.recovery_roll")
     if result == "down":
-        step = Step("Recovery roll", "stays down", rolls=(die,))
+        step = Step(title, Message("necromunda.recovery.stays_down"), rolls=(die,))
         return WoundOutcome((step,), (), state)
     if result == "out of action":
-        step = Step("Recovery roll", "out of action", rolls=(die,))
+        step = Step(title, injury_term(result), rolls=(die,))
         after = state.with_changes(down=False, out_of_action=True)
-        return WoundOutcome((step,), (_out_effect(name, "recovery roll"),), after)
+        return WoundOutcome((step,), (_out_effect(name, "recovery_roll"),), after)
     flesh = state.flesh(fighter) + 1
     if bled_out(fighter, flesh):
-        step = Step("Recovery roll", "flesh wound: WS and BS at 0, out of action", rolls=(die,))
-        effects = (_flesh_effect(name, flesh), _out_effect(name, "loss of blood"))
+        step = Step(title, Message("necromunda.recovery.bled_out"), rolls=(die,))
+        effects: tuple[Effect, ...] = (
+            _flesh_effect(name, flesh),
+            _out_effect(name, "loss_of_blood"),
+        )
         after = state.with_changes(down=False, out_of_action=True, flesh_wounds=flesh)
         return WoundOutcome((step,), effects, after)
     step = Step(
-        "Recovery roll",
-        "recovers with a flesh wound",
-        "face up, pinned for a turn; -1 WS and BS",
+        title,
+        Message("necromunda.recovery.recovers"),
+        Message("necromunda.recovery.recovers_detail"),
         rolls=(die,),
     )
     effects = (
         _flesh_effect(name, flesh),
         Effect("remove_condition", name, condition="down"),
-        Effect("pinned", name, rounds=1, note="recovered from down: pinned for a turn"),
+        Effect("pinned", name, rounds=1, note=Message("necromunda.effect.recovered_pinned")),
     )
     after = state.with_changes(down=False, pinned=True, flesh_wounds=flesh)
     return WoundOutcome((step,), effects, after)

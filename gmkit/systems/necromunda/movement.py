@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import Effect, Step
 from gmkit.systems.necromunda.state import Check, FighterState, MoveKind, failed
@@ -64,11 +65,24 @@ class Obstacle:
     width: float = 0.5
 
 
+def terrain_term(terrain: str, english: str | None = None) -> Message:
+    """A terrain's words (``necromunda.terrain.<id>``; English: the id with spaces, or
+    ``english``)."""
+    return Message.term(f"necromunda.terrain.{terrain}", english or terrain.replace("_", " "))
+
+
+def move_kind(kind: str) -> Message:
+    """A kind of move's words: move, run, charge, failed_charge, crawl, compulsory."""
+    return Message.term(f"necromunda.move_kind.{kind}", kind)
+
+
 def terrain_cost(terrain: str) -> int | None:
     """Inches of allowance one inch of ``terrain`` costs; None where it is impassable."""
     costs: dict[str, int | None] = _data()["terrain"]
     if terrain not in costs:
-        raise RulesError(f"terrain: {terrain!r} is not known; known: {', '.join(costs)}")
+        raise RulesError(
+            Message("necromunda.terrain.unknown", terrain=repr(terrain), known=tuple(costs))
+        )
     return costs[terrain]
 
 
@@ -99,14 +113,19 @@ def run_must_stop(distance_to_seen_enemy: float) -> bool:
 
 def move_checks(state: FighterState, kind: MoveKind) -> tuple[Check, ...]:
     """May a fighter in ``state`` make a move of ``kind``?"""
-    checks = [Check("on the table", not state.out_of_action, "out of action fighters are gone")]
+    gone = Message("necromunda.reason.gone")
+    checks = [Check("on the table", not state.out_of_action, gone)]
     if state.down:
-        checks.append(Check("down", kind == "crawl", 'a down fighter may only crawl 2"'))
+        crawls = Message("necromunda.reason.down_crawls_2")
+        checks.append(Check("down", kind == "crawl", crawls))
     else:
-        checks.append(Check("crawl", kind != "crawl", "only down fighters crawl"))
-    checks.append(Check("pinned", not state.pinned, "a pinned fighter does not move"))
+        only_down = Message("necromunda.reason.only_down_crawl")
+        checks.append(Check("crawl", kind != "crawl", only_down))
+    pinned = Message("necromunda.reason.pinned_moves")
+    checks.append(Check("pinned", not state.pinned, pinned))
     if kind in ("charge", "failed_charge"):
-        checks.append(Check("engaged", not state.engaged, "already in close combat"))
+        engaged = Message("necromunda.reason.already_engaged")
+        checks.append(Check("engaged", not state.engaged, engaged))
     return tuple(checks)
 
 
@@ -127,29 +146,46 @@ class MovePlan:
 
 def path_cost(
     legs: Sequence[Leg], obstacles: Sequence[Obstacle], move_allowance: float
-) -> tuple[float | None, list[str]]:
+) -> tuple[float | None, list[Message]]:
     """Inches of allowance the path costs (None: impassable), with why."""
-    total, why = 0.0, []
+    total, why = 0.0, list[Message]()
     for leg in legs:
         per_inch = terrain_cost(leg.terrain)
         if per_inch is None:
-            return None, [*why, f'{leg.inches:g}" of {leg.terrain}: impassable']
+            terrain = terrain_term(leg.terrain, leg.terrain)
+            blocked = Message("necromunda.path.impassable_leg", inches=leg.inches, terrain=terrain)
+            return None, [*why, blocked]
         total += leg.inches * per_inch
         if per_inch != 1:
-            why.append(f'{leg.inches:g}" of {leg.terrain.replace("_", " ")} costs x{per_inch}')
+            terrain = terrain_term(leg.terrain)
+            why.append(
+                Message(
+                    "necromunda.path.leg_cost", inches=leg.inches, terrain=terrain, cost=per_inch
+                )
+            )
     climb_share = float(_data()["obstacles"]["climb_cost"])
     for obstacle in obstacles:
         crossing = obstacle_crossing(obstacle)
         if crossing == "impassable":
-            return None, [*why, f'obstacle {obstacle.height:g}" high: impassable']
+            too_high = Message("necromunda.path.obstacle_too_high", height=obstacle.height)
+            return None, [*why, too_high]
         if crossing == "terrain":
-            raise RulesError(
-                f'obstacle {obstacle.width:g}" wide: wider than an obstacle; give it as a leg'
-            )
+            raise RulesError(Message("necromunda.path.obstacle_too_wide", width=obstacle.width))
         if crossing == "climb":
             total += move_allowance * climb_share
-            why.append(f'climbing {obstacle.height:g}" costs half the move')
+            why.append(Message("necromunda.path.climb", height=obstacle.height))
     return total, why
+
+
+def _costs(cost: float | None, limit: float) -> Message:
+    """The path's verdict: impassable, or what it costs of the allowance."""
+    if cost is None:
+        return Message("necromunda.path.impassable")
+    return Message("necromunda.path.costs", cost=cost, limit=limit)
+
+
+def _why(reasons: Sequence[Message]) -> Message:
+    return Message("common.join", parts=tuple(reasons))
 
 
 def truncate(legs: Sequence[Leg], inches: float) -> tuple[Leg, ...]:
@@ -174,23 +210,30 @@ def plan_move(
 ) -> MovePlan:
     """Measure a move (``move``, ``run``, ``compulsory``, ``crawl``) along a path."""
     if kind in ("charge", "failed_charge"):
-        raise RulesError("move kind: use charge() for a charge")
+        raise RulesError(Message("necromunda.move.use_charge"))
     state = state or FighterState()
     limit = allowance(fighter, kind)
-    steps = [Step("Move", f'{kind}: up to {limit:g}"', f"M {fighter.M}")]
+    up_to = Message("necromunda.move.up_to", kind=move_kind(kind), limit=limit)
+    steps = [
+        Step(Message("necromunda.step.move"), up_to, Message("necromunda.move.m", m=fighter.M))
+    ]
     refused = failed(move_checks(state, kind))
     if kind == "run" and run_stop_at is not None:
         stop = _data()["run_stop_within"]
         legs = truncate(legs, run_stop_at)  # obstacles: those crossed before the stop
-        steps.append(Step("Run", f'stops after {run_stop_at:g}"', f'a seen enemy within {stop}"'))
+        stops = Message("necromunda.run.stops", inches=run_stop_at)
+        seen = Message("necromunda.run.seen_enemy", within=stop)
+        steps.append(Step(Message("necromunda.step.run"), stops, seen))
     cost, why = path_cost(legs, obstacles, limit)
     moved = sum(leg.inches for leg in legs)
     legal = not refused and cost is not None and cost <= limit
-    verdict = "impassable" if cost is None else f'costs {cost:g}" of {limit:g}"'
-    steps.append(Step("Path", verdict, "; ".join(why)))
-    steps.extend(Step("Refused", check.rule, check.reason) for check in refused)
+    steps.append(Step(Message("necromunda.step.path"), _costs(cost, limit), _why(why)))
+    steps.extend(
+        Step(Message("necromunda.step.refused"), check.name, check.reason) for check in refused
+    )
+    moved_note = Message("necromunda.effect.moved")
     effects = (
-        (Effect("condition", fighter.name, condition=kind, rounds=1, note="moved this turn"),)
+        (Effect("condition", fighter.name, condition=kind, rounds=1, note=moved_note),)
         if legal and kind != "move"
         else ()
     )
@@ -236,29 +279,47 @@ def charge(
     state = state or FighterState()
     refused = failed(move_checks(state, "charge"))
     if refused:
-        raise RulesError(f"{fighter.name} may not charge: {refused[0].reason}")
+        raise RulesError(
+            Message("necromunda.charge.refused", name=fighter.name, reason=refused[0].reason)
+        )
     limit = allowance(fighter, "charge")
     cost, why = path_cost(legs, obstacles, limit)
     reached = cost is not None and cost <= limit
-    contact = "a low wall between the bases" if across_low_wall else "base contact"
-    declared = Step("Charge", f"declared at {target}", f'up to {limit:g}" (double M {fighter.M})')
+    contact = Message(
+        "necromunda.charge.low_wall" if across_low_wall else "necromunda.charge.contact"
+    )
+    title = Message("necromunda.step.charge")
+    declared = Step(
+        title,
+        Message("necromunda.charge.declared", target=target),
+        Message("necromunda.charge.allowance", limit=limit, m=fighter.M),
+    )
+    path = Step(Message("necromunda.step.path"), _costs(cost, limit), _why(why))
+    named = Message.verbatim(target)
     if reached:
-        path = Step("Path", f'costs {cost:g}" of {limit:g}"', "; ".join(why))
-        result = Step("Charge", f"reaches {target}: both engaged", contact)
-        effects = (
-            Effect("condition", fighter.name, condition="charging", rounds=1, note=target),
-            Effect("condition", fighter.name, condition="engaged", note=f"with {target}"),
-            Effect("condition", target, condition="engaged", note=f"with {fighter.name}"),
+        result = Step(title, Message("necromunda.charge.reaches", target=target), contact)
+        effects: tuple[Effect, ...] = (
+            Effect("condition", fighter.name, condition="charging", rounds=1, note=named),
+            Effect(
+                "condition",
+                fighter.name,
+                condition="engaged",
+                note=Message("necromunda.effect.engaged_with", name=target),
+            ),
+            Effect(
+                "condition",
+                target,
+                condition="engaged",
+                note=Message("necromunda.effect.engaged_with", name=fighter.name),
+            ),
         )
     else:
-        shown = "impassable" if cost is None else f'costs {cost:g}" of {limit:g}"'
-        path = Step("Path", shown, "; ".join(why))
         result = Step(
-            "Charge",
-            "fails",
-            f'moves {limit:g}" towards {target} as far as it can; no other action this turn',
+            title,
+            Message("necromunda.charge.fails"),
+            Message("necromunda.charge.falls_short", limit=limit, target=target),
         )
         effects = (
-            Effect("condition", fighter.name, condition="failed_charge", rounds=1, note=target),
+            Effect("condition", fighter.name, condition="failed_charge", rounds=1, note=named),
         )
     return ChargeOutcome(target, reached, limit, cost, (declared, path, result), effects)

@@ -1,24 +1,32 @@
 """What the attack panel may offer in Necromunda, from seed 000's shooting rules.
 
 Weapons: the fighter's shooting weapons (seed 000 has no close combat). Mode: "shooting".
-Action: Shoot. Circumstances: the to-hit modifiers of ``to_hit_modifiers.yaml``. The fighter
+Action: Shoot. Circumstances: the to-hit modifiers of ``to_hit_modifiers.yaml`` (labels and
+help texts from the catalogs: ``necromunda.modifier.*``, ``necromunda.offers.*``). The fighter
 states the rules read (:class:`~gmkit.systems.necromunda.state.FighterState`) come from the
-encounter's standings: conditions "pinned", "down", "out of action", "hidden", "flesh wound"
-(the encounter keeps one condition of a name, so it counts as one flesh wound more than the
-sheet's), and the ``damage`` counter as wounds lost.
+request's standings (conditions "pinned", "down", "out of action", "hidden", "engaged", and the
+``damage`` counter as wounds lost): the rules build them, so :meth:`state_options` adds none.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text
 from gmkit.sheets.base import Sheet
 from gmkit.systems.base import AttackRequest, Choice
 from gmkit.systems.necromunda import SYSTEM
-from gmkit.systems.necromunda.shooting import catalog, shooting_weapons, shot_setup, weapon_of
+from gmkit.systems.necromunda.shooting import (
+    Circumstance,
+    catalog,
+    circumstance_ref,
+    range_band,
+    shooting_weapons,
+    shot_setup,
+    weapon_of,
+)
 from gmkit.systems.offers import SHOOT, Preview, first_preferred
 
 GAME = "necromunda"
@@ -52,14 +60,8 @@ class NecromundaOffers:
     def circumstances(self, action: str | None) -> tuple[Choice, ...]:
         found = []
         for item in catalog().values():
-            help_text = f"{item.value:+d}: {item.when}" if item.when else f"{item.value:+d}"
-            if item.excludes:
-                help_text += f" (not with {', '.join(item.excludes)})"
-            if item.threshold is not None:
-                help_text += f"; applies from {item.threshold:g}"
-                found.append(Choice(item.id, item.name, "number", help=help_text))
-            else:
-                found.append(Choice(item.id, item.name, help=help_text))
+            kind: Literal["flag", "number"] = "flag" if item.threshold is None else "number"
+            found.append(Choice(item.id, item.label, kind, help=_help(item)))
         return tuple(found)
 
     def reactions(self) -> tuple[Choice, ...]:
@@ -76,16 +78,16 @@ class NecromundaOffers:
 
     def preview(self, request: AttackRequest) -> Preview:
         setup = shot_setup(request, SYSTEM.settings)
-        notes: list[Text] = [f"{check.rule}: {check.reason}" for check in setup.refused]
+        notes: list[Text] = [check.refusal for check in setup.refused]
         if setup.band is not None:
-            notes.insert(0, f"{setup.band} range")
+            notes.insert(0, Message("necromunda.preview.range", band=range_band(setup.band)))
         if setup.weapon.template:
             notes.insert(0, Message("necromunda.preview.template"))
         total = sum(modifier.value for modifier in setup.modifiers)
         return Preview(
             Message("necromunda.preview.to_hit"),
             "D6",
-            f"7 - BS {setup.bs} = {7 - setup.bs}",
+            Message("necromunda.preview.base", bs=setup.bs, base=7 - setup.bs),
             setup.modifiers,
             total,
             setup.needed,
@@ -102,6 +104,20 @@ class NecromundaOffers:
 
     def state_options(self, request: AttackRequest) -> dict[str, Any]:
         return {}  # the rules read the fighters' states from the request's standings
+
+
+def _help(item: Circumstance) -> Message:
+    """A circumstance's help: its value, when it applies, what it excludes, its threshold."""
+    if item.when:
+        found = Message("necromunda.offers.help_when", value=item.value, when=item.applies_when)
+    else:
+        found = Message("necromunda.offers.help", value=item.value)
+    if item.excludes:
+        excluded = tuple(circumstance_ref(other) for other in item.excludes)
+        found = Message("necromunda.offers.help_not_with", help=found, excludes=excluded)
+    if item.threshold is not None:
+        found = Message("necromunda.offers.help_from", help=found, threshold=item.threshold)
+    return found
 
 
 OFFERS = NecromundaOffers()

@@ -26,23 +26,30 @@ Choices where the texts are silent:
 - A hit on a down fighter does not pin it (it lies face down already).
 - The shooter firing from hiding loses it; a hidden target within the shooter's spotting
   range is spotted (``remove_condition`` "hidden" on the target).
-- A weapon the encounter keeps jammed (``"jammed: <weapon>"`` among
-  ``options["attacker_conditions"]``: a failed ammo roll) is refused: not usable again this
-  battle, unless the GM allows the shot.
+- A weapon the encounter keeps jammed (``"jammed: <weapon>"`` among the shooter's standing
+  conditions, ``request.attacker_standing``: a failed ammo roll) is refused: not usable again
+  this battle, unless the GM allows the shot.
 - Without ``attacker_state`` / ``target_state`` in the options, the states come from the
-  encounter's conditions and counters
+  encounter's standings, their conditions and counters
   (:func:`~gmkit.systems.necromunda.state.with_encounter_states`); the result's request is
   the one resolved, states included.
+
+Every text is a message (``necromunda.*`` in the catalogs): ``str(step)`` is the English,
+``step.render("es")`` the Spanish.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 from gmkit.dice import DiceSource, DieRoll, roll
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
-from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
-from gmkit.systems.necromunda.injuries import resolve_wounds
-from gmkit.systems.necromunda.shooting import IMPOSSIBLE, ShotSetup, shot_setup
+from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
+from gmkit.systems.necromunda.injuries import injury_term, resolve_wounds
+from gmkit.systems.necromunda.shooting import IMPOSSIBLE, ShotSetup, range_band, shot_setup
 from gmkit.systems.necromunda.state import (
     Check,
     Settings,
@@ -55,32 +62,78 @@ OFF_TABLE = ("on the table", "target on the table")
 """Checks no GM override lifts: out of action fighters are off the table."""
 
 
+def _title(name: str) -> Message:
+    return Message(f"necromunda.step.{name}")
+
+
+def modifiers_text(modifiers: Iterable[Modifier]) -> Message:
+    """The modifiers listed, "Partial cover -1, long range (laspistol) -1" (or "no
+    modifiers")."""
+    listed = tuple(Message("common.modifier", source=m.source, value=m.value) for m in modifiers)
+    return Message("common.list", items=listed) if listed else Message("common.no_modifiers")
+
+
+def refusal(
+    shooter: NecromundaFighter, target: NecromundaFighter, refused: Sequence[Check]
+) -> tuple[Message, bool]:
+    """Why ``shooter`` may not shoot ``target`` (every refused check, "rule: reason; ..."), and
+    whether no GM may lift it (a fighter off the table)."""
+    reasons = Message("common.join", parts=tuple(check.refusal for check in refused))
+    off_table = any(check.rule in OFF_TABLE for check in refused)
+    return reasons, off_table
+
+
+def refused_shot(
+    shooter: NecromundaFighter, target: NecromundaFighter, reasons: Message
+) -> Message:
+    """ "<shooter> may not shoot <target>: <reasons>"."""
+    return Message("necromunda.refused", shooter=shooter.name, target=target.name, reasons=reasons)
+
+
 def _settings(request: AttackRequest, settings: Settings | None) -> Settings:
     base = settings or Settings.packaged()
-    if "ammo_auto" in request.options or "armour_saves" in request.options:
+    ammo_auto, armour_saves = request.options.ammo_auto, request.options.armour_saves
+    if ammo_auto is not None or armour_saves is not None:
         return Settings(
             base.spotting_multiplier,
-            request.options.get("ammo_auto", base.ammo_auto),
-            bool(request.options.get("armour_saves", base.armour_saves)),
+            base.ammo_auto if ammo_auto is None else ammo_auto,
+            base.armour_saves if armour_saves is None else armour_saves,
         )
     return base
 
 
 def _to_hit(setup: ShotSetup, source: DiceSource) -> tuple[Step, bool, DieRoll | None]:
     """The to-hit step, whether it hit, and the first die (for the ammo roll)."""
-    listed = ", ".join(str(m) for m in setup.modifiers) or "no modifiers"
-    base = f"7 - BS {setup.bs} = {7 - setup.bs}; {listed}"
+    base = Message(
+        "necromunda.to_hit.base",
+        bs=setup.bs,
+        base=7 - setup.bs,
+        modifiers=modifiers_text(setup.modifiers),
+    )
     if setup.weapon.template:
-        return Step("To hit", "hit: template weapon", "the GM places the template"), True, None
+        step = Step(
+            _title("to_hit"),
+            Message("necromunda.to_hit.template"),
+            Message("necromunda.to_hit.template_detail"),
+        )
+        return step, True, None
     if setup.band == "out of range" or (setup.needed or IMPOSSIBLE) >= IMPOSSIBLE:
-        why = "out of range" if setup.band == "out of range" else "needs 10+: cannot hit"
-        die = source.roll_die(6, "to hit (for the ammo roll)")
-        step = Step("To hit", f"miss: {why}", "rolled only for the ammo roll", (die,))
+        if setup.band == "out of range":
+            why = range_band("out of range")
+        else:
+            why = Message("necromunda.to_hit.impossible")
+        die = source.roll_die(6, Message("necromunda.purpose.to_hit_for_ammo"))
+        step = Step(
+            _title("to_hit"),
+            Message("necromunda.to_hit.miss_because", why=why),
+            Message("necromunda.to_hit.for_ammo_only"),
+            (die,),
+        )
         return step, False, die
-    test = roll_needed(setup.needed, source, "to hit")
-    outcome = "hit" if test.success else "miss"
-    detail = f"{base}; {test.explanation}"
-    step = Step("To hit", outcome, detail, test.rolls, setup.needed, setup.modifiers)
+    test = roll_needed(setup.needed, source, Message("necromunda.purpose.to_hit"))
+    outcome = Message("necromunda.to_hit.hit" if test.success else "necromunda.to_hit.miss")
+    detail = Message("common.join", parts=(base, test.explanation))
+    step = Step(_title("to_hit"), outcome, detail, test.rolls, setup.needed, setup.modifiers)
     return step, test.success, test.rolls[0]
 
 
@@ -90,23 +143,30 @@ def _ammo(
     if first is None or first.value != 6 or setup.weapon.ammo_roll is None:
         return [], []
     name = setup.weapon.name
-    spent = Effect("jam", shooter, weapon=name, note="failed ammo roll: not usable this battle")
+    note = Message("necromunda.effect.ammo_failed")
+    spent = Effect("jam", shooter, weapon=name, note=note)
+    title = _title("ammo_roll")
     if setup.weapon.ammo_roll == "auto":
         if settings.ammo_auto == "pass":
-            return [Step("Ammo roll", "passed", "ammo roll auto: passes (setting)")], []
-        return [Step("Ammo roll", "failed", "ammo roll auto: fails (setting)")], [spent]
-    test = roll_needed(setup.weapon.ammo_roll, source, "ammo roll")
-    outcome = "passed" if test.success else f"failed: {name} is out of ammunition"
-    step = Step("Ammo roll", outcome, test.explanation, test.rolls, setup.weapon.ammo_roll)
+            passed = Message("necromunda.ammo.passed")
+            return [Step(title, passed, Message("necromunda.ammo.auto_passes"))], []
+        failed = Message("necromunda.ammo.failed")
+        return [Step(title, failed, Message("necromunda.ammo.auto_fails"))], [spent]
+    test = roll_needed(setup.weapon.ammo_roll, source, Message("necromunda.purpose.ammo_roll"))
+    if test.success:
+        outcome = Message("necromunda.ammo.passed")
+    else:
+        outcome = Message("necromunda.ammo.out_of_ammunition", weapon=name)
+    step = Step(title, outcome, test.explanation, test.rolls, setup.weapon.ammo_roll)
     return [step], [] if test.success else [spent]
 
 
 def _ammunition(request: AttackRequest, setup: ShotSetup) -> tuple[Check, ...]:
     """A failed check when the encounter keeps the weapon jammed (a failed ammo roll)."""
-    held = {str(name).casefold() for name in request.options.get("attacker_conditions") or ()}
+    held = {str(name).casefold() for name in request.attacker_standing.conditions}
     if f"jammed: {setup.weapon.name}".casefold() not in held:
         return ()
-    why = f"{setup.weapon.name} failed its ammo roll: not usable again this battle"
+    why = Message("necromunda.reason.jammed", weapon=setup.weapon.name)
     return (Check("ammunition", False, why),)
 
 
@@ -116,13 +176,22 @@ def _save(
     if target.armour_save is None:
         return None
     needed = max(2, target.armour_save - setup.weapon.save_modifier)
-    detail = f"save {target.armour_save}+, weapon save modifier {setup.weapon.save_modifier:+d}"
+    detail = Message(
+        "necromunda.save.detail", save=target.armour_save, modifier=setup.weapon.save_modifier
+    )
+    title = _title("armour_save")
     if needed > 6:
-        return Step("Armour save", "no save possible", detail, target=needed), False
-    test = roll_needed(needed, source, "armour save")
-    outcome = "saved" if test.success else "failed"
-    step = Step("Armour save", outcome, f"{detail}; {test.explanation}", test.rolls, needed)
+        return Step(title, Message("necromunda.save.impossible"), detail, target=needed), False
+    test = roll_needed(needed, source, Message("necromunda.purpose.armour_save"))
+    outcome = Message("necromunda.save.saved" if test.success else "necromunda.save.failed")
+    joined = Message("common.join", parts=(detail, test.explanation))
+    step = Step(title, outcome, joined, test.rolls, needed)
     return step, test.success
+
+
+def _wounds_purpose() -> Any:
+    """The damage dice's purpose (a message; ``gmkit.dice.roll`` is still typed for text)."""
+    return Message("necromunda.purpose.wounds")
 
 
 def resolve_shot(
@@ -138,50 +207,70 @@ def resolve_shot(
     effects: list[Effect] = []
     refused = setup.refused + _ammunition(request, setup)
     if refused:
-        reasons = "; ".join(f"{c.rule}: {c.reason}" for c in refused)
-        off_table = any(c.rule in OFF_TABLE for c in refused)
-        if off_table or not request.options.get("gm_allows_shot"):
-            raise RulesError(f"{shooter.name} may not shoot {target.name}: {reasons}")
-        steps.append(Step("Who may shoot", "allowed by the GM", reasons))
+        reasons, off_table = refusal(shooter, target, refused)
+        if off_table or not request.options.gm_allows_shot:
+            raise RulesError(refused_shot(shooter, target, reasons))
+        steps.append(Step(_title("who_may_shoot"), Message("necromunda.allowed_by_gm"), reasons))
     if setup.attacker_state.hidden:
         effects.append(Effect("remove_condition", shooter.name, condition="hidden"))
-        steps.append(Step("Hidden", f"{shooter.name} shoots and is no longer hidden"))
+        revealed = Message("necromunda.hidden.shooter_revealed", name=shooter.name)
+        steps.append(Step(_title("hidden"), revealed))
     if setup.target_state.hidden:
         effects.append(Effect("remove_condition", target.name, condition="hidden"))
-        steps.append(Step("Hidden", f"{target.name} is spotted", "within the spotting range"))
+        spotted = Message("necromunda.hidden.target_spotted", name=target.name)
+        steps.append(Step(_title("hidden"), spotted, Message("necromunda.hidden.within_range")))
     if setup.band is not None:
-        steps.append(Step("Range", f'{setup.band} ({request.distance:g}")', setup.weapon.name))
+        distance = request.distance if request.distance is not None else 0.0
+        band = Message("necromunda.range.band", band=range_band(setup.band), distance=distance)
+        steps.append(Step(_title("range"), band, Message.verbatim(setup.weapon.name)))
     hit_step, hit, first = _to_hit(setup, source)
     steps.append(hit_step)
     ammo_steps, ammo_effects = _ammo(setup, first, shooter.name, settings, source)
     if not hit:
         steps += ammo_steps
         effects += ammo_effects
-        return AttackResult(request, tuple(steps), tuple(effects), 0, f"{shooter.name} misses")
+        misses = Message("necromunda.summary.misses", shooter=shooter.name)
+        return AttackResult(request, tuple(steps), tuple(effects), 0, misses)
     if setup.target_state.down:
-        steps.append(Step("Pinned", "not pinned: already down"))
+        steps.append(Step(_title("pinned"), Message("necromunda.pinned.already_down")))
     else:
-        effects.append(Effect("pinned", target.name, note="hit by a shot: face up"))
-        steps.append(Step("Pinned", f"{target.name} is pinned", "every hit pins"))
+        effects.append(Effect("pinned", target.name, note=Message("necromunda.effect.pinned")))
+        pinned = Message("necromunda.pinned.target", name=target.name)
+        steps.append(Step(_title("pinned"), pinned, Message("necromunda.pinned.every_hit")))
     steps += ammo_steps
     effects += ammo_effects
-    wound_detail = f"S {setup.strength} against T {target.T}"
-    wound = roll_needed(setup.to_wound, source, "to wound")
-    verdict = "wounds" if wound.success else "no wound"
-    detail = f"{wound_detail}; {wound.explanation}"
-    steps.append(Step("To wound", verdict, detail, wound.rolls, setup.to_wound))
-    summary = f"{shooter.name} hits {target.name}"
+    wound_detail = Message(
+        "necromunda.to_wound.detail", strength=setup.strength, toughness=target.T
+    )
+    wound = roll_needed(setup.to_wound, source, Message("necromunda.purpose.to_wound"))
+    verdict = Message(
+        "necromunda.to_wound.wounds" if wound.success else "necromunda.to_wound.no_wound"
+    )
+    detail = Message("common.join", parts=(wound_detail, wound.explanation))
+    steps.append(Step(_title("to_wound"), verdict, detail, wound.rolls, setup.to_wound))
+    names = {"shooter": shooter.name, "target": target.name}
     if not wound.success:
-        return AttackResult(request, tuple(steps), tuple(effects), 1, f"{summary}: no wound")
+        summary = Message("necromunda.summary.no_wound", **names)
+        return AttackResult(request, tuple(steps), tuple(effects), 1, summary)
     if settings.armour_saves and (save := _save(setup, target, source)):
         steps.append(save[0])
         if save[1]:
-            return AttackResult(request, tuple(steps), tuple(effects), 1, f"{summary}: saved")
+            summary = Message("necromunda.summary.saved", **names)
+            return AttackResult(request, tuple(steps), tuple(effects), 1, summary)
     wounds = 1
     if setup.weapon.damage.strip() != "1":
-        rolled = roll(setup.weapon.damage, source, "wounds", names=shooter.bonuses())
+        purpose = _wounds_purpose()
+        rolled = roll(setup.weapon.damage, source, purpose, names=shooter.bonuses())
         wounds = max(1, rolled.total)
-        steps.append(Step("Wounds caused", str(wounds), str(rolled), rolled.dice))
+        detail = Message(
+            "necromunda.wounds_caused.roll",
+            purpose=purpose,
+            expression=str(rolled.expression),
+            result=str(rolled.result),
+            total=rolled.total,
+        )
+        count = Message("necromunda.wounds_caused.count", count=wounds)
+        steps.append(Step(_title("wounds_caused"), count, detail, rolled.dice))
     outcome = resolve_wounds(
         target,
         setup.target_state.with_changes(pinned=not setup.target_state.down),
@@ -192,5 +281,9 @@ def resolve_shot(
     steps += outcome.steps
     effects += outcome.effects
     left = outcome.state.wounds(target)
-    results = ", ".join(outcome.results) or f"{left} wound{'s' * (left != 1)} left"
-    return AttackResult(request, tuple(steps), tuple(effects), 1, f"{summary}: {results}")
+    if outcome.results:
+        results = tuple(injury_term(result) for result in outcome.results)
+        summary = Message("necromunda.summary.injuries", results=results, **names)
+    else:
+        summary = Message("necromunda.summary.wounds_left", left=left, **names)
+    return AttackResult(request, tuple(steps), tuple(effects), 1, summary)

@@ -6,11 +6,11 @@ modifiers are the weapon's (``weapons.yaml``, on the sheet).
 - Who may shoot: a fighter on the table, not down, not engaged in close combat, that did not
   run or charge this turn, with a shooting weapon and a target inside its 90-degree front arc
   that it can see. Arc and sight are what the table shows: the GM confirms them
-  (``options["in_arc"]``, ``options["in_sight"]``, both assumed true when not given).
+  (``options.in_arc``, ``options.in_sight``, both assumed true when not given).
 - A hidden target cannot be shot unless the shooter is within its spotting range.
 - Target: the nearest enemy, or a farther one that is easier to hit
   (:func:`target_choice_check`), a check the GM can settle with
-  ``options["target_is_nearest_or_easier"]``.
+  ``options.target_is_nearest_or_easier``.
 - Range: the weapon's bands; out of range the shot misses, but the to-hit die is still rolled
   (a 6 calls for an ammo roll).
 - To hit: 7 - BS (after flesh wounds) less the modifiers; never better than 2+; see
@@ -23,7 +23,7 @@ Choices where the texts are silent:
   B and no easier, may not. Enemies at the same distance are equally near.
 - Exclusive modifiers (partial cover with cover, small with large) are refused, not summed.
 - A pinned fighter does not shoot (the seed's pinning section is lost; published rule).
-- ``options["gm_allows_shot"]`` lets a refused shot go ahead (the refusals stay in the
+- ``options.gm_allows_shot`` lets a refused shot go ahead (the refusals stay in the
   steps), except a shooter or target out of action: they are off the table.
 - Close combat weapons are refused: the seed holds no close combat rules.
 """
@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter, RangeBand, Weapon, resolve_strength
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.necromunda.hiding import detects
@@ -66,6 +67,27 @@ class Circumstance:
     excludes: tuple[str, ...] = ()
     when: str = ""
 
+    @property
+    def label(self) -> Message:
+        """The circumstance's name (the data's: ``necromunda.modifier.<id>``)."""
+        return Message.term(f"necromunda.modifier.{self.id}", self.name)
+
+    @property
+    def applies_when(self) -> Message:
+        """When it applies (the data's ``when``: ``necromunda.modifier_when.<id>``)."""
+        return Message.term(f"necromunda.modifier_when.{self.id}", self.when)
+
+
+def circumstance_ref(circumstance_id: str) -> Message:
+    """A circumstance named by its id, as the refusals and help texts name it (the id in
+    English; its name in Spanish)."""
+    return Message.term(f"necromunda.modifier_id.{circumstance_id}", circumstance_id)
+
+
+def range_band(band: RangeBand) -> Message:
+    """A range band's words: short, long, out of range."""
+    return Message(f"necromunda.range.{band.replace(' ', '_')}")
+
 
 def catalog() -> dict[str, Circumstance]:
     """Id -> to-hit circumstance (data: ``to_hit_modifiers.yaml``)."""
@@ -96,21 +118,27 @@ def to_hit_modifiers(circumstances: Mapping[str, Any]) -> tuple[Modifier, ...]:
     applied: set[str] = set()
     for key, value in circumstances.items():
         if key not in names:
-            raise RulesError(f"circumstances: {key!r} is not known; known: {', '.join(names)}")
+            raise RulesError(
+                Message("necromunda.circumstances.unknown", key=repr(key), known=tuple(names))
+            )
         entry = entries[names[key]]
         if isinstance(value, bool) or value is None:
             on = bool(value)
         elif isinstance(value, int | float) and entry.threshold is not None:
             on = value >= entry.threshold
         else:
-            raise RulesError(f"circumstances: {key!r} takes true or false (got {value!r})")
+            raise RulesError(
+                Message("necromunda.circumstances.flag", key=repr(key), got=repr(value))
+            )
         if on:
             applied.add(entry.id)
     for entry_id in applied:
         clash = sorted(set(entries[entry_id].excludes) & applied)
         if clash:
-            raise RulesError(f"circumstances: {entry_id} and {clash[0]} cannot both apply")
-    return tuple(Modifier(e.name, e.value) for e in entries.values() if e.id in applied)
+            raise RulesError(
+                Message("necromunda.circumstances.clash", first=entry_id, second=clash[0])
+            )
+    return tuple(Modifier(e.label, e.value) for e in entries.values() if e.id in applied)
 
 
 def weapon_of(fighter: NecromundaFighter, name: str) -> Weapon:
@@ -118,8 +146,16 @@ def weapon_of(fighter: NecromundaFighter, name: str) -> Weapon:
     for weapon in fighter.weapons:
         if weapon.name == name:
             return weapon
-    carried = ", ".join(w.name for w in fighter.weapons) or "nothing"
-    raise RulesError(f"weapon: {fighter.name} carries no {name!r} (carries {carried})")
+    carried = tuple(w.name for w in fighter.weapons)
+    if not carried:
+        raise RulesError(
+            Message("necromunda.weapon.carries_nothing", fighter=fighter.name, weapon=repr(name))
+        )
+    raise RulesError(
+        Message(
+            "necromunda.weapon.carries_no", fighter=fighter.name, weapon=repr(name), carried=carried
+        )
+    )
 
 
 def shooting_weapons(fighter: NecromundaFighter) -> tuple[Weapon, ...]:
@@ -145,11 +181,11 @@ def target_choice_check(target: Candidate, others: Sequence[Candidate]) -> Check
     nearer = [o for o in others if o.distance < target.distance]
     blocking = [o for o in nearer if _difficulty(o.needed) <= _difficulty(target.needed)]
     if not nearer:
-        return Check("target choice", True, f"{target.name} is the nearest enemy")
+        return Check("target choice", True, Message("necromunda.reason.nearest", name=target.name))
     if blocking:
-        names = ", ".join(o.name for o in blocking)
-        return Check("target choice", False, f"{names}: nearer and no harder to hit")
-    return Check("target choice", True, "every nearer enemy is harder to hit")
+        names = tuple(o.name for o in blocking)
+        return Check("target choice", False, Message("necromunda.reason.nearer", names=names))
+    return Check("target choice", True, Message("necromunda.reason.nearer_harder"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,12 +220,13 @@ def needed_for(
     if weapon.template:
         return None, (), None
     if distance is None:
-        raise RulesError("distance: a shot needs the distance to the target in inches")
+        raise RulesError(Message("necromunda.distance_needed"))
     band = weapon.range_band(distance)
     modifiers = to_hit_modifiers(circumstances)
     range_modifier = weapon.range_modifier(distance)
-    if range_modifier:
-        modifiers += (Modifier(f"{band} range ({weapon.name})", range_modifier),)
+    if range_modifier and band is not None:
+        source = Message("necromunda.range.modifier", band=range_band(band), weapon=weapon.name)
+        modifiers += (Modifier(source, range_modifier),)
     needed = to_hit_needed(bs, modifiers) if band != "out of range" else None
     return band, modifiers, needed
 
@@ -203,40 +240,45 @@ def shooter_checks(
     options = request.options
     multiplier = settings.spotting_multiplier
     spotted = request.distance is not None and detects(shooter, request.distance, multiplier)
+    inches = shooter.I * multiplier
     checks = [
-        Check("on the table", not attacker.out_of_action, "out of action fighters are gone"),
-        Check("down", not attacker.down, "a down fighter may only crawl"),
-        Check("pinned", not attacker.pinned, "a pinned fighter does not shoot"),
-        Check("engaged", not attacker.engaged, "a fighter in close combat does not shoot"),
+        Check("on the table", not attacker.out_of_action, Message("necromunda.reason.gone")),
+        Check("down", not attacker.down, Message("necromunda.reason.down_crawls")),
+        Check("pinned", not attacker.pinned, Message("necromunda.reason.pinned_shoots")),
+        Check("engaged", not attacker.engaged, Message("necromunda.reason.engaged_shoots")),
         Check(
             "moved",
             attacker.moved not in ("run", "charge", "failed_charge"),
-            "no shooting in a turn the fighter ran or charged",
+            Message("necromunda.reason.ran_shoots"),
         ),
-        Check("target on the table", not target.out_of_action, f"{aimed_at.name} is gone"),
-        Check("in arc", bool(options.get("in_arc", True)), "the target must be in the 90° arc"),
-        Check("in sight", bool(options.get("in_sight", True)), "the shooter must see the target"),
+        Check(
+            "target on the table",
+            not target.out_of_action,
+            Message("necromunda.reason.target_gone", name=aimed_at.name),
+        ),
+        Check("in arc", options.in_arc, Message("necromunda.reason.in_arc")),
+        Check("in sight", options.in_sight, Message("necromunda.reason.in_sight")),
         Check(
             "hidden target",
             not target.hidden or spotted,
-            f"hidden, and beyond {shooter.name}'s spotting range of {shooter.I * multiplier}\"",
+            Message("necromunda.reason.hidden_beyond", name=shooter.name, inches=inches),
         ),
     ]
-    choice = options.get("target_is_nearest_or_easier")
+    choice = options.target_is_nearest_or_easier
     if choice is not None:
-        reason = "the GM confirms" if choice else "the GM rules a nearer, easier enemy"
-        checks.append(Check("target choice", bool(choice), reason))
-    elif "other_targets" in options:
+        reason = "necromunda.reason.gm_confirms" if choice else "necromunda.reason.gm_nearer"
+        checks.append(Check("target choice", choice, Message(reason)))
+    elif options.other_targets is not None:
         weapon = weapon_of(shooter, request.weapon)
         bs = effective_bs(shooter, attacker)
         *_, needed = needed_for(bs, weapon, request.distance, request.circumstances)
         others = [
             Candidate(
-                str(o["name"]),
-                float(o["distance"]),
-                needed_for(bs, weapon, float(o["distance"]), o.get("circumstances", {}))[2],
+                other.name,
+                float(other.distance),
+                needed_for(bs, weapon, float(other.distance), other.circumstances)[2],
             )
-            for o in options["other_targets"]
+            for other in options.other_targets
         ]
         distance = request.distance if request.distance is not None else 0.0
         checks.append(target_choice_check(Candidate(aimed_at.name, distance, needed), others))
@@ -250,11 +292,11 @@ def shot_setup(request: AttackRequest, settings: Settings | None = None) -> Shot
     aimed_at = fighter_of(request.target, "target")
     weapon = weapon_of(shooter, request.weapon)
     if weapon.kind == "close combat":
-        raise RulesError(f"weapon: {weapon.name} is a close combat weapon; seed 000 has no rules")
-    attacker = FighterState.read(request.options.get("attacker_state"))
-    target = FighterState.read(request.options.get("target_state"))
-    if "wounds_left" in request.options:
-        target = target.with_changes(wounds_left=int(request.options["wounds_left"]))
+        raise RulesError(Message("necromunda.weapon.close_combat", weapon=weapon.name))
+    attacker = FighterState.read(request.options.attacker_state)
+    target = FighterState.read(request.options.target_state)
+    if request.options.wounds_left is not None:
+        target = target.with_changes(wounds_left=request.options.wounds_left)
     bs = effective_bs(shooter, attacker)
     band, modifiers, needed = needed_for(bs, weapon, request.distance, request.circumstances)
     strength = resolve_strength(weapon.strength, shooter.S)

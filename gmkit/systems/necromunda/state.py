@@ -3,10 +3,10 @@
 The sheet (:class:`~gmkit.sheets.necromunda.NecromundaFighter`) keeps what outlasts a fight;
 what changes turn by turn (wounds left, pinned, down, hidden, engaged, how the fighter moved)
 belongs to the encounter. The rules read it from a :class:`FighterState` value, which a
-request may carry in its ``options`` (``"target_state"``, ``"attacker_state"``, as a
-``FighterState`` or a plain mapping of its fields). Without one, it is built from what the
-encounter passes (:func:`state_from_encounter`, :func:`with_encounter_states`): the
-combatant's conditions (``options["target_conditions"]``...) by the names the rules' own
+request may carry in its options (``request.options.target_state``, ``.attacker_state``:
+:class:`~gmkit.systems.necromunda.options.NecromundaOptions`). Without one, it is built from
+what the encounter knows (:func:`state_from_encounter`, :func:`with_encounter_states`): the
+standing's conditions (``request.target_standing.conditions``...) by the names the rules' own
 effects give them (:data:`CONDITION_FIELDS`: pinned, down, out of action, hidden, engaged), and
 its wounds left from its counters, W less ``counters["damage"]`` (the wounds the ``damage``
 effects took). Flesh wounds are on the sheet (the ``injury`` effect raises them).
@@ -20,8 +20,8 @@ Choices where the texts are silent:
 - :class:`Settings` holds the choices a GM may change (``settings.yaml``): the spotting
   multiplier (seed README: 1), what an ammo roll of "auto" does, and whether armour saves are
   rolled (the seed has none: off).
-- A :class:`Check` is one rule's verdict with its reason; a failed check refuses the action
-  unless the GM overrides it (each refusing function names its override option).
+- A :class:`Check` is one rule's verdict with its reason (a message); a failed check refuses
+  the action unless the GM overrides it (each refusing function names its override option).
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
-from gmkit.systems.base import AttackRequest
+from gmkit.systems.base import AttackRequest, Standing
 from gmkit.systems.tables import table
 
 AmmoAuto = Literal["fail", "pass"]
@@ -72,10 +73,12 @@ class FighterState:
         for name in ("wounds_left", "flesh_wounds"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or value < 0):
-                raise RulesError(f"fighter state {name}: must be 0 or more (got {value!r})")
+                raise RulesError(
+                    Message("necromunda.state.not_negative", field=name, got=repr(value))
+                )
         if self.moved is not None and self.moved not in MOVE_KINDS:
             raise RulesError(
-                f"fighter state moved: {self.moved!r} is not one of {', '.join(MOVE_KINDS)}"
+                Message("necromunda.state.moved_unknown", got=repr(self.moved), kinds=MOVE_KINDS)
             )
 
     @classmethod
@@ -85,11 +88,11 @@ class FighterState:
             return cls()
         if isinstance(value, FighterState):
             return value
-        known = {field.name for field in fields(cls)}
-        unknown = sorted(set(value) - known)
+        known = tuple(field.name for field in fields(cls))
+        unknown = tuple(sorted(set(value) - set(known)))
         if unknown:
             raise RulesError(
-                f"fighter state: unknown field(s) {', '.join(unknown)}; known: {', '.join(known)}"
+                Message("necromunda.state.unknown_fields", unknown=unknown, known=known)
             )
         return cls(**dict(value))
 
@@ -120,7 +123,9 @@ def state_from_encounter(
 out_of_action=False, hidden=False, engaged=False, moved=None)
     """
     held = set(conditions or ())
-    flags = {field: True for name, field in CONDITION_FIELDS.items() if name in held}
+    flags: dict[str, Any] = {
+        field: True for name, field in CONDITION_FIELDS.items() if name in held
+    }
     lost = int(dict(counters or {}).get("damage", 0))
     wounds = max(0, fighter.W - lost) if lost else None
     return FighterState(wounds_left=wounds, **flags)
@@ -128,19 +133,22 @@ out_of_action=False, hidden=False, engaged=False, moved=None)
 
 def with_encounter_states(request: AttackRequest) -> AttackRequest:
     """``request`` with ``attacker_state`` and ``target_state`` built from the encounter's
-    options where the request does not give them."""
-    options = dict(request.options)
-    for role, sheet in (("attacker", request.attacker), ("target", request.target)):
-        if f"{role}_state" in options or not isinstance(sheet, NecromundaFighter):
+    standings (``request.attacker_standing``, ``request.target_standing``: conditions and
+    counters) where the request's options do not give them; the request itself when there is
+    nothing to add."""
+    options = request.options
+    changes: dict[str, FighterState] = {}
+    roles: tuple[tuple[str, FighterState | None, object, Standing], ...] = (
+        ("attacker_state", options.attacker_state, request.attacker, request.attacker_standing),
+        ("target_state", options.target_state, request.target, request.target_standing),
+    )
+    for name, given, sheet, standing in roles:
+        if given is not None or not isinstance(sheet, NecromundaFighter):
             continue
-        if f"{role}_conditions" not in options and f"{role}_counters" not in options:
+        if not standing.conditions and not standing.counters:
             continue
-        options[f"{role}_state"] = state_from_encounter(
-            sheet, options.get(f"{role}_conditions"), options.get(f"{role}_counters")
-        )
-    if options == dict(request.options):
-        return request
-    return replace(request, options=options)
+        changes[name] = state_from_encounter(sheet, standing.conditions, standing.counters)
+    return request.with_options(**changes) if changes else request
 
 
 def effective_ws(fighter: NecromundaFighter, state: FighterState) -> int:
@@ -160,14 +168,34 @@ def bled_out(fighter: NecromundaFighter, flesh_wounds: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """One rule's verdict: ``passed`` or not, and why."""
+    """One rule's verdict: ``passed`` or not, and why.
+
+    ``rule`` names the rule ("on the table", "target choice": code compares it); its words for
+    the GM are :attr:`name` (``necromunda.rule.<rule>``), and ``reason`` is a message.
+    """
 
     rule: str
     passed: bool
-    reason: str
+    reason: Message
+
+    @property
+    def name(self) -> Message:
+        """The rule's name, as the GM reads it."""
+        return Message(f"necromunda.rule.{self.rule.replace(' ', '_')}")
+
+    @property
+    def refusal(self) -> Message:
+        """ "rule: reason", as a refusal lists it."""
+        return Message("necromunda.check.refusal", rule=self.name, reason=self.reason)
+
+    @property
+    def message(self) -> Message:
+        """ "rule: yes (reason)" or "rule: no (reason)"."""
+        verdict = "necromunda.check.yes" if self.passed else "necromunda.check.no"
+        return Message(verdict, rule=self.name, reason=self.reason)
 
     def __str__(self) -> str:
-        return f"{self.rule}: {'yes' if self.passed else 'no'} ({self.reason})"
+        return str(self.message)
 
 
 def failed(checks: tuple[Check, ...]) -> tuple[Check, ...]:
@@ -175,10 +203,11 @@ def failed(checks: tuple[Check, ...]) -> tuple[Check, ...]:
     return tuple(check for check in checks if not check.passed)
 
 
-def fighter_of(sheet: object, role: str) -> NecromundaFighter:
+def fighter_of(sheet: object, role: Literal["attacker", "target"]) -> NecromundaFighter:
     """``sheet`` as a Necromunda fighter, or a RulesError naming the request field."""
     if not isinstance(sheet, NecromundaFighter):
-        raise RulesError(f"{role}: a Necromunda fighter is needed (got {type(sheet).__name__})")
+        kind = type(sheet).__name__
+        raise RulesError(Message(f"necromunda.not_a_fighter.{role}", kind=kind))
     return sheet
 
 
@@ -192,11 +221,10 @@ class Settings:
 
     def __post_init__(self) -> None:
         if isinstance(self.spotting_multiplier, bool) or self.spotting_multiplier < 1:
-            raise RulesError(
-                f"spotting_multiplier: must be 1 or more ({self.spotting_multiplier!r})"
-            )
+            got = repr(self.spotting_multiplier)
+            raise RulesError(Message("necromunda.settings.spotting_multiplier", got=got))
         if self.ammo_auto not in ("fail", "pass"):
-            raise RulesError(f"ammo_auto: must be 'fail' or 'pass' (got {self.ammo_auto!r})")
+            raise RulesError(Message("necromunda.settings.ammo_auto", got=repr(self.ammo_auto)))
 
     @classmethod
     def packaged(cls) -> Settings:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.systems.necromunda.state import Check
 from gmkit.systems.tables import table
 
@@ -42,6 +43,11 @@ class Phase:
     both_sides: bool
     steps: tuple[str, ...]
 
+    @property
+    def label(self) -> Message:
+        """The phase's name (the data's: ``necromunda.phase.<id>``)."""
+        return Message.term(f"necromunda.phase.{self.id}", self.name)
+
 
 @dataclass(frozen=True, slots=True)
 class MoveGroup:
@@ -50,6 +56,11 @@ class MoveGroup:
     id: str
     name: str
     kinds: tuple[str, ...]
+
+    @property
+    def label(self) -> Message:
+        """The group's name (the data's: ``necromunda.move_group.<id>``)."""
+        return Message.term(f"necromunda.move_group.{self.id}", self.name)
 
 
 def phases() -> tuple[Phase, ...]:
@@ -78,8 +89,8 @@ def phase(phase_id: str) -> Phase:
     for found in phases():
         if found.id == phase_id:
             return found
-    known = ", ".join(p.id for p in phases())
-    raise RulesError(f"phase: {phase_id!r} is not a phase of the turn; known: {known}")
+    known = tuple(p.id for p in phases())
+    raise RulesError(Message("necromunda.turn.unknown_phase", phase=repr(phase_id), known=known))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,15 +110,21 @@ class TurnPosition:
             return (sides[self.side], *(s for i, s in enumerate(sides) if i != self.side))
         return (sides[self.side],)
 
-    def describe(self, sides: Sequence[str]) -> str:
-        return f"round {self.round}, {sides[self.side]}'s turn, {phase(self.phase).name} phase"
+    def describe(self, sides: Sequence[str]) -> Message:
+        """ "round 1, <side>'s turn, Movement phase"."""
+        return Message(
+            "necromunda.turn.position",
+            round=self.round,
+            side=sides[self.side],
+            phase=phase(self.phase).label,
+        )
 
 
 def _check_sides(sides: Sequence[str]) -> None:
     if len(sides) < 2:
-        raise RulesError(f"sides: a fight needs at least two sides (got {len(sides)})")
+        raise RulesError(Message("necromunda.turn.two_sides", count=len(sides)))
     if len(set(sides)) != len(sides):
-        raise RulesError("sides: each side must appear once")
+        raise RulesError(Message("necromunda.turn.sides_once"))
 
 
 def start(sides: Sequence[str]) -> TurnPosition:
@@ -140,8 +157,8 @@ def movement_group(kind: str) -> int:
     for index, group in enumerate(movement_order()):
         if kind in group.kinds:
             return index
-    known = ", ".join(k for g in movement_order() for k in g.kinds)
-    raise RulesError(f"move kind: {kind!r} is not a kind of move; known: {known}")
+    known = tuple(k for g in movement_order() for k in g.kinds)
+    raise RulesError(Message("necromunda.turn.unknown_move", kind=repr(kind), known=known))
 
 
 def order_moves(moves: Sequence[tuple[T, str]]) -> list[tuple[T, str]]:
@@ -156,8 +173,9 @@ def move_order_check(done: Sequence[str], kind: str) -> Check:
     """May a move of ``kind`` come now, after moves of the kinds ``done`` this phase?"""
     group = movement_group(kind)
     later = [k for k in done if movement_group(k) > group]
-    name = movement_order()[group].name
+    name = movement_order()[group].label
     if later:
-        after = movement_order()[movement_group(later[0])].name
-        return Check("movement order", False, f"{name} must come before {after.lower()}")
-    return Check("movement order", True, f"{name} in order")
+        after = movement_order()[movement_group(later[0])].label
+        before = Message("necromunda.turn.must_come_before", group=name, after=after)
+        return Check("movement order", False, before)
+    return Check("movement order", True, Message("necromunda.turn.in_order", group=name))

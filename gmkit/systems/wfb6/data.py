@@ -19,9 +19,9 @@ renamed or new entry shows as the file names it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
@@ -71,12 +71,21 @@ class TargetingRules(_Data):
     weapon_specials: dict[str, str]
     shoots_into_combat: list[str] = Field(default_factory=list)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _kinds_know_their_ids(cls, data: Any) -> Any:
+        kinds = data.get("attack_kinds") if isinstance(data, dict) else None
+        if isinstance(kinds, dict):
+            named = {k: {**v, "id": k} if isinstance(v, dict) else v for k, v in kinds.items()}
+            data = {**data, "attack_kinds": named}
+        return data
+
     def kind(self, attack: str) -> AttackKind:
         """The attack kind ``attack`` (an id of ``attack_kinds``), or GmkitError naming them."""
         if attack not in self.attack_kinds:
             known = tuple(self.attack_kinds)
             raise GmkitError(Message("wfb6.attack_kind.unknown", attack=repr(attack), known=known))
-        return self.attack_kinds[attack].model_copy(update={"id": attack})
+        return self.attack_kinds[attack]
 
     def kind_of(self, weapon: Weapon, mode: str | None = None) -> AttackKind:
         """The kind of attack ``weapon`` makes: ``mode`` when it names a kind, else the first
@@ -137,9 +146,18 @@ class ShootingRules(_Data):
         return any(rule.casefold() in rules for rule in weapon.special)
 
 
+_VALIDATED: dict[str, tuple[Any, _Data]] = {}
+"""Table name -> (the parsed YAML it was validated from, the model): validated once per file
+read (a GM's new file, read anew by :func:`table`, is validated anew)."""
+
+
 def _load(cls: type[_DataT], name: str) -> _DataT:
+    raw = table("wfb6", name)
+    kept = _VALIDATED.get(name)
+    if kept is not None and kept[0] is raw and isinstance(kept[1], cls):
+        return kept[1]
     try:
-        return cls.model_validate(table("wfb6", name))
+        found = cls.model_validate(raw)
     except ValidationError as error:
         problems = tuple(
             ".".join(str(part) for part in item["loc"]) + ": " + item["msg"]
@@ -147,6 +165,8 @@ def _load(cls: type[_DataT], name: str) -> _DataT:
         )
         message = Message("wfb6.table_invalid", table=f"{name}.yaml", problems=problems)
         raise GmkitError(message) from None
+    _VALIDATED[name] = (raw, found)
+    return found
 
 
 def _slug(name: str) -> str:

@@ -255,7 +255,9 @@ def look_out_sir(
         )
         step = Step(title, outcome, why, rolls=test.rolls, target=needed)
         return LookOutSir(model.name, True, True, unit.name, test, (step,))
-    why = Message("wfb6.look_out_sir.roll", troops=unit.troops, unit=unit.name, test=test.explanation)
+    why = Message(
+        "wfb6.look_out_sir.roll", troops=unit.troops, unit=unit.name, test=test.explanation
+    )
     outcome = Message("wfb6.look_out_sir.failed")
     step = Step(title, outcome, why, rolls=test.rolls, target=needed)
     return LookOutSir(model.name, True, False, model.name, test, (step,))

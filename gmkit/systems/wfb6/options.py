@@ -8,7 +8,7 @@ mapping into this model: an unknown option or a value of the wrong type is refus
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar, Self
 
 from pydantic import InstanceOf
 
@@ -45,6 +45,12 @@ class WFB6Options(AttackOptions):
         "steps and the target's own to-hit modifiers apply.",
         offered=True,
     )
+
+    def changed(self, **changes: Any) -> Self:
+        """These options with ``changes``, validated again; the options set are taken as they
+        are (a dump would turn the situation into a mapping)."""
+        kept = {name: getattr(self, name) for name in self.model_fields_set}
+        return self.coerce({**kept, **changes}, self.game)
 
 
 __all__ = ["WFB6Options"]

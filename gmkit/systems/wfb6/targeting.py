@@ -143,9 +143,7 @@ def may_target(
     unit = situation.unit_of(target)
     modifiers = target_modifiers(target)
     if target.role != "character":
-        reason = Message(
-            "wfb6.target.its_unit", unit=target.unit, role=role_name(target.role)
-        )
+        reason = Message("wfb6.target.its_unit", unit=target.unit, role=role_name(target.role))
         return _ruling(title, True, reason, modifiers=modifiers)
     if unit is None:
         raise GmkitError(

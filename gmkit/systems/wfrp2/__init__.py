@@ -43,6 +43,10 @@ The parts, each its own module:
 - :mod:`~gmkit.systems.wfrp2.effects`: :func:`apply_effects`.
 - :mod:`~gmkit.systems.wfrp2.round`: :func:`initiative` (Ag + 1d10, surprise) and
   :func:`perform_action` (movement, stances, feint, manoeuvre...).
+- :mod:`~gmkit.systems.wfrp2.options`: :class:`WFRP2Options`, the options an attack takes
+  (``reaction``, ``parry_weapon``, ``ulrics_fury``).
+- :mod:`~gmkit.systems.wfrp2.terms`: the rules' own words as messages (every text is a
+  :class:`~gmkit.messages.Message`: ``result.explain("es")`` is the Spanish).
 
 Where seed 002 is silent, each module's docstring records the choice made. In short: no
 modifier cap and no automatic success or failure on the d100 (002 gives neither); Ulric's Fury
@@ -53,11 +57,11 @@ critical table is the GM's to fill; conditions are returned for the encounter to
 sheet has no field for them.
 
 Through the encounter (:meth:`WFRP2System.resolve_attack`): the combatants' conditions
-(``options["attacker_conditions"]`` and ``["target_conditions"]``) set the circumstances whose
-``condition`` the catalog names, for the bearer it names (a stunned target: +20 WS and no
-parry or dodge; a helpless one: hit automatically, +1d10 damage; a surprised one, a running
-one, an aiming attacker...), and the reactions the target spent this round
-(``options["target_reactions"]``: ``{"parry": 1}``) rule out another of the same (002: one
+(``request.attacker_standing.conditions`` and ``request.target_standing.conditions``) set the
+circumstances whose ``condition`` the catalog names, for the bearer it names (a stunned target:
++20 WS and no parry or dodge; a helpless one: hit automatically, +1d10 damage; a surprised one,
+a running one, an aiming attacker...), and the reactions the target spent this round
+(``request.target_standing.reactions``: ``{"parry": 1}``) rule out another of the same (002: one
 parry and one dodge a round). A circumstance the request gives, even as False, is the GM's
 word and stays. Conditions the catalog does not price (prone: 002 gives no modifier) change
 nothing; ``gm_modifier`` is for them. :meth:`WFRP2System.apply_effect` applies one effect to a
@@ -66,7 +70,7 @@ sheet for the encounter (:func:`~gmkit.systems.wfrp2.effects.apply_effect`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -84,6 +88,7 @@ from gmkit.systems.wfrp2.catalogs import (
 )
 from gmkit.systems.wfrp2.damage import Critical, Damage, roll_critical, roll_damage, soak
 from gmkit.systems.wfrp2.effects import Applied, apply_effect, apply_effects
+from gmkit.systems.wfrp2.options import WFRP2Options
 from gmkit.systems.wfrp2.resolve import resolve_attack
 from gmkit.systems.wfrp2.round import ActionResult, InitiativeResult, initiative, perform_action
 from gmkit.systems.wfrp2.setup import (
@@ -105,6 +110,7 @@ __all__ = [
     "InitiativeResult",
     "Quality",
     "ReactionOption",
+    "WFRP2Options",
     "WFRP2System",
     "actions",
     "apply_effect",
@@ -129,11 +135,11 @@ REACTION_CIRCUMSTANCES = {"parry": "target_parried", "dodge": "target_dodged"}
 
 
 def encounter_circumstances(request: AttackRequest) -> dict[str, Any]:
-    """The circumstances the encounter's state in ``request.options`` sets (see the module
+    """The circumstances the encounter's standings in ``request`` set (see the module
     docstring); those the request gives are left out."""
     held = {
-        "attacker": set(request.options.get("attacker_conditions") or ()),
-        "target": set(request.options.get("target_conditions") or ()),
+        "attacker": set(request.attacker_standing.conditions),
+        "target": set(request.target_standing.conditions),
     }
     found: dict[str, Any] = {}
     for item in circumstances().values():
@@ -142,7 +148,7 @@ def encounter_circumstances(request: AttackRequest) -> dict[str, Any]:
         if item.actions and request.action not in item.actions:
             continue
         found[item.id] = True
-    spent: Mapping[str, Any] = request.options.get("target_reactions") or {}
+    spent = request.target_standing.reactions
     for reaction, circumstance in REACTION_CIRCUMSTANCES.items():
         if int(spent.get(reaction, 0) or 0) > 0:
             found[circumstance] = True
@@ -167,7 +173,7 @@ class WFRP2System:
 
         ``request.action`` is an id of :func:`actions`, ``request.circumstances`` keys of
         :func:`circumstances`, ``request.mode`` "melee" or "ranged" (else: the weapon's own),
-        ``request.options["reaction"]`` the defender's choice ("parry", "dodge", None, or one per
+        ``request.options.reaction`` the defender's choice ("parry", "dodge", None, or one per
         attack). The encounter's conditions and reactions spent add circumstances
         (:func:`encounter_circumstances`); the result's request is the one resolved.
         """

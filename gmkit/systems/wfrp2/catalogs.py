@@ -149,7 +149,9 @@ def _entries(name: str) -> list[dict[str, Any]]:
 def _fail(name: str, entry: Mapping[str, Any], problem: Message) -> GmkitError:
     label = entry.get("id") or entry.get("name") or "(unnamed)"
     return GmkitError(
-        Message("wfrp2.catalog.entry", file=f"{GAME}/{name}.yaml", entry=repr(label), problem=problem)
+        Message(
+            "wfrp2.catalog.entry", file=f"{GAME}/{name}.yaml", entry=repr(label), problem=problem
+        )
     )
 
 

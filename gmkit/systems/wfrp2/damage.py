@@ -90,9 +90,7 @@ def roll_damage(
     shown = tuple(die.value for die in rolled.dice)
     weapon = _weapon_part(setup.weapon.damage, part)
     if count == 1:
-        detail = Message(
-            "wfrp2.detail.damage", dice=shown, weapon=setup.weapon_label, part=weapon
-        )
+        detail = Message("wfrp2.detail.damage", dice=shown, weapon=setup.weapon_label, part=weapon)
     else:
         detail = Message(
             "wfrp2.detail.damage_kept",
@@ -172,9 +170,7 @@ def soak(target: WFRP2Character, location: str, setup: AttackSetup) -> tuple[int
     counted = max(0, worn * setup.armour_multiplier - setup.armour_ignored)
     notes: list[Message] = []
     if setup.armour_multiplier != 1 and worn:
-        notes.append(
-            Message("wfrp2.detail.soak_unarmed", worn=worn, times=setup.armour_multiplier)
-        )
+        notes.append(Message("wfrp2.detail.soak_unarmed", worn=worn, times=setup.armour_multiplier))
     if setup.armour_ignored and worn:
         notes.append(
             Message(

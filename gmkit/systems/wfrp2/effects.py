@@ -25,9 +25,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gmkit.errors import GmkitError
+from gmkit.errors import GmkitError, RulesError
+from gmkit.messages import Message
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import Effect, Step
+from gmkit.systems.percentile import location_name
+from gmkit.systems.wfrp2.terms import wound_state
 
 
 @dataclass(frozen=True)
@@ -39,9 +42,17 @@ class Applied:
     outstanding: tuple[Effect, ...]  # conditions, criticals, reactions, notes: the encounter's
     steps: tuple[Step, ...]
 
-    def explain(self) -> str:
+    def explain(self, language: str = "en") -> str:
         """The steps, one a line."""
-        return "\n".join(str(step) for step in self.steps)
+        return "\n".join(step.render(language) for step in self.steps)
+
+
+def _negative(sheet: WFRP2Character, amount: int) -> GmkitError:
+    return GmkitError(Message("wfrp2.refusal.negative_damage", character=sheet.name, amount=amount))
+
+
+def _critical_note(value: int) -> Message:
+    return Message("wfrp2.note.critical_to_roll", value=value)
 
 
 def apply_effect(
@@ -55,14 +66,18 @@ def apply_effect(
     if effect.kind != "damage":
         return None
     if effect.amount < 0:
-        raise GmkitError(f"{sheet.name}: damage of {effect.amount} (a negative amount)")
+        raise _negative(sheet, effect.amount)
     left = sheet.wounds_current - effect.amount
     new = sheet if effect.amount == 0 else sheet.edit(wounds_current=max(0, left))
     if left >= 0:
         return new, ()
-    note = f"critical value +{-left}: roll it on the critical table"
     critical = Effect(
-        "critical", effect.target, -left, effect.location, weapon=effect.weapon, note=note
+        "critical",
+        effect.target,
+        -left,
+        effect.location,
+        weapon=effect.weapon,
+        note=_critical_note(-left),
     )
     return new, (critical,)
 
@@ -79,9 +94,9 @@ def apply_effects(sheet: WFRP2Character, effects: Iterable[Effect]) -> Applied:
             outstanding.append(effect)
             continue
         if effect.amount < 0:
-            raise GmkitError(f"{sheet.name}: damage of {effect.amount} (a negative amount)")
+            raise _negative(sheet, effect.amount)
         left = wounds - effect.amount
-        where = (effect.location or "no location").replace("_", " ")
+        where = location_name(effect.location) if effect.location else Message("wfrp2.no_location")
         applied.append(effect)
         if left < 0:
             following = listed[index + 1] if index + 1 < len(listed) else None
@@ -91,19 +106,28 @@ def apply_effects(sheet: WFRP2Character, effects: Iterable[Effect]) -> Applied:
                 and following.location == effect.location
             )
             if not covered:
-                note = f"critical value +{-left}: roll it on the critical table"
                 critical = Effect(
-                    "critical", sheet.name, -left, effect.location, weapon=effect.weapon, note=note
+                    "critical",
+                    sheet.name,
+                    -left,
+                    effect.location,
+                    weapon=effect.weapon,
+                    note=_critical_note(-left),
                 )
                 outstanding.append(critical)
-            outcome = f"{wounds} -> 0 wounds, {-left} below zero: a critical hit"
+            outcome = Message("wfrp2.applied.critical", wounds=wounds, below=-left)
         else:
-            outcome = f"{wounds} -> {left} wounds"
-        steps.append(Step("Damage", outcome, f"{effect.amount} at the {where}"))
+            outcome = Message("wfrp2.applied.wounds", wounds=wounds, left=left)
+        detail = Message("wfrp2.applied.where", amount=effect.amount, location=where)
+        steps.append(Step(Message("wfrp2.step.damage"), outcome, detail))
         wounds = max(0, left)
     new = sheet if wounds == sheet.wounds_current else sheet.edit(wounds_current=wounds)
     if applied:
         steps.append(
-            Step("Wound state", new.wound_state, f"{new.wounds_current}/{new.secondary.W}")
+            Step(
+                Message("wfrp2.step.wound_state"),
+                wound_state(new.wound_state),
+                Message("wfrp2.applied.wounds_of", left=new.wounds_current, wounds=new.secondary.W),
+            )
         )
     return Applied(new, tuple(applied), tuple(outstanding), tuple(steps))

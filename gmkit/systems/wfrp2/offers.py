@@ -9,21 +9,45 @@ running target, an aim) are implied (``implied``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text
 from gmkit.sheets.base import Sheet
-from gmkit.systems.base import AttackRequest, Choice
+from gmkit.systems.base import AttackRequest, Choice, Modifier
 from gmkit.systems.offers import UNARMED, Preview, first_preferred, reaction_choice
+from gmkit.systems.percentile import characteristic, modifiers_text
 from gmkit.systems.wfrp2 import catalogs
+from gmkit.systems.wfrp2.catalogs import Circumstance
 from gmkit.systems.wfrp2.setup import attack_setup, find_weapon, reactions_available
+from gmkit.systems.wfrp2.terms import action_type, rated, reaction_name
 
 GAME = "wfrp2"
 
 
-def _signed(values: Mapping[str, int]) -> str:
-    return ", ".join(f"{key} {value:+d}" for key, value in values.items())
+def _signed(values: Mapping[str, int]) -> Message:
+    """The modifiers by characteristic: "WS +20, BS -20" (HA +20, HP -20)."""
+    return modifiers_text(Modifier(characteristic(key), value) for key, value in values.items())
+
+
+def circumstance_help(item: Circumstance) -> Message:
+    """What a circumstance does, in one line (its help in the panel)."""
+    if item.value:
+        return Message("wfrp2.offers.value_help")
+    parts: list[Message] = [_signed(item.modifiers)] if item.modifiers else []
+    if item.reaction_modifier:
+        parts.append(Message("wfrp2.offers.reaction_modifier", value=item.reaction_modifier))
+    if item.no_reactions:
+        parts.append(Message("wfrp2.offers.no_reactions"))
+    parts += [Message("wfrp2.offers.allows", reaction=reaction_name(n)) for n in item.allows]
+    parts += [Message("wfrp2.offers.blocks", reaction=reaction_name(n)) for n in item.blocks]
+    if item.auto_hit:
+        parts.append(Message("wfrp2.offers.auto_hit"))
+    if item.extra_damage:
+        parts.append(Message("wfrp2.offers.extra_damage", dice=item.extra_damage))
+    if item.actions:
+        parts.append(Message("wfrp2.offers.only_with", actions=item.actions))
+    return Message("common.join", parts=tuple(parts))
 
 
 class WFRP2Offers:
@@ -37,11 +61,17 @@ class WFRP2Offers:
         return ("ranged",) if found.is_ranged else ("melee",)
 
     def actions(self) -> tuple[Choice, ...]:
-        return tuple(
-            Choice(item.id, item.name, help=f"{item.type} action: {item.note}".strip(": "))
-            for item in catalogs.actions().values()
-            if item.is_attack
-        )
+        found = []
+        for item in catalogs.actions().values():
+            if not item.is_attack:
+                continue
+            note = item.note_text
+            kind = action_type(item.type)
+            help_text = (
+                kind if note is None else Message("wfrp2.offers.action_help", type=kind, note=note)
+            )
+            found.append(Choice(item.id, item.label, help=help_text))
+        return tuple(found)
 
     def refusal(
         self, sheet: Sheet, weapon: str, mode: str, action: str, options: Mapping[str, Any]
@@ -58,22 +88,8 @@ class WFRP2Offers:
         for item in catalogs.circumstances().values():
             if action is not None and item.actions and action not in item.actions:
                 continue
-            parts = [_signed(item.modifiers)] if item.modifiers else []
-            if item.reaction_modifier:
-                parts.append(f"target's parry and dodge {item.reaction_modifier:+d}")
-            if item.no_reactions:
-                parts.append("no parry or dodge")
-            parts += [f"allows {name}" for name in item.allows]
-            parts += [f"no {name}" for name in item.blocks]
-            if item.auto_hit:
-                parts.append("hits automatically")
-            if item.extra_damage:
-                parts.append(f"+{item.extra_damage} damage")
-            if item.actions:
-                parts.append(f"only with {', '.join(item.actions)}")
-            kind = "number" if item.value else "flag"
-            help_text = "the modifier itself" if item.value else "; ".join(parts)
-            found.append(Choice(item.id, item.name, kind, help=help_text))
+            kind: Literal["number", "flag"] = "number" if item.value else "flag"
+            found.append(Choice(item.id, item.label, kind, help=circumstance_help(item)))
         return tuple(found)
 
     def reactions(self) -> tuple[Choice, ...]:
@@ -97,9 +113,9 @@ class WFRP2Offers:
         if setup.attacks > 1:
             notes.insert(0, Message("wfrp2.preview.attacks", attacks=setup.attacks))
         return Preview(
-            Message("wfrp2.preview.test", characteristic=setup.characteristic),
+            Message("wfrp2.preview.test", characteristic=characteristic(setup.characteristic)),
             "d100",
-            f"{setup.characteristic} {setup.base}",
+            rated(setup.characteristic, setup.base),
             setup.modifiers,
             total,
             setup.base + total,

@@ -32,11 +32,9 @@ def _one_reaction(value: Any) -> Reaction | None:
     if value is None or value in NO_REACTION:
         return None
     if isinstance(value, str) and value in REACTION_CHOICES:
-        return value  # type: ignore[return-value]
+        return value
     expected = " or ".join(repr(choice) for choice in REACTION_CHOICES)
-    raise PydanticCustomError(
-        "literal_error", "Input should be {expected}", {"expected": expected}
-    )
+    raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
 
 
 class WFRP2Options(AttackOptions):

@@ -171,9 +171,7 @@ def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:
             Message("wfrp2.step.test", characteristic=characteristic(setup.characteristic)),
             number,
         )
-        test = roll_test(
-            setup.characteristic, setup.base, setup.modifiers, source, name, cap=None
-        )
+        test = roll_test(setup.characteristic, setup.base, setup.modifiers, source, name, cap=None)
         if setup.auto_hit:
             outcome = Message("wfrp2.outcome.auto_hit")
             detail: Message = Message("wfrp2.detail.auto_hit", value=test.value)

@@ -22,8 +22,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from gmkit.dice import DiceSource
-from gmkit.errors import GmkitError
+from gmkit.dice import DiceSource, DieRoll
+from gmkit.errors import RulesError
+from gmkit.messages import Message, Text
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import Effect, Step
 from gmkit.systems.percentile import (
@@ -33,7 +34,8 @@ from gmkit.systems.percentile import (
     roll_initiative,
     roll_test,
 )
-from gmkit.systems.wfrp2.catalogs import Action, action
+from gmkit.systems.wfrp2.catalogs import Action, Grant, action
+from gmkit.systems.wfrp2.terms import action_type, movement_name, number, rated
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,19 @@ class InitiativeResult:
         """The combatants' names in acting order."""
         return tuple(entry.name for entry in self.order)
 
+    def explain(self, language: str = "en") -> str:
+        """The steps, one a line."""
+        return "\n".join(step.render(language) for step in self.steps)
+
+
+def _rolled_for(roll: DieRoll) -> Text:
+    """Whose roll-off die ``roll`` is (its purpose names them)."""
+    purpose = roll.purpose
+    if isinstance(purpose, Message):
+        name = purpose.arguments.get("name")
+        return name if isinstance(name, str) else purpose
+    return purpose.split(": ")[-1]
+
 
 def initiative(
     combatants: Sequence[WFRP2Character],
@@ -60,31 +75,50 @@ def initiative(
     names = [sheet.name for sheet in combatants]
     twice = sorted(name for name, count in Counter(names).items() if count > 1)
     if twice:
-        raise GmkitError(f"two combatants share a name: {', '.join(twice)}")
+        raise RulesError(Message("wfrp2.refusal.shared_name", names=tuple(twice)))
     lost = list(surprised)
     unknown = sorted(set(lost) - set(names))
     if unknown:
-        raise GmkitError(f"surprised but not in the combat: {', '.join(unknown)}")
+        raise RulesError(Message("wfrp2.refusal.surprised_unknown", names=tuple(unknown)))
     rolled = [roll_initiative(sheet.name, sheet.initiative_base, source) for sheet in combatants]
     steps = [
         Step(
-            f"Initiative: {entry.name}",
-            f"{entry.score}",
-            f"Ag {entry.base} + d10 {entry.roll.value if entry.roll else '-'}",
+            Message("wfrp2.step.initiative", name=entry.name),
+            number(entry.score),
+            Message(
+                "wfrp2.detail.initiative",
+                rated=rated("Ag", entry.base),
+                roll=entry.roll.value if entry.roll else "-",
+            ),
             (entry.roll,) if entry.roll else (),
         )
         for entry in rolled
     ]
     order, roll_offs = initiative_order(rolled, source)
     if roll_offs:
-        shown = ", ".join(f"{roll.purpose.split(': ')[-1]} {roll.value}" for roll in roll_offs)
-        steps.append(
-            Step("Roll-off", shown, "tied score and Agility: d10, higher first", tuple(roll_offs))
+        shown = tuple(
+            Message("wfrp2.outcome.roll_off", name=_rolled_for(roll), value=roll.value)
+            for roll in roll_offs
         )
-    steps.append(Step("Order", ", ".join(entry.name for entry in order)))
+        steps.append(
+            Step(
+                Message("wfrp2.step.roll_off"),
+                Message("common.list", items=shown),
+                Message("wfrp2.detail.roll_off"),
+                tuple(roll_offs),
+            )
+        )
+    in_order = tuple(entry.name for entry in order)
+    steps.append(Step(Message("wfrp2.step.order"), Message("common.list", items=in_order)))
     effects = tuple(Effect("condition", name, condition="surprised", rounds=1) for name in lost)
     if lost:
-        steps.append(Step("Surprise", ", ".join(lost), "the surprised lose their first round"))
+        steps.append(
+            Step(
+                Message("wfrp2.step.surprise"),
+                Message("common.list", items=tuple(lost)),
+                Message("wfrp2.detail.surprise"),
+            )
+        )
     return InitiativeResult(tuple(order), tuple(steps), effects)
 
 
@@ -97,9 +131,9 @@ class ActionResult:
     effects: tuple[Effect, ...] = ()
     won: bool | None = None  # the opposed test's outcome (feint, manoeuvre); None without one
 
-    def explain(self) -> str:
+    def explain(self, language: str = "en") -> str:
         """The steps, one a line."""
-        return "\n".join(str(step) for step in self.steps)
+        return "\n".join(step.render(language) for step in self.steps)
 
 
 def perform_action(
@@ -112,12 +146,23 @@ def perform_action(
     """Take the non-attack action ``action_id`` (attacks go through ``resolve_attack``)."""
     chosen = action(action_id)
     if chosen.is_attack:
-        raise GmkitError(f"{chosen.name} is an attack: resolve it with resolve_attack")
-    steps = [Step("Action", f"{chosen.name} ({chosen.type} action)", chosen.note)]
+        raise RulesError(Message("wfrp2.refusal.is_an_attack", action=chosen.label))
+    taken = Message(
+        "wfrp2.outcome.action_taken", action=chosen.label, type=action_type(chosen.type)
+    )
+    steps = [Step(Message("wfrp2.step.action"), taken, chosen.note_text or "")]
     if chosen.distance is not None:
         metres = actor.movement[chosen.distance]
         steps.append(
-            Step("Movement", f"up to {metres} m", f"{chosen.distance}, M {actor.secondary.M}")
+            Step(
+                Message("wfrp2.step.movement"),
+                Message("wfrp2.outcome.up_to", metres=metres),
+                Message(
+                    "wfrp2.detail.movement",
+                    move=movement_name(chosen.distance),
+                    M=actor.secondary.M,
+                ),
+            )
         )
     effects = [
         Effect("condition", actor.name, condition=grant.condition, rounds=grant.rounds)
@@ -126,7 +171,7 @@ def perform_action(
     won: bool | None = None
     if chosen.opposed is not None:
         if target is None:
-            raise GmkitError(f"{chosen.name} is an opposed test: name its target")
+            raise RulesError(Message("wfrp2.refusal.opposed_needs_target", action=chosen.label))
         key = chosen.opposed
         tests = [
             roll_test(
@@ -134,7 +179,7 @@ def perform_action(
                 int(getattr(sheet.characteristics, key)),
                 (),
                 source,
-                f"{chosen.name}: {sheet.name}",
+                Message("wfrp2.step.opposed", action=chosen.label, name=sheet.name),
                 cap=None,
             )
             for sheet in (actor, target)
@@ -142,18 +187,19 @@ def perform_action(
         for sheet, test in zip((actor, target), tests, strict=True):
             steps.append(
                 Step(
-                    f"{chosen.name}: {sheet.name}",
-                    "success" if test.success else "failure",
+                    Message("wfrp2.step.opposed", action=chosen.label, name=sheet.name),
+                    Message("wfrp2.outcome.success" if test.success else "wfrp2.outcome.failure"),
                     test.explain(),
                     (test.roll,),
                     test.target,
                 )
             )
         won = opposed_winner(tests[0], tests[1]) == 0
-        steps.append(Step(chosen.name, f"{actor.name} {'wins' if won else 'does not win'}"))
-        if won and isinstance(chosen.on_win, str):
-            effects.append(Effect("note", target.name, note=chosen.on_win))
-        elif won and chosen.on_win is not None:
+        outcome = Message("wfrp2.outcome.wins" if won else "wfrp2.outcome.no_win", name=actor.name)
+        steps.append(Step(chosen.label, outcome))
+        if won and chosen.won_note is not None:
+            effects.append(Effect("note", target.name, note=chosen.won_note))
+        elif won and isinstance(chosen.on_win, Grant):
             grant = chosen.on_win
             effects.append(
                 Effect("condition", actor.name, condition=grant.condition, rounds=grant.rounds)

@@ -172,7 +172,7 @@ def _mode(request: AttackRequest, weapon: Weapon, chosen: Action) -> Mode:
                 mode=mode_name(mode),
             )
         )
-    return mode  # type: ignore[return-value]
+    return mode
 
 
 def _circumstances(request: AttackRequest, chosen: Action) -> list[tuple[Circumstance, Any]]:
@@ -182,7 +182,9 @@ def _circumstances(request: AttackRequest, chosen: Action) -> list[tuple[Circums
         if key not in catalog:
             raise RulesError(
                 Message(
-                    "wfrp2.refusal.unknown_circumstance", circumstance=repr(key), known=tuple(catalog)
+                    "wfrp2.refusal.unknown_circumstance",
+                    circumstance=repr(key),
+                    known=tuple(catalog),
                 )
             )
         item = catalog[key]
@@ -320,11 +322,14 @@ def _parry_weapon(target: WFRP2Character, options: WFRP2Options) -> Weapon | Non
             )
         return weapon
     defensive = [weapon for weapon in melee if _parry_modifiers(weapon)]
-    return (defensive or melee or [None])[0]
+    found = defensive or melee
+    return found[0] if found else None
 
 
 def _weapon_quality(weapon: Weapon, quality: Message) -> Message:
-    return Message("wfrp2.modifier.weapon_quality", weapon=weapon_name(weapon.name), quality=quality)
+    return Message(
+        "wfrp2.modifier.weapon_quality", weapon=weapon_name(weapon.name), quality=quality
+    )
 
 
 def _parry_modifiers(weapon: Weapon) -> list[Modifier]:

@@ -1,0 +1,179 @@
+"""How a fight's rounds pass: whose turn begins (skipping who cannot act), conditions ticking
+at the start and end of turns and at a round's end, declared triggers expiring, and the
+reminders all of that asks the GM for (messages, in the reader's language when shown).
+
+Pure functions of the state, called by the fold of the events that start the fight, change
+the turn and delay (:mod:`gmkit.encounter.fold`).
+"""
+
+from __future__ import annotations
+
+from gmkit.encounter.state import Combatant, EncounterState, evolve
+from gmkit.encounter.terms import condition_name
+from gmkit.errors import RulesError
+from gmkit.messages import Message, Text, as_message
+
+
+def _can_act(state: EncounterState, ident: str) -> bool:
+    combatant = state.combatants[ident]
+    return not combatant.removed and not (combatant.surprised and state.round == 1)
+
+
+def begin_turn(state: EncounterState, *, skip_first: bool = False) -> EncounterState:
+    """Move to the first combatant from ``turn`` on who can act, then start their turn."""
+    reminders: list[Text] = []
+    if skip_first:
+        for _ in range(len(state.order) * 2):
+            if _can_act(state, state.order[state.turn]):
+                break
+            state = _step(state, reminders)
+    current = state.current
+    if current is None:
+        return state
+    if current.spent or current.delayed or current.hidden:
+        current = evolve(current, spent={}, delayed=False, hidden=False)
+    current, ticked = _tick(state.game, current, "start_of_turn")
+    reminders.extend(ticked)
+    return evolve(state.with_combatant(current), reminders=tuple(reminders))
+
+
+def _step(state: EncounterState, reminders: list[Text]) -> EncounterState:
+    turn = state.turn + 1
+    if turn < len(state.order):
+        return evolve(state, turn=turn)
+    return _end_round(evolve(state, turn=0), reminders)
+
+
+def _end_round(state: EncounterState, reminders: list[Text]) -> EncounterState:
+    combatants = {}
+    for ident, combatant in state.combatants.items():
+        fresh = evolve(combatant, reactions={}) if combatant.reactions else combatant
+        ticked, said = _tick(state.game, fresh, "end_of_round")
+        reminders.extend(said)
+        combatants[ident] = ticked
+    new_round = state.round + 1
+    triggers = []
+    for trigger in state.triggers:
+        if trigger.expires_round is None or trigger.expires_round >= new_round:
+            triggers.append(trigger)
+        else:
+            owner = combatants[trigger.owner].name if trigger.owner in combatants else trigger.owner
+            reminders.append(
+                Message("encounter.reminder.trigger_expires", owner=owner, trigger=trigger.kind)
+            )
+    return evolve(state, combatants=combatants, round=new_round, triggers=tuple(triggers))
+
+
+def _tick(game: str, combatant: Combatant, moment: str) -> tuple[Combatant, list[Text]]:
+    if not any(c.ticks == moment for c in combatant.conditions.values()):
+        return combatant, []  # the common case: nothing to tick, nothing to copy
+    said: list[Text] = []
+    conditions = {}
+    for name, condition in combatant.conditions.items():
+        if condition.ticks != moment:
+            conditions[name] = condition
+            continue
+        if condition.reminder:
+            said.append(
+                Message(
+                    "encounter.reminder.condition",
+                    name=combatant.name,
+                    reminder=as_message(condition.reminder),
+                )
+            )
+        if condition.rounds is None:
+            conditions[name] = condition
+        elif condition.rounds > 1:
+            conditions[name] = evolve(condition, rounds=condition.rounds - 1)
+        else:
+            said.append(
+                Message(
+                    "encounter.reminder.condition_ends",
+                    name=combatant.name,
+                    condition=condition_name(game, name),
+                )
+            )
+    return evolve(combatant, conditions=conditions), said
+
+
+def advance(state: EncounterState) -> EncounterState:
+    """End the current actor's turn and begin the next one who can act."""
+    if not any(not state.combatants[i].removed for i in state.order):
+        raise RulesError(Message("encounter.turn_no_one"))
+    reminders: list[Text] = []
+    current = state.current
+    if current is not None:
+        ended, said = _tick(state.game, current, "end_of_turn")
+        reminders.extend(said)
+        state = state.with_combatant(ended)
+    state = _step(state, reminders)
+    for _ in range(len(state.order) * 2):
+        if _can_act(state, state.order[state.turn]):
+            break
+        state = _step(state, reminders)
+    began = begin_turn(state)
+    return evolve(began, reminders=(*reminders, *began.reminders))
+
+
+def previous_turn(state: EncounterState) -> EncounterState:
+    """Step back to the previous actor who could act (into the previous round if need be);
+    nothing ticks back (undo takes a turn change back exactly)."""
+    position = (state.round, state.turn)
+    for _ in range(len(state.order) * 2):
+        round_, turn = position
+        turn -= 1
+        if turn < 0:
+            round_, turn = round_ - 1, len(state.order) - 1
+        if round_ < 1:
+            raise RulesError(Message("encounter.turn_before_first"))
+        position = (round_, turn)
+        ident = state.order[turn]
+        combatant = state.combatants[ident]
+        if not combatant.removed and not (combatant.surprised and round_ == 1):
+            return evolve(state, round=round_, turn=turn, reminders=())
+    raise RulesError(Message("encounter.turn_no_earlier"))
+
+
+def side_turn(state: EncounterState, direction: int, phases: int) -> EncounterState:
+    if direction < 0:
+        if state.phase > 0:
+            return evolve(state, phase=state.phase - 1, reminders=())
+        if state.turn > 0:
+            return evolve(state, phase=phases - 1, turn=state.turn - 1, reminders=())
+        if state.round <= 1:
+            raise RulesError(Message("encounter.phase_before_first"))
+        return evolve(
+            state, phase=phases - 1, turn=len(state.sides) - 1, round=state.round - 1, reminders=()
+        )
+    if state.phase + 1 < phases:
+        return evolve(state, phase=state.phase + 1, reminders=())
+    reminders: list[Text] = []
+    side = state.current_side
+    combatants = {}
+    for ident, combatant in state.combatants.items():
+        if combatant.side == side:
+            combatant, said = _tick(state.game, evolve(combatant, spent={}), "end_of_turn")
+            reminders.extend(said)
+        combatants[ident] = combatant
+    state = evolve(state, combatants=combatants, phase=0)
+    if state.turn + 1 < len(state.sides):
+        state = evolve(state, turn=state.turn + 1)
+    else:
+        state = _end_round(evolve(state, turn=0), reminders)
+    return begin_side_turn(state, reminders)
+
+
+def begin_side_turn(state: EncounterState, reminders: list[Text]) -> EncounterState:
+    """A side's turn begins: its combatants' budgets are fresh and start-of-turn conditions
+    tick."""
+    side = state.current_side
+    combatants = {}
+    for ident, combatant in state.combatants.items():
+        if combatant.side == side and not combatant.removed:
+            combatant, said = _tick(state.game, evolve(combatant, spent={}), "start_of_turn")
+            reminders.extend(said)
+        combatants[ident] = combatant
+    return evolve(state, combatants=combatants, reminders=tuple(reminders))
+
+
+__all__ = ["advance", "begin_side_turn", "begin_turn", "previous_turn", "side_turn"]

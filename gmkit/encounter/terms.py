@@ -1,0 +1,63 @@
+"""The encounter's words for what its state names by key: conditions, effect kinds, the phases
+of the sides games' turns, the wound bands players see.
+
+A key stays a key in the state (``"stunned"``, ``"jammed: Lasgun"``, ``"close combat"``);
+these give the message a text shows it with. A condition's English is always its key, as the
+state holds it; its Spanish is the game's own term (``<game>.condition.<key>``) where the
+catalogs have one made from that same English, else the key as it is (a GM's own condition).
+"""
+
+from __future__ import annotations
+
+import re
+
+from gmkit.messages import Message, catalogs
+
+BANDS = ("unhurt", "hurt", "bloodied", "down")
+"""The wound bands of :func:`gmkit.encounter.views.wound_band`."""
+
+
+def _known(message_id: str) -> bool:
+    return catalogs().english(message_id) is not None
+
+
+def condition_name(game: str, key: str) -> Message:
+    """A condition's name: its key in English, the game's term in Spanish where there is one."""
+    term = f"{game}.condition.{key}"
+    return Message.term(term, key) if _known(term) else Message.verbatim(key)
+
+
+def action_name(game: str, key: str) -> Message:
+    """An action of the game's data by its id ("aim": the data's name, Aim, Apuntar), else the
+    key as it is (an action the GM named)."""
+    term = f"{game}.action.{key}"
+    english = catalogs().english(term)
+    return Message.term(term, english) if english is not None else Message.verbatim(key)
+
+
+def effect_kind_name(kind: str) -> Message:
+    """An effect's kind ("damage": damage, daño); a kind gmkit does not know, as it is."""
+    found = f"encounter.effect_kind.{kind}"
+    return Message(found) if _known(found) else Message.verbatim(kind)
+
+
+def phase_name(phase: str) -> Message:
+    """A phase of a sides game's turn ("close combat": close combat, combate cuerpo a cuerpo);
+    its English is the turn structure's name."""
+    found = "encounter.phase." + re.sub(r"\W+", "_", phase.strip().lower())
+    return Message.term(found, phase) if _known(found) else Message.verbatim(phase)
+
+
+def band_name(band: str) -> Message:
+    """A wound band as players read it ("bloodied": bloodied, malherido)."""
+    return Message(f"encounter.band.{band}") if band in BANDS else Message.verbatim(band)
+
+
+__all__ = [
+    "BANDS",
+    "action_name",
+    "band_name",
+    "condition_name",
+    "effect_kind_name",
+    "phase_name",
+]

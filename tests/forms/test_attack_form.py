@@ -1,0 +1,174 @@
+"""The attack form below the panel: defaults, resets, pins, validation, the typed dice signal,
+and one command per applied attack (issue: the table's wrong rolls came from settings carried
+from one attack into the next)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gmkit.demo import demo_campaign
+from gmkit.dice import EnteredDice
+from gmkit.encounter import Encounter
+from gmkit.errors import NeedDie, RulesError
+from gmkit.forms import AttackForm, FormError
+from gmkit.messages import render
+
+
+def fight_of(game: str, *, hidden: tuple[str, ...] = ()) -> Encounter:
+    roster = next(r for r in demo_campaign().rosters if r.game == game)
+    encounter = Encounter(game)
+    for sheet in roster.sheets:
+        encounter.add(sheet, hidden=sheet.name in hidden)
+    return encounter
+
+
+def started(encounter: Encounter) -> Encounter:
+    """Initiative typed so the order is the roster's, then round 1."""
+    for place, combatant in enumerate(encounter.state.present):
+        encounter.set_initiative(combatant.id, 30 - place)
+    encounter.start()
+    return encounter
+
+
+@pytest.fixture
+def wfrp() -> Encounter:
+    return started(fight_of("wfrp2"))
+
+
+def ids(choices) -> list[str]:
+    return [choice.id for choice in choices]
+
+
+def test_a_new_attacker_takes_its_defaults_and_the_first_visible_enemy():
+    fight = fight_of("dark_heresy", hidden=("Demagogue Ostrava",))
+    form = AttackForm(fight)
+    form.select_attacker("Sergeant Varro Tull")
+    assert (form.weapon, form.mode, form.action) == ("Lasgun", "single", "standard_attack")
+    target = fight.combatant(form.target)
+    assert target.side != "Acolytes"  # never one of its own
+    assert not target.hidden  # the hidden demagogue is no default
+    assert target.name == "Cultist Ban"
+    assert form.circumstances == {} and form.distance is None and form.reaction == ""
+
+
+def test_nothing_of_one_attack_carries_into_the_next_actor(wfrp):
+    form = AttackForm(wfrp, follow_actor=True, seed=3)
+    first = form.attacker
+    melee = next(w for w in form.offered.weapons if "ranged" not in ids(form.offered.modes))
+    form.select_weapon(melee)
+    form.set_circumstance(form.offered.circumstances[0].id, True)
+    form.set_distance(2)
+    form.resolve()
+    form.apply()
+    wfrp.next_turn()  # the turn passes: the form follows
+    assert form.attacker != first
+    assert form.circumstances == {}
+    assert form.distance is None
+    assert form.result is None
+    own = wfrp.combatant(form.attacker)
+    # its own first weapon in that weapon's own mode, not the last actor's melee
+    assert form.weapon == next(iter(form.offered.weapons))
+    assert form.mode == form.offered.modes[0].id
+    assert form.action == "standard_attack"
+    assert wfrp.combatant(form.target).side != own.side
+
+
+def test_another_target_clears_what_belonged_to_the_last_but_a_pinned_setting(wfrp):
+    form = AttackForm(wfrp)
+    flags = [c.id for c in form.offered.circumstances if c.kind == "flag"]
+    kept, dropped = flags[0], flags[1]
+    form.set_circumstance(kept, True)
+    form.pin(kept)
+    form.set_circumstance(dropped, True)
+    form.set_distance("12")
+    others = [t for t in form.offered.targets if t != form.target]
+    form.select_target(others[0])
+    assert form.circumstances == {kept: True}  # the pinned one stays
+    assert form.distance is None
+    form.select_attacker(form.offered.attackers[-1])
+    assert form.circumstances == {kept: True}  # through a new attacker too
+    form.pin(kept, False)
+    form.select_attacker(form.offered.attackers[0])
+    assert form.circumstances == {}
+
+
+def test_what_is_not_offered_is_refused_by_name(wfrp):
+    form = AttackForm(wfrp)
+    with pytest.raises(FormError, match=r"weapon 'Laser Cannon' is not offered; offered: "):
+        form.select_weapon("Laser Cannon")
+    with pytest.raises(FormError, match="circumstance 'no_such' is not offered"):
+        form.set_circumstance("no_such", True)
+    with pytest.raises(FormError, match="distance: must not be negative"):
+        form.set_distance(-3)
+    with pytest.raises(FormError, match="distance: 'far' is not a number"):
+        form.set_distance("far")
+    with pytest.raises(RulesError, match=r"option 'ulric_fury': unknown option"):
+        form.set_option("ulric_fury", False)
+    assert form.options == {}
+
+
+def test_spanish_refusals_name_the_field_in_spanish(wfrp):
+    form = AttackForm(wfrp)
+    with pytest.raises(FormError) as refused:
+        form.select_weapon("Laser Cannon")
+    assert render(refused.value.message, "es").startswith("arma 'Laser Cannon' no se ofrece")
+
+
+def test_the_table_dice_are_asked_for_with_a_typed_signal(wfrp):
+    form = AttackForm(wfrp)
+    assert form.resolve("") is None  # physical dice, none typed yet
+    needed = form.dice.needed
+    assert isinstance(needed, NeedDie)
+    assert needed.sides == 100 and needed.index == 0
+    assert form.enter(31) is None or form.result is not None
+    while form.result is None:
+        assert form.dice.needed is not None
+        form.enter(1 if form.dice.needed.sides < 100 else 50)
+    assert form.dice.typed[0] == "31"
+
+
+def test_an_applied_attack_is_one_command_with_its_action(wfrp):
+    form = AttackForm(wfrp, seed=5)
+    attacker = form.attacker
+    before = len(wfrp.events)
+    form.resolve()
+    form.apply()
+    assert len(wfrp.events) == before + 1
+    event = wfrp.events[-1]
+    assert event["kind"] == "attack" and event["spent"]["id"] == attacker
+    assert dict(wfrp.state.combatants[attacker].spent) == {"actions": 1}
+    form.undo()
+    assert len(wfrp.effective_events) == before
+    assert dict(wfrp.state.combatants[attacker].spent) == {}
+    form.redo()
+    assert dict(wfrp.state.combatants[attacker].spent) == {"actions": 1}
+
+
+def test_apply_refuses_a_result_the_encounter_no_longer_gives(wfrp):
+    form = AttackForm(wfrp)
+    form.resolve("5 7")  # a hit that wounds
+    assert form.result is not None and form.result.hits == 1
+    target = form.target
+    wfrp.add_condition(target, "stunned", rounds=1)  # the target changed since the roll
+    form_result = form.result
+    with pytest.raises((FormError, RulesError), match="changed since the roll"):
+        form.apply()
+    assert wfrp.events[-1]["kind"] == "condition"  # nothing recorded
+    assert form_result is form.result
+
+
+def test_the_form_offers_exactly_what_the_encounter_allows(wfrp):
+    """The budget: every action offered is one the encounter's permit allows, and every one
+    refused carries the permit's reason."""
+    form = AttackForm(wfrp, follow_actor=True)
+    for _ in range(6):
+        for choice in form.offered.actions:
+            assert wfrp.may_take(form.attacker, choice.id).allowed
+        for action, why in form.offered.not_offered.items():
+            permit = wfrp.may_take(form.attacker, action) if action else None
+            if permit is not None and not permit.allowed:
+                assert render(permit.why) in render(why)
+        wfrp.spend(form.attacker, "half")
+        for choice in form.offered.actions:
+            assert wfrp.may_take(form.attacker, choice.id).allowed
+        wfrp.next_turn()
