@@ -11,7 +11,7 @@ from gmkit.encounter.core import EncounterCore, check_dice, roll_record
 from gmkit.encounter.permits import Permit, may_act, may_react, may_take
 from gmkit.encounter.state import Combatant, Tick
 from gmkit.errors import RulesError
-from gmkit.messages import Message
+from gmkit.messages import Message, Text
 from gmkit.systems import choices
 from gmkit.systems.percentile import opposed_winner, roll_test
 from gmkit.systems.turns import TurnStructure, turn_structure
@@ -129,7 +129,7 @@ class TurnCommands(EncounterCore):
         if action_type not in structure.action_costs:
             known = tuple(structure.action_costs)
             raise RulesError(
-                Message("turns.unknown_action_type", action_type=action_type, known=known)
+                Message("turns.unknown_action_type", action_type=repr(action_type), known=known)
             )
         if not self.state.started:
             raise RulesError(Message("turns.not_started_spend"))
@@ -141,8 +141,10 @@ class TurnCommands(EncounterCore):
         allows: ``systems.turns.reaction_problems``, the rule the games' resolvers count by)."""
         structure = self._structure()
         if reaction not in structure.reaction_costs:
-            known = tuple(structure.reaction_costs)
-            raise RulesError(Message("turns.unknown_reaction", reaction=reaction, known=known))
+            known: tuple[Text, ...] = tuple(structure.reaction_costs) or (Message("turns.none"),)
+            raise RulesError(
+                Message("turns.unknown_reaction", reaction=repr(reaction), known=known)
+            )
         if not self.state.started:
             raise RulesError(Message("turns.not_started_react"))
         permit = self.may_react(ident, reaction)

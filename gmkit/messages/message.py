@@ -35,17 +35,18 @@ class MessageError(ValueError):
     A programming error (tests catch it), never a GM's."""
 
 
-_FIELDS: dict[str, frozenset[str]] = {}
+_ORDER: dict[str, tuple[str, ...]] = {}
+"""Message id -> the names its English text's fields have, sorted (read once per id)."""
 
 
-def _expected(message_id: str) -> frozenset[str] | None:
+def _expected(message_id: str) -> tuple[str, ...] | None:
     """The parameters the English text of ``message_id`` names (None for an unknown id)."""
-    known = _FIELDS.get(message_id)
+    known = _ORDER.get(message_id)
     if known is None:
         english = catalogs().english(message_id)
         if english is None:
             return None
-        known = _FIELDS[message_id] = fields_of(english)
+        known = _ORDER[message_id] = tuple(sorted(fields_of(english)))
     return known
 
 
@@ -68,6 +69,17 @@ def _param(message_id: str, name: str, value: Any) -> Param:
     )
 
 
+def _mismatch(message_id: str, expected: tuple[str, ...], params: Mapping[str, Any]) -> MessageError:
+    missing = sorted(set(expected) - set(params))
+    extra = sorted(set(params) - set(expected))
+    parts = [f"missing {', '.join(missing)}"] if missing else []
+    parts += [f"unknown {', '.join(extra)}"] if extra else []
+    return MessageError(f"{message_id}: parameters {'; '.join(parts)}")
+
+
+_SET = object.__setattr__
+
+
 class Message:
     """An id of the catalogs and its parameters (see the module docstring)."""
 
@@ -78,19 +90,22 @@ class Message:
     default: str | None
 
     def __init__(self, message_id: str, /, **params: Any) -> None:
-        expected = _expected(message_id)
+        expected = _ORDER.get(message_id) or _expected(message_id)
         if expected is None:
             raise MessageError(f"unknown message id {message_id!r}: add it to a catalog")
-        given = frozenset(params)
-        if given != expected:
-            missing, extra = sorted(expected - given), sorted(given - expected)
-            parts = [f"missing {', '.join(missing)}"] if missing else []
-            parts += [f"unknown {', '.join(extra)}"] if extra else []
-            raise MessageError(f"{message_id}: parameters {'; '.join(parts)}")
-        checked = tuple(sorted((k, _param(message_id, k, v)) for k, v in params.items()))
-        object.__setattr__(self, "id", message_id)
-        object.__setattr__(self, "params", checked)
-        object.__setattr__(self, "default", None)
+        try:
+            if len(params) != len(expected):
+                raise KeyError
+            checked = tuple([(name, params[name]) for name in expected])
+        except KeyError:
+            raise _mismatch(message_id, expected, params) from None
+        for name, value in checked:
+            if type(value) not in _PLAIN:  # the slow path: check, and tuples for lists
+                checked = tuple((k, _param(message_id, k, v)) for k, v in checked)
+                break
+        _SET(self, "id", message_id)
+        _SET(self, "params", checked)
+        _SET(self, "default", None)
 
     @classmethod
     def _trusted(
@@ -151,6 +166,10 @@ class Message:
             found["default"] = self.default
         return found
 
+
+_PLAIN = frozenset({int, str, Message})
+"""Parameter types taken as they are; any other goes through :func:`_param` (a float must be
+finite, a list becomes a tuple, a bool or another type is refused)."""
 
 Text = Message | str
 """Where a text is shown: a message, or (in logs written before messages) its English."""

@@ -8,6 +8,7 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
+from gmkit.messages import from_json
 
 
 def three(sheet, game: str = "dark_heresy") -> tuple[Encounter, str, str, str]:
@@ -71,7 +72,9 @@ def test_a_gm_override_is_recorded_with_what_it_overrode(sheet):
     fight.spend(ilse, "half", action="reload", override="Quick Draw talent")
     event = fight.effective_events[-1]
     assert event["override"] == "Quick Draw talent"
-    assert event["problems"] == ["Ilse Marr has 0 actions left this turn, the half action needs 1"]
+    assert [str(from_json(problem)) for problem in event["problems"]] == [
+        "Ilse Marr has 0 actions left this turn, the half action needs 1"
+    ]
     assert fight.state.combatant(ilse).spent == {"actions": 3}
     fight.spend(ilse, "half", override="")
     assert fight.effective_events[-1]["override"] == "GM's call"
@@ -131,7 +134,7 @@ def test_all_out_attack_forbids_reactions_until_the_next_turn(sheet, refused):
     refused(fight, lambda: fight.react(ilse, "dodge"), "all out attack")
     fight.next_turn()  # Elsa's turn begins: the condition ends
     assert "all_out_attack" not in fight.state.combatant(ilse).conditions
-    assert "Elsa Wendt: all_out_attack ends" in fight.state.reminders
+    assert "Elsa Wendt: all_out_attack ends" in fight.state.reminder_texts()
     fight.react(ilse, "dodge")
 
 
@@ -220,8 +223,8 @@ def test_two_delayed_actions_at_once_go_by_opposed_agility(sheet, refused, rolls
     assert fight.state.combatant(winner).name == first, why
     event = fight.effective_events[-1]
     assert event["kind"] == "note"
-    assert event["text"] == f"{first} acts first (opposed Agility)"
-    assert event["rolls"] == [
+    assert str(from_json(event["text"])) == f"{first} acts first (opposed Agility)"
+    assert [{**roll, "purpose": str(from_json(roll["purpose"]))} for roll in event["rolls"]] == [
         {"sides": 100, "value": rolls[0], "purpose": "delayed action: Ilse Marr", "physical": True},
         {
             "sides": 100,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Condition, Encounter
+from gmkit.messages import from_json
 from gmkit.store import CampaignStore
 from gmkit.systems import necromunda, system
 from gmkit.systems.base import AttackResult
@@ -24,7 +25,7 @@ from gmkit.systems.wfb6 import Situation, UnitOnTable
 
 def step(result: AttackResult, title: str) -> str:
     """The step ``title`` as the log reads it."""
-    return str(next(s for s in result.steps if s.title == title))
+    return str(next(s for s in result.steps if str(s.title) == title))
 
 
 def titled(result: AttackResult) -> list[str]:
@@ -152,7 +153,7 @@ def test_wfrp_beastmen_on_the_drakwald_road(tmp_path, demo_sheets, refused):
 
         fight.next_turn()  # Matthias, surprised, loses round 1: round 2 begins with Elsa
         assert (fight.state.round, fight.state.current.id) == (2, "elsa-wendt")
-        assert fight.state.reminders == ("Elsa Wendt: aiming ends",)
+        assert fight.state.reminder_texts() == ("Elsa Wendt: aiming ends",)
         assert fight.combatant("gunther-brandauer").reactions == {}  # a new round
 
         # --- round 2 ---------------------------------------------------------------------
@@ -177,7 +178,7 @@ def test_wfrp_beastmen_on_the_drakwald_road(tmp_path, demo_sheets, refused):
         fight.next_turn()  # Gor, stunned, does nothing
         assert fight.state.current.id == "gor-bloodhorn"
         fight.next_turn()  # his stun ticks down; Gunther's all out attack ends as he begins
-        assert fight.state.reminders == ("Gunther Brandauer: all_out_attack ends",)
+        assert fight.state.reminder_texts() == ("Gunther Brandauer: all_out_attack ends",)
         assert fight.combatant("gor-bloodhorn").conditions["stunned"].rounds == 1
         assert fight.combatant("gunther-brandauer").conditions == {}
 
@@ -284,7 +285,7 @@ def test_necromunda_ambush_at_the_sump_pipes(tmp_path, demo_sheets, refused):
         assert wounds(fight, "mordecai") == (0, 1)
 
         stub = fight.attack("rotgut", "stub gun", "little-jeb", SeededDice(5), distance=6)
-        assert stub.summary == "Rotgut hits Little Jeb: no wound"
+        assert str(stub.summary) == "Rotgut hits Little Jeb: no wound"
         assert set(fight.combatant("little-jeb").conditions) == {"pinned"}
         assert wounds(fight, "little-jeb") == (1, 1)
         for _ in range(3):
@@ -336,7 +337,7 @@ def test_necromunda_ambush_at_the_sump_pipes(tmp_path, demo_sheets, refused):
         autogun = fight.attack(
             "silas-vane", "autogun", "grubnose-the-scavvy-boss", SeededDice(9), distance=10
         )
-        assert autogun.summary == "Silas Vane hits Grubnose the Scavvy Boss: down"
+        assert str(autogun.summary) == "Silas Vane hits Grubnose the Scavvy Boss: down"
         assert set(fight.combatant("grubnose-the-scavvy-boss").conditions) == {"pinned", "down"}
         for _ in range(3):
             fight.next_turn()  # close combat, recovery, round 2: the Scavvies
@@ -378,7 +379,7 @@ def test_necromunda_ambush_at_the_sump_pipes(tmp_path, demo_sheets, refused):
         fight.next_turn()  # shooting
         before = fight.state
         shot = fight.attack("brother-kael", "bolt pistol", "rotgut", SeededDice(1), distance=6)
-        assert shot.summary == "Brother Kael hits Rotgut: flesh wound"  # 2, 5, then a 1
+        assert str(shot.summary) == "Brother Kael hits Rotgut: flesh wound"  # 2, 5, then a 1
         assert fight.combatant("rotgut").sheet.flesh_wounds == 1
         assert fight.undo() == before  # the GM takes the seeded shot back: rolled at the table
         assert fight.combatant("rotgut").sheet.flesh_wounds == 0
@@ -476,7 +477,7 @@ def test_wfb_arrows_over_the_reikland_ford(tmp_path, demo_sheets, refused):
             EnteredDice([]),
             options={"situation": far},
         )
-        assert screened.summary.startswith("Father Anselm may not be targeted: screened by")
+        assert str(screened.summary).startswith("Father Anselm may not be targeted: screened by")
         assert [e.kind for e in screened.effects] == ["note"]
         assert fight.combatant("father-anselm").counters == {"damage": 1}
 
@@ -488,7 +489,7 @@ def test_wfb_arrows_over_the_reikland_ford(tmp_path, demo_sheets, refused):
             SeededDice(17),
             options={"situation": at_unit},
         )
-        assert volley.summary == "1 hit; unsaved wounds: Reikland Swordsmen (rank and file) 1"
+        assert str(volley.summary) == "1 hit; unsaved wounds: Reikland Swordsmen (rank and file) 1"
         assert [(e.kind, e.target, e.amount) for e in volley.effects] == [
             ("damage", "Reikland Swordsmen", 1)
         ]
@@ -502,7 +503,9 @@ def test_wfb_arrows_over_the_reikland_ford(tmp_path, demo_sheets, refused):
             EnteredDice([]),
             options={"situation": at_unit},
         )
-        assert "is not larger than Reikland Swordsmen (2): shoot at the unit" in captain.summary
+        assert "is not larger than Reikland Swordsmen (2): shoot at the unit" in str(
+            captain.summary
+        )
         for _ in range(2):
             fight.next_turn()  # close combat, then the Empire's movement
 
@@ -530,7 +533,7 @@ def test_wfb_arrows_over_the_reikland_ford(tmp_path, demo_sheets, refused):
             SeededDice(5),
             options={"situation": target},
         )
-        assert seeded.summary == "1 hit; unsaved wounds: Skulkers (rank and file) 1"
+        assert str(seeded.summary) == "1 hit; unsaved wounds: Skulkers (rank and file) 1"
         assert dead("skulkers") == 1
         assert fight.undo() == before  # the GM takes it back: she rolls at the table
         typed = fight.attack(
@@ -552,7 +555,7 @@ def test_wfb_arrows_over_the_reikland_ford(tmp_path, demo_sheets, refused):
         assert skulkers().rank_and_file == 18
         fight.next_turn()
         fight.next_turn()  # close combat; the Empire's turn ends: round 2
-        assert fight.state.reminders == (
+        assert fight.state.reminder_texts() == (
             "Reikland Swordsmen: half move in the river",
             "Reikland Swordsmen: in the ford ends",
         )
@@ -565,7 +568,7 @@ def test_wfb_arrows_over_the_reikland_ford(tmp_path, demo_sheets, refused):
         second = fight.attack(
             "skulkers", "short bow", "father-anselm", SeededDice(20), options={"situation": near}
         )
-        assert second.summary == "1 hit; unsaved wounds: Father Anselm 1"
+        assert str(second.summary) == "1 hit; unsaved wounds: Father Anselm 1"
         assert wounds(fight, "father-anselm") == (0, 2)
         fight.remove("father-anselm")  # the priest falls in the ford
         at_unit = Situation((swordsmen(shooter_distance_cm=30),), distance_cm=30)
@@ -697,7 +700,9 @@ def test_dark_heresy_the_chapel_of_the_pale_throne(tmp_path, demo_sheets, refuse
             mode="full",
             action="full_auto_burst",
         )
-        assert auto.summary == "Jessa Kell hits Cultist Hesk 5 times with Autopistol: 22 damage"
+        assert (
+            str(auto.summary) == "Jessa Kell hits Cultist Hesk 5 times with Autopistol: 22 damage"
+        )
         hesk = fight.combatant("cultist-hesk")
         assert (hesk.sheet.damage, hesk.sheet.critical_damage, set(hesk.conditions)) == (
             8,
@@ -787,9 +792,8 @@ def test_dark_heresy_the_chapel_of_the_pale_throne(tmp_path, demo_sheets, refuse
         ilse = fight.combatant("ilse-marr")
         assert (ilse.sheet.damage, ilse.sheet.critical_damage) == (10, 10)
         assert set(ilse.conditions) == {"all_out_attack", "dead"}
-        assert [e["note"] for e in fight.effective_events[-1]["follow_ups"]] == [
-            "past 10 critical damage"
-        ]
+        follow_ups = fight.effective_events[-1]["follow_ups"]
+        assert [str(from_json(e["note"])) for e in follow_ups] == ["past 10 critical damage"]
         assert fight.undo() == before  # the GM takes the seeded roll back
         chain = fight.attack(
             "demagogue-ostrava",
@@ -815,7 +819,7 @@ def test_dark_heresy_the_chapel_of_the_pale_throne(tmp_path, demo_sheets, refuse
             distance=10,
             options={"reaction": "dodge"},
         )
-        assert fenn.summary == (
+        assert str(fenn.summary) == (
             "Adept Cornelius Fenn hits Demagogue Ostrava once with Stub Revolver: 6 damage"
         )
         assert wounds(fight, "demagogue-ostrava") == (0, 12)
@@ -907,7 +911,7 @@ def test_deathwatch_the_breach_at_vaxanide(tmp_path, demo_sheets, refused):
                 action="full_auto_burst",
             )
             fight.next_turn()
-            return bolter.summary, heavy.summary
+            return str(bolter.summary), str(heavy.summary)
 
         # --- round 1 -------------------------------------------------------------------------
         assert volley() == (
@@ -965,7 +969,7 @@ def test_deathwatch_the_breach_at_vaxanide(tmp_path, demo_sheets, refused):
             mode="melee",
             options={"reaction": "dodge"},
         )
-        assert big.summary == "Nob Gritfang hits Brother Castor once with Ork Choppa: 8 damage"
+        assert str(big.summary) == "Nob Gritfang hits Brother Castor once with Ork Choppa: 8 damage"
         assert wounds(fight, "brother-castor") == (12, 20)
         assert fight.undo() == before  # taken back: the table rolls again
         small = fight.attack(

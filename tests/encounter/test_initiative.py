@@ -9,10 +9,16 @@ import pytest
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
 from gmkit.errors import DiceValueError
+from gmkit.messages import from_json
 
 
 def names(fight: Encounter) -> list[str]:
     return [fight.state.combatants[i].name for i in fight.state.order]
+
+
+def in_english(rolls: list[dict]) -> list[dict]:
+    """Stored rolls with each die's purpose (message JSON) in English."""
+    return [{**roll, "purpose": str(from_json(roll["purpose"]))} for roll in rolls]
 
 
 def test_dark_heresy_rolls_d10_plus_agility_bonus_with_physical_dice(sheet):
@@ -31,7 +37,7 @@ def test_dark_heresy_rolls_d10_plus_agility_bonus_with_physical_dice(sheet):
         (tull, 3, 10),
         (ilse, 4, 14),
     ]
-    assert [e["roll"] for e in event["entries"]] == [
+    assert in_english([e["roll"] for e in event["entries"]]) == [
         {"sides": 10, "value": 7, "purpose": "initiative: Sergeant Varro Tull", "physical": True},
         {"sides": 10, "value": 10, "purpose": "initiative: Ilse Marr", "physical": True},
     ]
@@ -99,7 +105,7 @@ def test_a_full_tie_needs_a_roll_off_from_the_dice_source(sheet, refused):
     assert fight.state.order == (fenn, tull)
     started = fight.effective_events[-1]
     assert started["order"] == [fenn, tull]
-    assert started["rolls"] == [
+    assert in_english(started["rolls"]) == [
         {
             "sides": 10,
             "value": 4,
@@ -151,7 +157,7 @@ def test_group_initiative_rolls_one_die_per_group(sheet):
 
     assert scores == {tull: 9, ban: 7, lorn: 6, ostrava: 7}  # each adds its own base
     assert dice.pending == (1,)  # two dice: Tull's and the cult's
-    assert [r.purpose for r in dice.history] == [
+    assert [str(r.purpose) for r in dice.history] == [
         "initiative: Sergeant Varro Tull",
         "initiative: cult",
     ]
@@ -237,7 +243,7 @@ def test_a_late_joiner_rolls_and_takes_its_place_keeping_the_current_turn(sheet)
     assert fight.state.combatant(jessa).initiative == 13
     assert fight.state.order == (ids["ilse"], jessa, ids["tull"], ids["ban"])
     assert fight.state.current.id == ids["tull"]  # still Tull's turn
-    assert fight.effective_events[-1]["rolls"] == [
+    assert in_english(fight.effective_events[-1]["rolls"]) == [
         {"sides": 10, "value": 9, "purpose": "initiative: Jessa Kell", "physical": True}
     ]
     fight.next_turn()

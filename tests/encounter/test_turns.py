@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gmkit.encounter import Encounter
+from gmkit.messages import from_json
 from gmkit.systems.turns import turn_structure
 
 
@@ -54,7 +55,7 @@ def test_previous_turn_steps_back_into_the_previous_round(sheet, refused):
     assert position(fight) == (2, a)
     fight.previous_turn()
     assert position(fight) == (1, c)
-    assert fight.state.reminders == ()
+    assert fight.state.reminder_texts() == ()
     fight.previous_turn()
     assert position(fight) == (1, b)
     fight.next_turn()
@@ -243,7 +244,9 @@ def test_sides_budget_per_side_turn(sheet, refused):
     fight.spend(tom, "shoot", override="snap shot house rule")
     event = fight.effective_events[-1]
     assert event["override"] == "snap shot house rule"
-    assert event["problems"] == ["it is The Ashen Brethren's turn, not The Sump Scavvies's"]
+    assert [str(from_json(problem)) for problem in event["problems"]] == [
+        "it is The Ashen Brethren's turn, not The Sump Scavvies's"
+    ]
     fight.spend(kael, "fight")
     assert fight.state.combatant(kael).spent == {"move": 1, "shoot": 1, "fight": 1}
     for _ in range(4):

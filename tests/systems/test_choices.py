@@ -8,8 +8,10 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError
+from gmkit.messages import render
 from gmkit.systems import choices
-from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.base import AttackRequest, Standing
+from gmkit.systems.necromunda.state import FighterState, with_encounter_states
 
 
 @cache
@@ -37,10 +39,10 @@ def test_wfrp_bow_is_ranged_and_offers_only_the_ranged_attacks():
     assert ids(offered.actions) == ["swift_attack", "standard_attack"]
     assert offered.distance_unit == "m"
     assert ids(offered.reactions) == ["parry", "dodge"]
-    assert offered.reactions[0].label_es == "Parada"
+    assert render(offered.reactions[0].label, "es") == "Parada"
     refused = choices.refused_actions("wfrp2", elsa, "Bow", "ranged")
     assert refused["standard_attack"] == ""
-    assert "melee" in refused["all_out_attack"]  # the rules' own refusal is the reason
+    assert "melee" in str(refused["all_out_attack"])  # the rules' own refusal is the reason
 
 
 def test_wfrp_hand_weapon_is_melee_with_the_melee_actions():
@@ -56,7 +58,7 @@ def test_wfrp_hand_weapon_is_melee_with_the_melee_actions():
 def test_wfrp_circumstances_come_from_the_catalog_and_follow_the_action():
     every = {c.id: c for c in choices.circumstances("wfrp2")}
     assert every["target_running"].kind == "flag"
-    assert "WS +20, BS -20" in every["target_running"].help
+    assert "WS +20, BS -20" in str(every["target_running"].help)
     assert every["gm_modifier"].kind == "number"
     assert "aimed" in every
     charging = ids(choices.circumstances("wfrp2", "charge_attack"))
@@ -69,8 +71,10 @@ def test_wfrp_preview_lists_and_totals_the_modifiers_before_the_dice():
     request = AttackRequest(elsa, "Bow", ungor, mode="ranged", circumstances={"aimed": True})
     preview = choices.attack_preview("wfrp2", request)
     assert preview is not None
-    assert (preview.title, preview.die, preview.base) == ("BS test", "d100", "BS 43")
-    assert preview.modifiers == (Modifier("Aimed (the last half action was Aim)", 10),)
+    assert (str(preview.title), preview.die, str(preview.base)) == ("BS test", "d100", "BS 43")
+    assert [(str(m.source), m.value) for m in preview.modifiers] == [
+        ("Aimed (the last half action was Aim)", 10)
+    ]
     assert (preview.total, preview.target) == (10, 53)
 
 
@@ -79,11 +83,11 @@ def test_wfrp_reactions_available_say_why_not():
     request = AttackRequest(gor, "Hand Weapon", gunther, mode="melee")
     found = choices.reactions_available("wfrp2", request)
     assert found["dodge"] == ""  # Gunther has Dodge Blow
-    assert "parry stance" in found["parry"]
+    assert "parry stance" in str(found["parry"])
     backwards = choices.reactions_available(
         "wfrp2", AttackRequest(gunther, "Hand Weapon", gor, mode="melee")
     )
-    assert "Dodge Blow" in backwards["dodge"]
+    assert "Dodge Blow" in str(backwards["dodge"])
 
 
 def test_wfrp_conditions_imply_their_circumstances():
@@ -101,13 +105,13 @@ def test_necromunda_offers_shooting_weapons_and_the_to_hit_catalog():
     offered = choices.attack_choices("necromunda", kael, "bolt pistol")
     assert ids(offered.modes) == ["shooting"]
     assert ids(offered.actions) == ["shoot"]
-    assert offered.actions[0].label_es == "Disparar"
+    assert render(offered.actions[0].label, "es") == "Disparar"
     assert offered.reactions == ()
     assert offered.distance_unit == "in"
     found = {c.id: c for c in offered.circumstances}
     assert list(found) == ["partial_cover", "cover", "appearing", "fast_moving", "small", "large"]
     assert found["fast_moving"].kind == "number"  # a threshold: inches moved
-    assert "not with cover" in found["partial_cover"].help
+    assert "not with cover" in str(found["partial_cover"].help)
     assert choices.action_types("necromunda", "shoot") == ("shoot",)
     assert choices.refused_actions("necromunda", kael, "sword", "shooting")["shoot"]
 
@@ -119,26 +123,31 @@ def test_necromunda_preview_is_the_juve_needing_seven():
     )
     preview = choices.attack_preview("necromunda", request)
     assert preview is not None
-    assert (preview.die, preview.base, preview.target) == ("D6", "7 - BS 2 = 5", 7)
+    assert (preview.die, str(preview.base), preview.target) == ("D6", "7 - BS 2 = 5", 7)
     assert [m.value for m in preview.modifiers] == [-1, -1]
-    assert preview.notes[0] == "long range"
+    assert str(preview.notes[0]) == "long range"
 
 
 def test_necromunda_state_comes_from_the_encounters_conditions_and_counters():
     jeb, tom = sheet("necromunda", "Little Jeb"), sheet("necromunda", "Scabby Tom")
-    options = {
-        "attacker_conditions": ["hidden"],
-        "target_conditions": ["down", "pinned"],
-        "target_counters": {"damage": 1},
-    }
-    request = AttackRequest(jeb, "stub gun", tom, distance=12, options=options)
-    found = choices.state_options("necromunda", request)
-    assert found == {
-        "attacker_state": {"hidden": True},
-        "target_state": {"down": True, "pinned": True, "wounds_left": 0},
-    }
-    given = AttackRequest(jeb, "stub gun", tom, options={**options, "target_state": {}})
-    assert "target_state" not in choices.state_options("necromunda", given)
+    hidden = Standing.of(conditions=["hidden"])
+    hurt = Standing.of(conditions=["down", "pinned"], counters={"damage": 1})
+    request = AttackRequest(
+        jeb, "stub gun", tom, distance=12, attacker_standing=hidden, target_standing=hurt
+    )
+    assert choices.state_options("necromunda", request) == {}  # the rules read the standings
+    filled = with_encounter_states(request).options
+    assert filled.attacker_state == FighterState(hidden=True)
+    assert filled.target_state == FighterState(down=True, pinned=True, wounds_left=0)
+    given = AttackRequest(
+        jeb,
+        "stub gun",
+        tom,
+        options={"target_state": FighterState()},
+        attacker_standing=hidden,
+        target_standing=hurt,
+    )
+    assert with_encounter_states(given).options.target_state == FighterState()  # given: kept
 
 
 # --- WFB 6e -----------------------------------------------------------------------------------
@@ -155,7 +164,7 @@ def test_wfb_offers_missile_weapons_the_shooting_catalog_in_centimetres():
     found = {c.id: c for c in offered.circumstances}
     assert list(found) == ["moved", "stand_and_shoot", "soft_cover", "hard_cover", "gm"]
     assert found["gm"].kind == "number"
-    assert found["hard_cover"].help == "-2 to hit"
+    assert str(found["hard_cover"].help) == "-2 to hit"
     goblin, anselm = sheet("wfb6", "Night Goblin Archer"), sheet("wfb6", "Father Anselm")
     assert choices.attack_preview("wfb6", AttackRequest(goblin, "short bow", anselm)) is None
 
@@ -181,8 +190,8 @@ def test_dark_heresy_modes_follow_the_weapons_rate_of_fire():
     assert "semi_auto_burst" in ids(semi.actions)
     assert "standard_attack" not in ids(semi.actions)
     refused = choices.refused_actions("dark_heresy", varro, "Lasgun", "single")
-    assert "full-auto" in refused["full_auto_burst"]
-    assert "not in this panel" in refused["grapple"]
+    assert "full-auto" in str(refused["full_auto_burst"])
+    assert "not in this panel" in str(refused["grapple"])
     knife = choices.attack_choices("dark_heresy", varro, "Knife")
     assert ids(knife.modes) == ["melee", "thrown"]
     assert choices.default_action("dark_heresy", "semi", ids(semi.actions)) == "semi_auto_burst"
@@ -193,7 +202,8 @@ def test_dark_heresy_labels_are_english_and_spanish():
     varro = sheet("dark_heresy", "Sergeant Varro Tull")
     offered = choices.attack_choices("dark_heresy", varro, "Lasgun")
     found = {c.id: c for c in offered.circumstances}
-    assert (found["darkness"].label, found["darkness"].label_es) == ("Darkness", "Oscuridad")
+    darkness = found["darkness"].label
+    assert (str(darkness), render(darkness, "es")) == ("Darkness", "Oscuridad")
     assert found["cover"].kind == "number"
     assert found["difficult_terrain"].kind == "choice"
     assert found["difficult_terrain"].options == ("both", "attacker", "target")
@@ -201,7 +211,7 @@ def test_dark_heresy_labels_are_english_and_spanish():
     assert found["gm_modifier"].kind == "number"
     reactions = {c.id: c for c in offered.reactions}
     assert set(reactions) == {"dodge", "parry"}
-    assert reactions["dodge"].label_es == "Esquivar"
+    assert render(reactions["dodge"].label, "es") == "Esquivar"
     assert offered.distance_unit == "m"
     assert choices.action_types("dark_heresy", "standard_attack") == ("half",)
     assert choices.action_types("dark_heresy", "semi_auto_burst") == ("full",)
@@ -214,11 +224,11 @@ def test_dark_heresy_preview_and_reactions_come_from_attack_setup():
     request = AttackRequest(varro, "Lasgun", ban, distance=20)
     preview = choices.attack_preview("dark_heresy", request)
     assert preview is not None
-    assert (preview.base, preview.total, preview.target) == ("BS 42", 10, 52)
-    assert [m.source for m in preview.modifiers] == ["Short range"]
+    assert (str(preview.base), preview.total, preview.target) == ("BS 42", 10, 52)
+    assert [str(m.source) for m in preview.modifiers] == ["Short range"]
     found = choices.reactions_available("dark_heresy", request)
     assert found["dodge"] == ""
-    assert "melee" in found["parry"]
+    assert "melee" in str(found["parry"])
 
 
 def test_deathwatch_bolter_fires_single_semi_full_and_suppressing():
