@@ -9,7 +9,8 @@
 Fraction(1, 6)
 """
 
-from gmkit.dice.distribution import Distribution, distribution
+from gmkit.dice.dist import Dist
+from gmkit.dice.distribution import distribution
 from gmkit.dice.evaluate import Roll, roll
 from gmkit.dice.parser import Expression, parse
 from gmkit.dice.sources import (
@@ -25,7 +26,7 @@ from gmkit.dice.sources import (
 __all__ = [
     "DiceSource",
     "DieRoll",
-    "Distribution",
+    "Dist",
     "EnteredDice",
     "Expression",
     "ReplayedDice",

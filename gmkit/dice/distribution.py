@@ -1,4 +1,4 @@
-"""Exact distributions of dice expressions, through icepool, with exact fractions.
+"""Exact distributions of dice expressions, counted through icepool, as :class:`Dist`.
 
 Refusals (too many outcomes to count, a division by zero that may happen, a bonus the profile
 lacks) are :class:`~gmkit.errors.DiceValueError` with a message of the ``dice`` catalog.
@@ -6,54 +6,18 @@ lacks) are :class:`~gmkit.errors.DiceValueError` with a message of the ``dice`` 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from fractions import Fraction
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import accumulate
 
 import icepool
 
 from gmkit.dice.ast import Binary, Dice, Group, Literal, Named, Negative, Node
+from gmkit.dice.dist import Dist
 from gmkit.dice.evaluate import resolve_name
 from gmkit.dice.parser import Expression, parse
 from gmkit.errors import DiceValueError
 from gmkit.messages import Message
-
-
-@dataclass(frozen=True, slots=True)
-class Distribution:
-    """The exact distribution of an expression's total: outcome -> Fraction."""
-
-    die: icepool.Die
-
-    def probability(self, outcome: int) -> Fraction:
-        return Fraction(self.die.quantity(outcome), self.die.denominator())
-
-    def probabilities(self) -> dict[int, Fraction]:
-        denominator = self.die.denominator()
-        return {int(o): Fraction(q, denominator) for o, q in self.die.items() if q}
-
-    def at_least(self, outcome: int) -> Fraction:
-        return sum((p for o, p in self.probabilities().items() if o >= outcome), Fraction(0))
-
-    def at_most(self, outcome: int) -> Fraction:
-        return sum((p for o, p in self.probabilities().items() if o <= outcome), Fraction(0))
-
-    def mean(self) -> Fraction:
-        return sum((o * p for o, p in self.probabilities().items()), Fraction(0))
-
-    @property
-    def minimum(self) -> int:
-        return int(self.die.min_outcome())
-
-    @property
-    def maximum(self) -> int:
-        return int(self.die.max_outcome())
-
-    def __iter__(self) -> Iterator[tuple[int, Fraction]]:
-        return iter(sorted(self.probabilities().items()))
-
 
 # Work limits, so an odds panel answers in about a second or says why it cannot.
 MAX_PAIRS = 2_000_000  # outcome pairs combined by one + - * / of two random terms
@@ -96,7 +60,7 @@ def _dice_term(node: Dice, expression: Expression) -> icepool.Die:
 
 
 @lru_cache(maxsize=512)
-def _distribution(expression: Expression, names: tuple[tuple[str, int], ...]) -> Distribution:
+def _distribution(expression: Expression, names: tuple[tuple[str, int], ...]) -> Dist[int]:
     bonuses = dict(names)
 
     def build(node: Node) -> icepool.Die:
@@ -127,12 +91,12 @@ def _distribution(expression: Expression, names: tuple[tuple[str, int], ...]) ->
                 return a // b
         raise TypeError(f"not a dice node: {node!r}")  # pragma: no cover
 
-    return Distribution(build(expression.root))
+    die = build(expression.root)
+    counts = {int(outcome): int(count) for outcome, count in sorted(die.items()) if count}
+    return Dist(counts, int(die.denominator()))
 
 
-def distribution(
-    expression: Expression | str, names: Mapping[str, int] | None = None
-) -> Distribution:
+def distribution(expression: Expression | str, names: Mapping[str, int] | None = None) -> Dist[int]:
     """The exact distribution of ``expression``'s total, named bonuses read from ``names``."""
     parsed = parse(expression) if isinstance(expression, str) else expression
     bonuses = names or {}

@@ -249,7 +249,7 @@ def _on_hit(
     damage = setup.weapon.damage
     if damage.strip() != "1":
         rolled = distribution(damage, shooter.bonuses())
-        wounds = Dist(dict(rolled.die.items()), rolled.die.denominator()).map(lambda w: max(1, w))
+        wounds = rolled.map(lambda w: max(1, w))
     else:
         wounds = Dist.certain(1)
     left = state.wounds(target)

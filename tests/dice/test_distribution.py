@@ -117,7 +117,7 @@ def test_small_expressions_match_full_enumeration(
 def test_probabilities_sum_to_exactly_one(text: str) -> None:
     odds = distribution(text)
     assert sum(odds.probabilities().values()) == 1
-    assert [o for o, _ in odds] == sorted(odds.probabilities())
+    assert list(odds) == sorted(odds.probabilities())  # a Dist: its outcomes, in order
     assert odds.at_least(odds.minimum) == 1 == odds.at_most(odds.maximum)
 
 
@@ -133,11 +133,11 @@ def test_a_large_seeded_sample_agrees_with_the_exact_distribution(
     source = SeededDice(seed)
     counts = Counter(roll(text, source, "sample", names).total for _ in range(rolls))
     assert set(counts) <= set(odds.probabilities())
-    for outcome, p in odds:
+    for outcome, p in odds.items():
         standard_error = math.sqrt(rolls * p * (1 - p))
         assert abs(counts[outcome] - rolls * p) <= 4.5 * standard_error + 1, outcome
     mean = odds.mean()
-    variance = sum((o - mean) ** 2 * p for o, p in odds)
+    variance = sum((o - mean) ** 2 * p for o, p in odds.items())
     sample_mean = F(sum(o * c for o, c in counts.items()), rolls)
     assert abs(sample_mean - mean) <= 4 * math.sqrt(variance / rolls)
 
