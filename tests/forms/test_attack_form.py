@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from gmkit.demo import demo_campaign
-from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.errors import NeedDie, RulesError
 from gmkit.forms import AttackForm, FormError

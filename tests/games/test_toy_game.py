@@ -52,7 +52,12 @@ def test_a_duel_is_fought_through_the_encounter_and_the_form(duel):
     rugen = fight.add(duel.Duellist.build(name="Rugen", side="Rugen", skill=6))
     fight.start()
     form = AttackForm(fight, follow_actor=True)
-    assert (form.attacker, form.weapon, form.mode, form.action) == (inigo, "Sword", "melee", "strike")
+    assert (form.attacker, form.weapon, form.mode, form.action) == (
+        inigo,
+        "Sword",
+        "melee",
+        "strike",
+    )
     assert form.target == rugen  # the first foe
     assert [field.name for field in form.option_fields] == ["lunge"]
     form.set_option("lunge", True)
