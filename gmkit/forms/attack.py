@@ -30,18 +30,30 @@ that needs one more die says which (``needed``: the rules' typed
 :class:`~gmkit.errors.NeedDie`). :meth:`apply` records the shown result as one encounter
 command (its action spent with it when ``budget`` is on) and refuses if the encounter changed
 so that the same dice no longer give it.
+
+Why one module of over 400 lines: it is one class whose size is its public surface, a short
+method per GM action (twenty-odd of them); the cascade is in :mod:`gmkit.forms.offered`, the
+checks of typed values in :mod:`gmkit.forms.values`, the dice in :mod:`gmkit.forms.dice`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from gmkit.encounter import Encounter
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.errors import DiceValueError, GmkitError
 from gmkit.forms.dice import DiceState
-from gmkit.forms.offered import OfferCache, Offered, offered_for, with_reactions
+from gmkit.forms.offered import (
+    OUT_OF_THE_FIGHT,
+    OfferCache,
+    Offered,
+    default_target,
+    offered_for,
+    with_reactions,
+)
+from gmkit.forms.values import FormError, check_circumstance, distance_value, not_offered
 from gmkit.games import game as find_game
 from gmkit.messages import Message, Text
 from gmkit.systems import choices
@@ -49,25 +61,7 @@ from gmkit.systems.base import AttackRequest, AttackResult, Choice
 from gmkit.systems.offers import Preview
 from gmkit.systems.options import OptionInfo, offered_options
 
-OUT_OF_THE_FIGHT = frozenset({"dead", "out of action", "out_of_action", "slain", "unconscious"})
-"""Conditions that make a combatant no default target."""
-
 Listener = Callable[["AttackForm"], None]
-
-
-class FormError(GmkitError):
-    """A selection the form refuses: not offered now, or not a valid value."""
-
-
-def _not_offered(what: str, value: str, offered: Iterable[str]) -> FormError:
-    return FormError(
-        Message(
-            "form.not_offered",
-            what=Message(f"form.field.{what}"),
-            value=repr(value),
-            offered=tuple(offered),
-        )
-    )
 
 
 class AttackForm:
@@ -156,14 +150,14 @@ class AttackForm:
 
     def select_weapon(self, name: str) -> None:
         if name not in self.offered.weapons:
-            raise _not_offered("weapon", name, self.offered.weapons)
+            raise not_offered("weapon", name, self.offered.weapons)
         self.weapon = name
         self._update(reset="weapon")
 
     def select_mode(self, mode: str) -> None:
         ids = [choice.id for choice in self.offered.modes]
         if mode not in ids:
-            raise _not_offered("mode", mode, ids)
+            raise not_offered("mode", mode, ids)
         self.mode = mode
         self._update(reset="mode")
 
@@ -173,53 +167,26 @@ class AttackForm:
             why = self.offered.not_offered.get(action)
             if why:
                 raise FormError(Message("form.action_refused", action=repr(action), why=why))
-            raise _not_offered("action", action, ids)
+            raise not_offered("action", action, ids)
         self.action = action
         self._update()
 
     def select_target(self, ident: str) -> None:
         found = self._present(ident)
         if found.id not in self.offered.targets:
-            raise _not_offered("target", found.id, self.offered.targets)
+            raise not_offered("target", found.id, self.offered.targets)
         self.target = found.id
         self._update(reset="target")
 
     def set_distance(self, distance: float | str | None) -> None:
         """The distance to the target in the game's unit ("" or None: not measured)."""
-        if isinstance(distance, str):
-            text = distance.strip().replace(",", ".")
-            if not text:
-                distance = None
-            else:
-                try:
-                    distance = float(text)
-                except ValueError:
-                    raise FormError(
-                        Message("form.distance_not_number", got=repr(distance))
-                    ) from None
-        if distance is not None and (distance != distance or distance < 0):
-            raise FormError(Message("form.distance_negative", got=f"{distance:g}"))
-        self.distance = None if distance is None else float(distance)
+        self.distance = distance_value(distance)
         self._update()
 
     def set_circumstance(self, circumstance: str, value: Any) -> None:
         """A circumstance: True/False for a flag, a whole number, or one of a choice's options;
         False, 0, None or "" removes it."""
-        found = self._circumstance(circumstance)
-        if found.kind == "flag" and not isinstance(value, bool):
-            raise FormError(Message("form.flag_value", circumstance=found.label, got=repr(value)))
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        if found.kind == "number" and value not in (None, "") and not whole:
-            raise FormError(Message("form.number_value", circumstance=found.label, got=repr(value)))
-        if found.kind == "choice" and value not in (None, "", *found.options):
-            raise FormError(
-                Message(
-                    "form.choice_value",
-                    circumstance=found.label,
-                    choices=found.options,
-                    got=repr(value),
-                )
-            )
+        check_circumstance(self._circumstance(circumstance), value)
         changed = {k: v for k, v in self.circumstances.items() if k != circumstance}
         off = value in (None, False, 0, "")
         if not off:
@@ -249,7 +216,7 @@ class AttackForm:
 
     def select_location(self, location: str) -> None:
         if location and location not in self.offered.locations:
-            raise _not_offered("location", location, self.offered.locations)
+            raise not_offered("location", location, self.offered.locations)
         self.location = location
         self._update()
 
@@ -260,7 +227,7 @@ class AttackForm:
             why = self.offered.reactions_refused.get(reaction)
             if why:
                 raise FormError(Message("form.reaction_refused", reaction=repr(reaction), why=why))
-            raise _not_offered("reaction", reaction, ids)
+            raise not_offered("reaction", reaction, ids)
         self.reaction = reaction
         self._update()
 
@@ -409,7 +376,7 @@ class AttackForm:
         found = next((c for c in self.offered.circumstances if c.id == circumstance), None)
         if found is None:
             known = [c.id for c in self.offered.circumstances]
-            raise _not_offered("circumstance", circumstance, known)
+            raise not_offered("circumstance", circumstance, known)
         return found
 
     def _request_args(self) -> dict[str, Any]:
@@ -462,7 +429,7 @@ class AttackForm:
         if self.attacker not in offered.attackers:
             self.attacker = offered.attackers[0] if offered.attackers else ""
         if self.target not in offered.targets:
-            self.target = _default_target(state, self.attacker, offered.targets)
+            self.target = default_target(state, self.attacker, offered.targets)
         if self.location not in offered.locations:
             self.location = offered.locations[0] if offered.locations else ""
         kept = {choice.id for choice in offered.circumstances}
@@ -496,17 +463,6 @@ class AttackForm:
     def _notify(self) -> None:
         for listener in list(self._listeners):
             listener(self)
-
-
-def _default_target(state: EncounterState, attacker: str, targets: tuple[str, ...]) -> str:
-    """The first visible enemy still in the fight, else the first target offered."""
-    own = state.combatants[attacker].side if attacker in state.combatants else None
-    for ident in targets:
-        combatant = state.combatants[ident]
-        out = OUT_OF_THE_FIGHT & set(combatant.conditions)
-        if combatant.side != own and not combatant.hidden and not out:
-            return ident
-    return targets[0] if targets else ""
 
 
 __all__ = ["OUT_OF_THE_FIGHT", "AttackForm", "FormError"]

@@ -25,6 +25,9 @@ from gmkit.systems.base import AttackChoices, AttackRequest, Choice
 if TYPE_CHECKING:
     from gmkit.forms.attack import AttackForm
 
+OUT_OF_THE_FIGHT = frozenset({"dead", "out of action", "out_of_action", "slain", "unconscious"})
+"""Conditions that make a combatant no default target."""
+
 CACHED = 64
 """What the rules offer, kept for this many (attacker, weapon, mode, conditions) at most."""
 
@@ -163,10 +166,29 @@ def with_reactions(
     )
 
 
+def default_target(state: EncounterState, attacker: str, targets: tuple[str, ...]) -> str:
+    """The first visible enemy still in the fight, else the first target offered."""
+    own = state.combatants[attacker].side if attacker in state.combatants else None
+    for ident in targets:
+        combatant = state.combatants[ident]
+        out = OUT_OF_THE_FIGHT & set(combatant.conditions)
+        if combatant.side != own and not combatant.hidden and not out:
+            return ident
+    return targets[0] if targets else ""
+
+
 def _targets(present: list[Combatant], attacker: Combatant) -> tuple[str, ...]:
     """Everyone else in the fight, the attacker's foes first."""
     others = [c for c in present if c.id != attacker.id]
     return tuple(c.id for c in sorted(others, key=lambda c: c.side == attacker.side))
 
 
-__all__ = ["CACHED", "OfferCache", "Offered", "offered_for", "with_reactions"]
+__all__ = [
+    "CACHED",
+    "OUT_OF_THE_FIGHT",
+    "OfferCache",
+    "Offered",
+    "default_target",
+    "offered_for",
+    "with_reactions",
+]
