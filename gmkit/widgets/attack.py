@@ -25,7 +25,7 @@ built then. The panel's widgets share their layouts and styles.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -35,8 +35,9 @@ from traitlets import Bool, Unicode
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.forms import DICE_MODES, AttackForm
-from gmkit.messages import Message, Text, render
-from gmkit.systems.base import AttackResult, Choice
+from gmkit.messages import Text, render
+from gmkit.systems.base import AttackResult
+from gmkit.widgets.attack_circumstances import CircumstanceEditor
 from gmkit.widgets.attack_view import (
     error_html,
     label,
@@ -48,28 +49,11 @@ from gmkit.widgets.attack_view import (
 from gmkit.widgets.i18n import LANGUAGE, t
 from gmkit.widgets.odds_view import OddsView
 from gmkit.widgets.render import STYLE
+from gmkit.widgets.sync import assign as _set
+from gmkit.widgets.sync import choose as _choose
 from gmkit.widgets.tracker import Shared
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _set(widget: widgets.Widget, **values: Any) -> None:
-    """Assign only the traits whose value differs: an equal value sends nothing."""
-    for name, value in values.items():
-        if getattr(widget, name) != value:
-            setattr(widget, name, value)
-
-
-def _choose(box: widgets.Dropdown, options: Iterable[Any], value: Any) -> None:
-    """A dropdown's options and choice: nothing sent when neither changed, one message when
-    the options did (ipywidgets would reset the choice first, a second message)."""
-    wanted = tuple(options)
-    if tuple(box.options) != wanted:
-        with box.hold_sync():
-            box.options = wanted
-            box.value = value
-    elif box.value != value:
-        box.value = value
 
 
 def _shown(method: F) -> F:
@@ -133,7 +117,7 @@ class AttackPanel(widgets.VBox):
             self._unsubscribe()
             self.form.close()
             LANGUAGE.unobserve(self._on_language, names="value")
-            self._drop_circumstance_controls()
+            self._circumstances.close()
             for part in (*self.children, *self._rows, self.dice_row, self.entry_row):
                 for child in getattr(part, "children", ()):
                     child.close()
@@ -233,10 +217,14 @@ class AttackPanel(widgets.VBox):
     @property
     def circumstance_controls(self) -> dict[str, widgets.Widget]:
         """The circumstances' controls by id (built now if they were not)."""
-        self._sync_circumstance_controls(build=True)
-        return self._circumstance_controls_built
+        self._circumstances.sync_controls(self.form, build=True)
+        return self._circumstances.controls
 
     _circumstance_controls = circumstance_controls  # the name earlier code and tests use
+    circumstance_box = property(lambda self: self._circumstances.box)
+    circumstance_html = property(lambda self: self._circumstances.line)
+    circumstance_button = property(lambda self: self._circumstances.toggle)
+    circumstance_grid = property(lambda self: self._circumstances.grid)
 
     @_shown
     def select_location(self, location: str) -> None:
@@ -323,12 +311,7 @@ class AttackPanel(widgets.VBox):
         self.location_box = widgets.Dropdown(layout=wide, style=shared.style(widgets.Dropdown))
         self.reaction_box = widgets.Dropdown(layout=wide, style=shared.style(widgets.Dropdown))
         self.seed_box = widgets.Text(layout={"width": "10em"}, style=shared.style(widgets.Text))
-        self.circumstance_box = make(widgets.VBox)
-        self.circumstance_html = make(widgets.HTML)
-        self.circumstance_button = make(widgets.ToggleButton, layout={"width": "auto"})
-        self.circumstance_grid: widgets.GridBox | None = None  # built on first use
-        self._circumstance_controls_built: dict[str, widgets.Widget] = {}
-        self._circumstance_ids: tuple[str, ...] = ()
+        self._circumstances = CircumstanceEditor(shared, self.set_circumstance)
         self.budget_box = make(widgets.Checkbox, value=True, indent=False)
         self.secret_box = make(widgets.Checkbox, value=False, indent=False)
         self.dice_box = make(widgets.ToggleButtons, options=[("", "seeded"), ("", "physical")])
@@ -354,7 +337,7 @@ class AttackPanel(widgets.VBox):
         bind(self.budget_box, self.set_budget)
         bind(self.secret_box, self.set_secret)
         bind(self.dice_box, self.set_dice_mode)
-        bind(self.circumstance_button, self.edit_circumstances)
+        bind(self._circumstances.toggle, self.edit_circumstances)
         self.distance_box.continuous_update = False
         bind(self.distance_box, self.set_distance)
         self.seed_box.continuous_update = False
@@ -395,7 +378,7 @@ class AttackPanel(widgets.VBox):
             row([self.weapon_box, self.mode_box]),
             row([self.action_box, self.location_box]),
             row([self.distance_box, self.reaction_box]),
-            row([self.circumstance_html, self.circumstance_button]),
+            self._circumstances.row,
             row([self.resolve_button, self.apply_button, self.undo_button, self.budget_box,
                  self.secret_box]),
         ]  # fmt: skip
@@ -403,7 +386,7 @@ class AttackPanel(widgets.VBox):
         return [
             *style,
             *self._rows[:4],
-            self.circumstance_box,
+            self._circumstances.box,
             self.offered_html,
             self.preview_html,
             self.odds_view,
@@ -416,7 +399,7 @@ class AttackPanel(widgets.VBox):
         ]
 
     def _on_language(self, change: dict[str, Any]) -> None:
-        self._drop_circumstance_controls()  # built again in the new language when shown
+        self._circumstances.drop()  # built again in the new language when shown
         self._render()
 
     def _name(self, ident: str) -> str:
@@ -519,109 +502,7 @@ class AttackPanel(widgets.VBox):
         _set(self.resolve_button, description=t("resolve"))
         _set(self.apply_button, description=t("apply"))
         _set(self.undo_button, description=t("undo"))
-        self._sync_circumstances()
-
-    # --- the circumstances --------------------------------------------------------------------
-
-    def _sync_circumstances(self) -> None:
-        """The line of the circumstances set, the button that opens their controls, and the
-        controls themselves once opened."""
-        choices_now = self.form.offered.circumstances
-        shown = bool(choices_now)
-        names = {choice.id: _words(choice.label) for choice in choices_now}
-        chosen = [
-            names[key] if value is True else f"{names[key]} {value}"
-            for key, value in self.form.in_effect.items()
-            if key in names
-        ]
-        summary = html.escape(", ".join(chosen) or _words(Message("widgets.none_set")))
-        _set(
-            self.circumstance_html,
-            value=f"<b>{html.escape(t('circumstances'))}</b>: {summary}",
-        )
-        _set(self.circumstance_button, description=_words(Message("widgets.edit_circumstances")))
-        _set(self.circumstance_button, value=self.circumstances_open)
-        self._sync_circumstance_controls(build=self.circumstances_open)
-        grid = self.circumstance_grid
-        wanted = [self._rows[4]] if shown else []
-        if self.circumstances_open and grid is not None and shown:
-            wanted.append(grid)
-        if list(self.circumstance_box.children) != wanted:
-            self.circumstance_box.children = wanted
-
-    def _sync_circumstance_controls(self, *, build: bool) -> None:
-        """The controls to the circumstances offered and their values; built if ``build``
-        (or already built), else left unbuilt."""
-        choices_now = self.form.offered.circumstances
-        ids = tuple(choice.id for choice in choices_now)
-        if ids != self._circumstance_ids:
-            self._drop_circumstance_controls()
-        if not self._circumstance_controls_built and not build:
-            return
-        if not self._circumstance_controls_built and ids:
-            self._circumstance_ids = ids
-            self._circumstance_controls_built = {
-                choice.id: self._circumstance_control(choice) for choice in choices_now
-            }
-            self.circumstance_grid = self._shared.make(
-                widgets.GridBox,
-                children=list(self._circumstance_controls_built.values()),
-                layout={"grid_template_columns": "repeat(2, 26em)"},
-            )
-        syncing, self._syncing = self._syncing, True
-        try:
-            for choice in choices_now:
-                control = self._circumstance_controls_built.get(choice.id)
-                if control is None:
-                    continue
-                value = self.form.in_effect.get(choice.id)
-                if choice.kind == "flag":
-                    _set(control, value=bool(value))
-                elif choice.kind == "number":
-                    _set(control, value=int(value or 0))
-                else:
-                    _set(control, value=value or "")
-        finally:
-            self._syncing = syncing
-
-    def _drop_circumstance_controls(self) -> None:
-        for control in self._circumstance_controls_built.values():
-            control.close()
-        self._circumstance_controls_built = {}
-        self._circumstance_ids = ()
-        grid, self.circumstance_grid = self.circumstance_grid, None
-        if grid is not None:
-            kept = tuple(child for child in self.circumstance_box.children if child is not grid)
-            if kept != tuple(self.circumstance_box.children):
-                self.circumstance_box.children = kept
-            grid.close()
-
-    def _circumstance_control(self, choice: Choice) -> widgets.Widget:
-        text = _words(choice.label)
-        tip = _words(choice.help)
-        initial = {"description_width": "initial"}
-        make = self._shared.make
-        if choice.kind == "flag":
-            control: widgets.Widget = make(
-                widgets.Checkbox, description=text, indent=False, tooltip=tip
-            )
-        elif choice.kind == "number":
-            control = make(widgets.IntText, description=text, style=initial, tooltip=tip)
-        else:
-            control = make(
-                widgets.Dropdown,
-                description=text,
-                options=["", *choice.options],
-                style=initial,
-                tooltip=tip,
-            )
-
-        def changed(change: dict[str, Any]) -> None:
-            if not self._syncing:
-                self.set_circumstance(choice.id, change["new"])
-
-        control.observe(changed, names="value")
-        return control
+        self._circumstances.sync(self.form, self.circumstances_open)
 
 
 __all__ = ["DICE_MODES", "AttackPanel"]

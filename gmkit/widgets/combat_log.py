@@ -51,6 +51,7 @@ _COLUMNS = (  # the frame's columns; each heading is the label of the same key
     "visibility",
 )
 
+
 def _text(key: str) -> str:
     return t(f"log.{key}")
 

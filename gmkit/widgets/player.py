@@ -28,9 +28,9 @@ import ipywidgets as widgets
 from traitlets import Int, Unicode
 
 from gmkit.encounter import Encounter, player_view
+from gmkit.encounter.narration import event_text
 from gmkit.encounter.views import public_events
 from gmkit.store import CampaignStore
-from gmkit.encounter.narration import event_text
 from gmkit.widgets.i18n import LANGUAGE, t
 from gmkit.widgets.style import STYLE, THEME_CLASS
 

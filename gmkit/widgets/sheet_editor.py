@@ -34,8 +34,8 @@ import yaml
 from traitlets import Bool, Dict, Unicode
 
 from gmkit.errors import SheetError
-from gmkit.sheets.base import Sheet
 from gmkit.messages import render
+from gmkit.sheets.base import Sheet
 from gmkit.widgets.i18n import LANGUAGE, t
 
 Kind = Literal["int", "float", "bool", "str", "text", "list", "yaml"]

@@ -24,6 +24,7 @@ from gmkit.widgets.style import THEME_CLASS, style_widget
 
 __all__ = ["SimulationWidget"]
 
+
 def _t(key: str) -> str:
     return t(f"simulation.{key}")
 

@@ -31,11 +31,11 @@ from traitlets import Unicode, observe
 
 from gmkit.dice import DiceSource, EnteredDice, SeededDice
 from gmkit.encounter import Combatant, Encounter, EncounterState, Trigger
+from gmkit.encounter.terms import condition_name, phase_name
 from gmkit.errors import GmkitError
 from gmkit.sheets.base import Sheet
 from gmkit.systems.health import health
 from gmkit.systems.turns import turn_structure
-from gmkit.encounter.terms import condition_name, phase_name
 from gmkit.widgets.i18n import LANGUAGE, t, words
 from gmkit.widgets.style import THEME_CLASS, highlight_css, style_widget
 
