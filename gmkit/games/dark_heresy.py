@@ -7,7 +7,7 @@ from gmkit.sheets.dark_heresy import DarkHeresyCharacter
 from gmkit.simulate.pool import pool_tables
 from gmkit.systems.dark_heresy import SYSTEM
 from gmkit.systems.imperial.offers import DARK_HERESY
-from gmkit.systems.options import OpenOptions
+from gmkit.systems.imperial.options import DarkHeresyOptions
 from gmkit.systems.turns import FORTY_K
 
 GAME = Game(
@@ -15,7 +15,7 @@ GAME = Game(
     title=Message("games.title.dark_heresy"),
     sheet=DarkHeresyCharacter,
     rules=SYSTEM,
-    options=OpenOptions,
+    options=DarkHeresyOptions,
     offers=DARK_HERESY,
     turns=FORTY_K,
     unit="m",

@@ -7,7 +7,7 @@ from gmkit.sheets.deathwatch import DeathwatchCharacter
 from gmkit.simulate.pool import pool_tables
 from gmkit.systems.deathwatch import SYSTEM
 from gmkit.systems.imperial.offers import DEATHWATCH
-from gmkit.systems.options import OpenOptions
+from gmkit.systems.imperial.options import DeathwatchOptions
 from gmkit.systems.turns import FORTY_K
 
 GAME = Game(
@@ -15,7 +15,7 @@ GAME = Game(
     title=Message("games.title.deathwatch"),
     sheet=DeathwatchCharacter,
     rules=SYSTEM,
-    options=OpenOptions,
+    options=DeathwatchOptions,
     offers=DEATHWATCH,
     turns=FORTY_K,
     unit="m",

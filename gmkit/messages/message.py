@@ -90,19 +90,26 @@ class Message:
     default: str | None
 
     def __init__(self, message_id: str, /, **params: Any) -> None:
-        expected = _ORDER.get(message_id) or _expected(message_id)
+        expected = _ORDER.get(message_id)
         if expected is None:
-            raise MessageError(f"unknown message id {message_id!r}: add it to a catalog")
-        try:
-            if len(params) != len(expected):
-                raise KeyError
-            checked = tuple([(name, params[name]) for name in expected])
-        except KeyError:
-            raise _mismatch(message_id, expected, params) from None
-        for name, value in checked:
-            if type(value) not in _PLAIN:  # the slow path: check, and tuples for lists
-                checked = tuple((k, _param(message_id, k, v)) for k, v in checked)
-                break
+            expected = _expected(message_id)
+            if expected is None:
+                raise MessageError(f"unknown message id {message_id!r}: add it to a catalog")
+        if not params:
+            if expected:
+                raise _mismatch(message_id, expected, params)
+            checked: tuple[tuple[str, Param], ...] = ()
+        else:
+            try:
+                if len(params) != len(expected):
+                    raise KeyError
+                checked = tuple([(name, params[name]) for name in expected])
+            except KeyError:
+                raise _mismatch(message_id, expected, params) from None
+            for _, value in checked:
+                if type(value) not in _PLAIN:  # the slow path: check, and tuples for lists
+                    checked = tuple((k, _param(message_id, k, v)) for k, v in checked)
+                    break
         _SET(self, "id", message_id)
         _SET(self, "params", checked)
         _SET(self, "default", None)

@@ -44,15 +44,16 @@ critical tables do with the critical damage are not given.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from gmkit.dice import distribution
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.odds.core import Curve, Dist, Odds
 from gmkit.odds.imperial_damage import HitDamage, SoakRule, hit_damage, soaked, with_points
 from gmkit.odds.percentile import (
@@ -88,7 +89,8 @@ from gmkit.systems.imperial.cover import cover_of
 from gmkit.systems.imperial.damage_soak import toughness_bonus
 from gmkit.systems.imperial.effects import CRITICAL_MAX
 from gmkit.systems.imperial.modifiers import attack_setup
-from gmkit.systems.imperial.resolve import catch_fire, special_attack
+from gmkit.systems.imperial.options import fury_house_rule
+from gmkit.systems.imperial.resolve import called_location_refused, catch_fire, special_attack
 from gmkit.systems.imperial.resolve_hit import Strike, find_weapon
 from gmkit.systems.imperial.resolve_reactions import react, reactions_left
 from gmkit.systems.imperial.resolve_special import grapple
@@ -97,6 +99,7 @@ from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.percentile import LOCATIONS, multiple_hit_locations
 
 GAMES = ("dark_heresy", "deathwatch")
+T = TypeVar("T")
 
 Landing = tuple[str | None, int, int, bool]  # first location, hits landing, degrees, reaction used
 State = tuple[int, bool, int, int]  # reactions left, a hit landed, cover points, hits so far
@@ -158,20 +161,17 @@ class ImperialOdds:
     ) -> None:
         game = getattr(request.attacker, "game", "")
         if game not in GAMES:
-            raise OddsError(f"{game!r} is not a 40k game ({', '.join(GAMES)})")
+            raise OddsError(Message("imperial.odds.not_a_40k_game", game=repr(game), known=GAMES))
         if fury_depth < 1:
-            raise OddsError("fury_depth: follow Righteous Fury for one roll at least")
+            raise OddsError(Message("imperial.odds.fury_depth"))
         setup = setup or attack_setup(request, game)
         named = setup.mode if special_attack(setup.mode) else request.action
         special = special_attack(setup.mode) or special_attack(request.action)
-        if special is None and request.options.get("grapple"):
+        if special is None and request.options.grapple:
             special, named = grapple, "grapple"
-        fired = special is resolve_fire.declare_overwatch and request.options.get("overwatch")
+        fired = special is resolve_fire.declare_overwatch and request.options.overwatch
         if special is not None and not fired:
-            raise OddsError(
-                f"{named}: special attacks (stun, knock-down, feint, manoeuvre, grapple, "
-                "declaring overwatch) have no odds here; resolve them"
-            )
+            raise OddsError(Message("imperial.odds.special_attack", attack=named))
         self.game, self.request, self.setup = game, request, setup
         self.fury_depth = fury_depth
         weapon, unarmed = find_weapon(request.attacker, request.weapon)  # type: ignore[arg-type]
@@ -179,7 +179,7 @@ class ImperialOdds:
         self.dice = ScriptedDice()
         self.strike = strike = Strike(request, setup, self.dice, weapon, unarmed)
         self.dice.play([1])
-        probe = strike.test("odds")
+        probe = strike.test(Message("imperial.odds.probe"))
         self.base, self.modifier, self.target = probe.base, probe.modifier, probe.target
         self.ranged = setup.characteristic == "BS"
         cap, self.empty = max(1, setup.max_hits), False
@@ -193,7 +193,7 @@ class ImperialOdds:
         self.rules = hordes.horde_rules(game) if strike.is_horde else None
         self.cover = cover_of(request)
         self.reactions_left = reactions_left(request, game)  # the resolver's own count
-        self.house = bool(request.options.get("righteous_fury_house_rule")) and bool(
+        self.house = fury_house_rule(request.options) and bool(
             strike.fury_rules.house_rule_critical
         )
         self.explosive = (
@@ -201,7 +201,7 @@ class ImperialOdds:
         )
         self.stride = 1
         if self.house:
-            most = distribution(str(strike.fury_rules.house_rule_critical)).maximum
+            most = max(distribution(str(strike.fury_rules.house_rule_critical)))
             self.stride = max(1, most) * self.tests * self.per_test + 1
         target_sheet = strike.target
         self.toughness = toughness_bonus(target_sheet, int(weapon.quality("Felling")))
@@ -219,8 +219,8 @@ class ImperialOdds:
 
     # --- pieces that do not depend on the modifier --------------------------------------------
 
-    def _memo(self, key: Any, make: Any) -> Any:
-        found = self._cache.get(key)
+    def _memo(self, key: Any, make: Callable[[], T]) -> T:
+        found: T | None = self._cache.get(key)
         if found is None:
             found = make()
             self._cache[key] = found
@@ -297,9 +297,7 @@ class ImperialOdds:
         called = self.setup.called_location or self.request.called_location
         if called:
             if called not in LOCATIONS:
-                raise GmkitError(
-                    f"called location {called!r}: choose one of {', '.join(LOCATIONS)}"
-                )
+                raise GmkitError(called_location_refused(called))
             return called
         return roll_location
 
@@ -330,7 +328,7 @@ class ImperialOdds:
                 groups[(0, 1, first)] = 100
             return Shots(0, 100, {}, groups)
         jam_from = setup.jam_from if self.ranged else None
-        places = location_table(self.game)
+        places: tuple[str | None, ...] = tuple(location_table(self.game))
         fixed = self.first_location(None)
         if fixed is not None or self.rules is not None:
             places = (fixed,) * 100
@@ -365,10 +363,10 @@ class ImperialOdds:
         for (degrees, hits, location), count in shots.groups.items():
             horde, horde_den = self.horde_hits(degrees, hits)
             for landed, horde_count in horde.items():
-                found = reactions.get(landed)
-                if found is None:
-                    found = reactions[landed] = self.reaction(landed, left)
-                react, react_den = found
+                known = reactions.get(landed)
+                if known is None:
+                    known = reactions[landed] = self.reaction(landed, left)
+                react, react_den = known
                 parts.append(
                     (degrees, location, landed, count * horde_count, horde_den, react, react_den)
                 )
@@ -813,7 +811,7 @@ class ImperialOdds:
             aimed = [s.target for s in steps if s.target is not None]
             if aimed:
                 found[name.replace("_", " ")] = hit * (1 - success_chance(int(aimed[0])))
-        if self.setup.mode == "suppressing" or self.request.options.get("overwatch"):
+        if self.setup.mode == "suppressing" or self.request.options.overwatch:
             self.dice.play([100])
             steps, effects = resolve_fire.pinning(strike.target, self.dice)
             name = (effects[0].condition or effects[0].kind) if effects else "pinned"
@@ -859,16 +857,16 @@ def _horner(struck: Grid, chains: Sequence[Chain]) -> Weights:
     for mine, counts, later in chains:
         top = max(counts)
         hits = [of(hit) for hit in later]
-        value = Residues.empty(primes)
+        chain = Residues.empty(primes)
         for n in range(top, 1, -1):
             if n < top:
-                value = value.conv(hits[n - 1], primes)
+                chain = chain.conv(hits[n - 1], primes)
             with_n = [row for row, count in zip(mine, counts, strict=True) if count == n]
             if with_n:
                 row = Residues(struck.lo, rows[:, with_n, :].sum(axis=1) % primes[:, None])
-                value = value.plus(row.scaled(common ** (top - n), primes), primes)
-        value = value.conv(hits[0], primes).scaled(common ** (most - top), primes)
-        total_res = total_res.plus(value, primes)
+                chain = chain.plus(row.scaled(common ** (top - n), primes), primes)
+        chain = chain.conv(hits[0], primes).scaled(common ** (most - top), primes)
+        total_res = total_res.plus(chain, primes)
     return total_res.exact(den, primes)
 
 

@@ -35,6 +35,7 @@ import numpy as np
 
 from gmkit.dice import distribution, parse
 from gmkit.dice.ast import Dice, Keep
+from gmkit.messages import Message
 from gmkit.odds.percentile import (
     Grid,
     OddsError,
@@ -151,7 +152,7 @@ def _roll_outcomes(
             else:
                 choices.append([(v, 1) for v in product(faces, repeat=count)])
         if prod(len(c) for c in choices) > 50_000:
-            raise OddsError(f"{strike.expression}: too many dice for exact odds")
+            raise OddsError(Message("imperial.odds.too_many_dice", damage=strike.expression))
         counts: dict[Rolled, int] = {}
         for combo in product(*choices):
             values = [v for part, _ in combo for v in part]
@@ -274,12 +275,11 @@ def _hit_damage(
         return HitDamage(components, tails, stride)
     if house_rule and rules.house_rule_critical:
         critical = distribution(rules.house_rule_critical)
-        crit_den = critical.die.denominator()
-        crit = Weights.from_counts(
-            {v: int(p * crit_den) for v, p in critical.probabilities().items()}, crit_den
-        )
+        crit = Weights.from_counts(dict(critical.counts), critical.denominator)
         if crit.lo < 0 or crit.hi >= stride:
-            raise OddsError(f"house rule critical damage {rules.house_rule_critical}: no odds")
+            raise OddsError(
+                Message("imperial.odds.house_rule_dice", dice=str(rules.house_rule_critical))
+            )
         for part in called.values():
             put(components, (0, 0), _coded(_dist(part, den), code).conv(crit))
         return HitDamage(components, tails, stride)

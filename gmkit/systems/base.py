@@ -103,7 +103,8 @@ class Standing:
         counters: Mapping[str, int] | None = None,
         reactions: Mapping[str, int] | None = None,
     ) -> Standing:
-        return cls(tuple(sorted(set(conditions))), dict(counters or {}), dict(reactions or {}))
+        held = (conditions,) if isinstance(conditions, str) else conditions  # one name
+        return cls(tuple(sorted(set(held))), dict(counters or {}), dict(reactions or {}))
 
     def bears(self, condition: str) -> bool:
         return condition in self.conditions

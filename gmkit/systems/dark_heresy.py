@@ -14,8 +14,10 @@
 ...                                     armour_points={"legs": 5})
 >>> request = AttackRequest(shooter, "Laspistol", heretic)
 >>> result = SYSTEM.resolve_attack(request, EnteredDice([18, 8]), AttackSetup("BS", (), "single"))
->>> result.summary  # 18 reversed is 81: right leg; 8 + 2 = 10 damage - AP 5 - TB 3 = 2
+>>> str(result.summary)  # 18 reversed is 81: right leg; 8 + 2 = 10 damage - AP 5 - TB 3 = 2
 'Acolyte hits Heretic once with Laspistol: 2 damage'
+>>> result.steps[-1].render("es")  # every text is a message, in the GM's language
+'Absorción (impacto 1): 2 de daño sufrido (10 de daño - PA 5 - BR 3 = 2)'
 
 ``SYSTEM.resolve_attack(request, source)`` builds the attack's setup from the action and the
 circumstances (``gmkit.systems.imperial.modifiers``); pass ``setup`` to skip that.
@@ -24,7 +26,7 @@ sheet and the effects that follow, or None for the effects it applies itself. Th
 in :mod:`gmkit.systems.imperial` (shared with Deathwatch; its docstring maps its modules).
 
 Dark Heresy's own choices (001): Righteous Fury adds the weapon's damage again, each time
-confirmed, or (``options["righteous_fury_house_rule"]``) deals 1d5 critical damage at once;
+confirmed, or (the option ``righteous_fury_house_rule``) deals 1d5 critical damage at once;
 degrees of success do not raise damage; clearing a jam costs a las, plasma or melta weapon its
 clip and solid ammunition one round. Initiative is 1d10 + Agility Bonus, ties to the higher
 bonus, then a roll-off; 001 lets the GM roll it by groups (``group_initiative``): one d10 per
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 
 from gmkit.dice import DiceSource, DieRoll
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.imperial import effects as imperial_effects
@@ -65,29 +68,51 @@ def initiative(combatants: Sequence[ImperialCharacter], source: DiceSource) -> I
     """1d10 + Agility Bonus each (unnatural Agility included); ties by bonus, then a roll-off."""
     names = [sheet.name for sheet in combatants]
     if len(set(names)) != len(names):
-        raise GmkitError("two combatants share a name; rename one before rolling initiative")
+        raise GmkitError(Message("imperial.initiative.shared_name"))
     rolled = [roll_initiative(sheet.name, sheet.bonus("Ag"), source) for sheet in combatants]
-    return _ordered(rolled, source, "AgB")
+    return _ordered(rolled, source, Message("imperial.initiative.agility_bonus"))
 
 
-def _ordered(rolled: list[Initiative], source: DiceSource, base: str) -> InitiativeResult:
+def _ordered(rolled: list[Initiative], source: DiceSource, base: Message) -> InitiativeResult:
     steps = [
         Step(
-            f"Initiative: {entry.name}",
-            str(entry.score),
-            f"d10 {entry.roll.value if entry.roll else '-'} + {base} {entry.base}",
+            Message("imperial.initiative.title", name=entry.name),
+            Message.verbatim(str(entry.score)),
+            Message(
+                "imperial.initiative.detail",
+                die=str(entry.roll.value) if entry.roll else "-",
+                base=base,
+                bonus=entry.base,
+            ),
             (entry.roll,) if entry.roll else (),
         )
         for entry in rolled
     ]
     order, roll_offs = initiative_order(rolled, source)
     if roll_offs:
-        shown = ", ".join(f"{roll.purpose.split(': ')[-1]} {roll.value}" for roll in roll_offs)
-        steps.append(
-            Step("Roll-off", shown, f"tied score and {base}: higher first", tuple(roll_offs))
+        shown = tuple(
+            Message("imperial.initiative.roll_off_die", name=_rolled_for(roll), value=roll.value)
+            for roll in roll_offs
         )
-    steps.append(Step("Order", ", ".join(entry.name for entry in order)))
+        steps.append(
+            Step(
+                Message("imperial.initiative.roll_off"),
+                Message("common.list", items=shown),
+                Message("imperial.initiative.tied", base=base),
+                tuple(roll_offs),
+            )
+        )
+    listed = tuple(entry.name for entry in order)
+    steps.append(Step(Message("imperial.initiative.order"), Message("common.list", items=listed)))
     return InitiativeResult(tuple(order), tuple(steps), tuple(roll_offs))
+
+
+def _rolled_for(roll: DieRoll) -> str:
+    """Whose roll-off die ``roll`` is (its purpose names them)."""
+    purpose = roll.purpose
+    if isinstance(purpose, Message):
+        return str(purpose.arguments.get("name", ""))
+    return purpose.split(": ")[-1]
 
 
 def group_initiative(
@@ -100,9 +125,9 @@ def group_initiative(
     rolled = []
     for group, members in groups.items():
         if not members:
-            raise GmkitError(f"group {group!r} has nobody in it")
+            raise GmkitError(Message("imperial.initiative.empty_group", group=repr(group)))
         rolled.append(roll_initiative(group, max(sheet.bonus("Ag") for sheet in members), source))
-    result = _ordered(rolled, source, "best AgB")
+    result = _ordered(rolled, source, Message("imperial.initiative.best_agility_bonus"))
     return result, {group: tuple(sheet.name for sheet in groups[group]) for group in groups}
 
 
@@ -117,9 +142,13 @@ class ImperialSystem:
         """Resolve ``request`` (:func:`gmkit.systems.imperial.resolve.resolve_attack`)."""
         for side, sheet in (("attacker", request.attacker), ("target", request.target)):
             if sheet.game != self.game:
-                raise GmkitError(
-                    f"the {side} {sheet.name} is a {sheet.game} sheet, not {self.game}"
+                problem = Message(
+                    f"imperial.system.other_game_{side}",
+                    name=sheet.name,
+                    sheet_game=sheet.game,
+                    game=self.game,
                 )
+                raise GmkitError(problem)
         return resolve_attack(request, source, setup)
 
     def initiative(

@@ -15,7 +15,7 @@
 >>> setup = AttackSetup("BS", (), "full", max_hits=4, rounds=4, jam_from=94)
 >>> dice = EnteredDice([25, 4, 6, 3, 3, 2, 2, 9, 9])  # 25 vs 47: 2 degrees, 3 hits
 >>> result = SYSTEM.resolve_attack(AttackRequest(brother, "Bolter", mob), dice, setup)
->>> result.summary  # 3 hits, and the Explosive extra hit: 4 magnitude
+>>> str(result.summary)  # 3 hits, and the Explosive extra hit: 4 magnitude
 'Castor hits Ork mob 4 times with Bolter: magnitude -4'
 
 Deathwatch's own choices (004): degrees of success are the least the attack's first damage die

@@ -15,6 +15,7 @@ gmkit's own parts (the encounter, the odds engines) or from Python.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self

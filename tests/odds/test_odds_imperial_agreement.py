@@ -258,14 +258,14 @@ def test_the_sample_covers_the_rules(game: str):
     assert refused >= 1
     assert {r.mode for r in sample} >= {"single", "melee"}
     assert {r.mode for r in sample} & {"semi", "full"}
-    assert any(r.options.get("reaction") == "dodge" for r in sample)
-    assert any(r.options.get("reaction") == "parry" for r in sample)
+    assert any(r.options.reaction == "dodge" for r in sample)
+    assert any(r.options.reaction == "parry" for r in sample)
     assert any(r.circumstances.get("cover") for r in sample)
     assert any(r.action == "called_shot" for r in sample)
     if game == "deathwatch":
         assert sum(1 for r in sample if getattr(r.target, "horde", None) is not None) >= 5
     else:
-        assert any(r.options.get("righteous_fury_house_rule") for r in sample)
+        assert any(r.options.righteous_fury_house_rule for r in sample)
 
 
 @pytest.mark.parametrize("game", ["dark_heresy", "deathwatch"])

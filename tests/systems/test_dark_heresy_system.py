@@ -54,7 +54,7 @@ def test_sheets_of_another_game_are_refused(acolyte, marine):
 def test_initiative_is_a_d10_plus_agility_bonus_highest_first(acolyte):
     result = SYSTEM.initiative([acolyte("Slow", 30), acolyte("Quick", 45)], EnteredDice([7, 3]))
     assert [(e.name, e.score) for e in result.order] == [("Slow", 10), ("Quick", 7)]
-    assert result.steps[0].detail == "d10 7 + AgB 3"
+    assert str(result.steps[0].detail) == "d10 7 + AgB 3"
 
 
 def test_initiative_ties_go_to_the_higher_bonus_then_a_roll_off(acolyte):

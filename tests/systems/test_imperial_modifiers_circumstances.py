@@ -87,7 +87,7 @@ def test_range_modifiers_in_the_setup_with_their_sources(setup):
     assert listed(setup(distance=250)) == ["Long range -10"]
     assert listed(setup(distance=350)) == ["Extreme range -30"]
     assert listed(setup(circumstances={"range_band": "long"})) == ["Long range -10"]
-    assert any(note.startswith("range: no distance") for note in setup().notes)
+    assert any(note.startswith("range: no distance") for note in map(str, setup().notes))
     with pytest.raises(RulesError, match=r"circumstances\['range_band'\]"):
         setup(circumstances={"range_band": "near"})
 
@@ -95,7 +95,7 @@ def test_range_modifiers_in_the_setup_with_their_sources(setup):
 def test_no_point_blank_bonus_against_the_foe_one_is_engaged_with(setup):
     result = setup("Laspistol", distance=1, circumstances={"engaged_in_melee": True})
     assert listed(result) == []
-    assert any("no bonus when engaged" in note for note in result.notes)
+    assert any("no bonus when engaged" in note for note in map(str, result.notes))
 
 
 # --- circumstances ----------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def test_darkness_is_minus_20_ws_and_minus_30_bs_unless_the_attacker_sees_in_the
     seer = sheet("dark_heresy", traits=["Dark Sight"])
     result = setup(distance=60, circumstances=dark, attacker=seer)
     assert listed(result) == []
-    assert "Darkness cancelled by Dark Sight" in result.notes
+    assert "Darkness cancelled by Dark Sight" in list(map(str, result.notes))
 
 
 def test_fog_in_deathwatch_is_minus_20_bs_and_in_dark_heresy_counts_as_darkness(setup):
@@ -176,7 +176,7 @@ def test_terrain_weighs_on_whoever_stands_in_it(request_of, setup):
     dodge = defence_modifiers(
         request_of("Sword", circumstances={"arduous_terrain": "target"}), "dark_heresy", "dodge"
     )
-    assert dodge == (Modifier("Arduous terrain", -30),)
+    assert [str(modifier) for modifier in dodge] == ["Arduous terrain -30"]
     with pytest.raises(RulesError, match=r"circumstances\['difficult_terrain'\]"):
         setup("Sword", circumstances={"difficult_terrain": 2})
 
@@ -206,7 +206,7 @@ def test_ganging_up_in_deathwatch_and_outnumbering_in_dark_heresy(setup, veteran
     horde = veteran("deathwatch", name="Mob", wounds=8, tier="troop", horde={"magnitude_max": 20})
     result = setup("Sword", game="deathwatch", target=horde, circumstances={"ganging_up": 3})
     assert listed(result) == []
-    assert "Ganging up: no bonus against a horde" in result.notes
+    assert "Ganging up: no bonus against a horde" in list(map(str, result.notes))
     with pytest.raises(RulesError, match=r"circumstances\['outnumbering'\].*whole number"):
         setup("Sword", circumstances={"outnumbering": True})
 
@@ -238,12 +238,13 @@ def test_stunned_unaware_helpless_targets(setup):
         "Sword", circumstances={"target_unaware": True}, options={"unaware_auto_hit": True}
     )
     assert leave.auto_hit
-    assert not setup(
-        "Sword",
-        game="deathwatch",
-        circumstances={"target_unaware": True},
-        options={"unaware_auto_hit": True},
-    ).auto_hit
+    with pytest.raises(RulesError, match=r"'unaware_auto_hit': unknown option"):  # 001's only
+        setup(
+            "Sword",
+            game="deathwatch",
+            circumstances={"target_unaware": True},
+            options={"unaware_auto_hit": True},
+        )
     assert setup("Sword", circumstances={"target_helpless": True}).auto_hit
 
 
@@ -289,7 +290,7 @@ def test_shooting_into_melee_minus_20_waived_when_a_combatant_is_helpless(setup)
     assert listed(other) == []
     blast = setup("Grenade Launcher", distance=60, circumstances=into)
     assert listed(blast) == []
-    assert any("hits every ally in its area" in note for note in blast.notes)
+    assert any("hits every ally in its area" in note for note in map(str, blast.notes))
     assert listed(
         setup("Grenade Launcher", game="deathwatch", distance=60, circumstances=into)
     ) == ["Shooting into melee -20"]
@@ -344,7 +345,7 @@ def test_only_pistols_shoot_while_engaged_and_dark_heresy_allows_basic_weapons(s
     with pytest.raises(RulesError, match=r"field 'weapon'.*only pistol weapons may shoot"):
         setup("Lasgun", game="deathwatch", distance=1, circumstances=engaged)
     basic = setup("Lasgun", distance=1, circumstances=engaged)
-    assert any(note.startswith("free_attack_unparriable") for note in basic.notes)
+    assert any(note.startswith("free_attack_unparriable") for note in map(str, basic.notes))
     with pytest.raises(RulesError, match=r"only basic, pistol weapons may shoot"):
         setup(
             "Heavy Bolter",
@@ -415,7 +416,7 @@ def test_untrained_minus_20_both_games_and_a_house_rule_that_can_be_switched_off
     assert listed(off) == []
     with pytest.raises(RulesError, match=r"options\['house_rules'\]\['fury'\]"):
         setup(distance=60, options={"house_rules": {"fury": True}})
-    with pytest.raises(RulesError, match=r"none in this game"):
+    with pytest.raises(RulesError, match=r"'house_rules': unknown option"):  # 004 has none
         setup(game="deathwatch", distance=60, options={"house_rules": {"untrained": False}})
 
 
@@ -455,7 +456,7 @@ def test_heavy_weapons_unbraced_minus_30_and_single_shots_only(setup):
         "Heavy Bolter", action="full_auto_burst", distance=60, options={"gm_override": True}
     )
     assert listed(overruled) == ["Full Auto Burst +20", "Heavy weapon unbraced -30"]
-    assert any("single shots only" in warning for warning in overruled.warnings)
+    assert any("single shots only" in warning for warning in map(str, overruled.warnings))
 
 
 def test_the_off_hand_is_minus_20_unless_ambidextrous(setup, sheet, trained):
@@ -469,14 +470,14 @@ def test_the_off_hand_is_minus_20_unless_ambidextrous(setup, sheet, trained):
 
 def test_carrying_limits_and_two_weapon_fighting_are_warnings(setup, sheet, trained):
     result = setup(distance=60)  # the sheet carries two basic, one heavy and two pistols
-    assert any("more than one pistol" in warning for warning in result.warnings)
+    assert any("more than one pistol" in warning for warning in map(str, result.warnings))
     mixed = setup(
         "Laspistol",
         distance=10,
         attacker=sheet("dark_heresy", "Laspistol", "Sword"),
         options={"second_weapon": "Sword"},
     )
-    assert any("only one of them" in warning for warning in mixed.warnings)
+    assert any("only one of them" in warning for warning in map(str, mixed.warnings))
     wielder = sheet(
         "dark_heresy",
         "Laspistol",

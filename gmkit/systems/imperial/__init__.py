@@ -7,6 +7,16 @@ The tables and catalogs are data under ``systems/data/<game>/`` (Dark Heresy's f
 Deathwatch's); each module's docstring gives its rules and the choices where the texts are
 silent.
 
+Every text the rules give (steps, summaries, notes, refusals, dice purposes) is a
+:class:`~gmkit.messages.Message` of the ``imperial`` catalog, and every name a data file gives
+(an action's, a circumstance's, a condition's, a modifier's source) a term of the game's own
+catalog (``dark_heresy``, ``deathwatch``): ``terms`` gathers the words the rules name.
+
+- ``options``: ``DarkHeresyOptions`` and ``DeathwatchOptions``, the typed options of an attack
+  (the GM's choices and house rules); what the encounter knows comes in the request's standings.
+- ``terms``: fire modes, weapon classes, qualities, damage types, the request's fields, the
+  game's name for Righteous Fury, as messages.
+
 Before the dice (request -> :class:`~gmkit.systems.imperial.setup.AttackSetup`):
 
 - ``setup``: ``AttackSetup``, the attack as the rules see it before any die: the test and its

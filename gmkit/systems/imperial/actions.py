@@ -10,6 +10,11 @@ This module also holds what every catalog of the family shares: the ``extends`` 
 game's file built on another's: Dark Heresy's on Deathwatch's), modifier specs with their
 ``when``/``unless`` flags, and ``refuse`` for :class:`~gmkit.errors.RulesError`.
 
+Names are data terms: an action's ``label`` is ``Message.term("<game>.action.<id>", name)``
+(the file's English name, its Spanish in the catalogs), an option's
+``<game>.action.<action>.<option>``, a modifier's source ``<game>.modifier.<slug of its
+source>`` (or the name of what gives it), an effect's text ``<game>.effect.<key>``.
+
 Choices where the texts are silent:
 
 - Dark Heresy uses Deathwatch's actions: 001's action table was lost (only its heading is
@@ -33,24 +38,34 @@ from functools import cache
 from typing import Any
 
 from gmkit.errors import GmkitError, RulesError
+from gmkit.messages import Message
 from gmkit.systems.base import Modifier
+from gmkit.systems.imperial.terms import action_type, field_label, slug
 from gmkit.systems.tables import table
 
 GAMES = ("deathwatch", "dark_heresy")
 _SPEC_KEYS = frozenset({"value", "test", "when", "unless", "source"})
 
 
-def refuse(field_name: str, problem: str) -> RulesError:
+class Refusal(RulesError):
+    """A request the 40k rules refuse: ``field`` names the request's field (``"weapon"``,
+    ``"options['prepared']['aim']"``), ``problem`` says what is wrong (a message)."""
+
+    def __init__(self, field_name: str, problem: Message) -> None:
+        self.field = field_name
+        self.problem = problem
+        which = "imperial.refused_quoted" if "'" in field_name else "imperial.refused"
+        super().__init__(Message(which, field=field_label(field_name), problem=problem))
+
+
+def refuse(field_name: str, problem: Message) -> Refusal:
     """A RulesError naming the request's field and the problem (``.field``, ``.problem``)."""
-    error = RulesError(f"field {field_name!r}: {problem}")
-    error.field = field_name  # type: ignore[attr-defined]
-    error.problem = problem  # type: ignore[attr-defined]
-    return error
+    return Refusal(field_name, problem)
 
 
 def check_game(game: str) -> str:
     if game not in GAMES:
-        raise refuse("game", f"{game!r} is not a 40k d100 game (known: {', '.join(GAMES)})")
+        raise refuse("game", Message("imperial.not_a_40k_game", game=repr(game), known=GAMES))
     return game
 
 
@@ -64,7 +79,7 @@ def game_data(game: str, name: str) -> dict[str, Any]:
     """
     data = table(game, name)
     if not isinstance(data, dict):
-        raise GmkitError(f"{game}/{name}.yaml: expected a mapping at the top")
+        raise GmkitError(Message("imperial.data.not_a_mapping", file=f"{game}/{name}.yaml"))
     if "extends" not in data:
         return data
     merged = copy.deepcopy(game_data(str(data["extends"]), name))
@@ -96,12 +111,18 @@ def clear_caches() -> None:
     actions.cache_clear()
 
 
-def names(entry: Mapping[str, Any]) -> tuple[str, str]:
-    """(English, Spanish) names of a catalog entry (``name: {en, es}`` or a plain string)."""
+def name_of(entry: Mapping[str, Any]) -> str:
+    """The English name of a catalog entry (its id when it has none); its Spanish is in the
+    catalogs (an old file's ``name: {en, es}`` reads its ``en``)."""
     raw = entry.get("name", entry.get("id", ""))
     if isinstance(raw, Mapping):
-        return str(raw.get("en", entry.get("id"))), str(raw.get("es", raw.get("en", "")))
-    return str(raw), str(raw)
+        return str(raw.get("en", entry.get("id")))
+    return str(raw)
+
+
+def source_term(game: str, source: str) -> Message:
+    """A modifier's source named in a data file ("Aim (half)"): ``<game>.modifier.<slug>``."""
+    return Message.term(f"{game}.modifier.{slug(source)}", source)
 
 
 def _listed(value: Any) -> tuple[str, ...]:
@@ -115,7 +136,7 @@ class ModifierSpec:
     """A modifier as data: its value, the tests it touches and the flags it needs or shuns."""
 
     value: int
-    source: str
+    source: Message
     tests: frozenset[str] = frozenset({"attack"})
     when: frozenset[str] = frozenset()
     unless: frozenset[str] = frozenset()
@@ -129,16 +150,18 @@ class ModifierSpec:
         return Modifier(self.source, self.value if value is None else value)
 
 
-def specs(raw: Any, source: str, where: str) -> tuple[ModifierSpec, ...]:
-    """Modifier specs from a YAML list; ``source`` is the default source name."""
+def specs(raw: Any, source: Message, where: str, game: str) -> tuple[ModifierSpec, ...]:
+    """Modifier specs from a YAML list; ``source`` is the default source (the name of what
+    gives them); a spec's own ``source`` is a term of ``game``'s (``source_term``)."""
     found: list[ModifierSpec] = []
     for item in raw or []:
         if not isinstance(item, Mapping) or "value" not in item or set(item) - _SPEC_KEYS:
-            raise GmkitError(f"{where}: a modifier is {{value, test, when, unless, source}}")
+            raise GmkitError(Message("imperial.data.bad_modifier", where=where))
+        named = item.get("source")
         found.append(
             ModifierSpec(
                 int(item["value"]),
-                str(item.get("source", source)),
+                source if named is None else source_term(game, str(named)),
                 frozenset(_listed(item.get("test", "attack"))),
                 frozenset(_listed(item.get("when"))),
                 frozenset(_listed(item.get("unless"))),
@@ -180,7 +203,7 @@ class AttackSpec:
     talent_attacks: Mapping[str, int] = field(default_factory=dict)
 
 
-def _attack(raw: Any, source: str, where: str) -> AttackSpec | None:
+def _attack(raw: Any, source: Message, where: str, game: str) -> AttackSpec | None:
     if raw is None:
         return None
     return AttackSpec(
@@ -188,7 +211,7 @@ def _attack(raw: Any, source: str, where: str) -> AttackSpec | None:
         mode=str(raw.get("mode", "weapon")),
         modes=_listed(raw.get("modes")),
         requires=frozenset(_listed(raw.get("requires"))),
-        modifiers=specs(raw.get("modifiers"), source, where),
+        modifiers=specs(raw.get("modifiers"), source, where, game),
         jam=raw.get("jam"),
         opposed=raw.get("opposed"),
         can_dodge=bool(raw.get("can_dodge", True)),
@@ -219,11 +242,11 @@ class ActionOption:
 
     id: str
     name: str
-    name_es: str
     role: str
     type: str
     attack: AttackSpec | None
     effects: Effects
+    label: Message  # the option's name, a term of the game's catalog
 
 
 @dataclass(frozen=True)
@@ -232,7 +255,7 @@ class Action:
 
     id: str
     name: str
-    name_es: str
+    game: str
     types: tuple[str, ...]
     subtypes: tuple[str, ...]
     test: str | None = None
@@ -243,8 +266,13 @@ class Action:
     requires_condition: str | None = None
 
     @property
-    def label(self) -> str:  # the transition: a message once the catalogs hold it
-        return self.name
+    def label(self) -> Message:
+        """The action's name: a term of the game's catalog (its English the file's name)."""
+        return Message.term(f"{self.game}.action.{self.id}", self.name)
+
+    @property
+    def types_named(self) -> tuple[Message, ...]:
+        return tuple(action_type(kind) for kind in self.types)
 
     @property
     def is_attack(self) -> bool:
@@ -261,11 +289,12 @@ class Action:
 
 def _action(raw: Mapping[str, Any], game: str) -> Action:
     action_id = str(raw["id"])
-    name, name_es = names(raw)
+    name = name_of(raw)
+    label = Message.term(f"{game}.action.{action_id}", name)
     where = f"{game}/actions.yaml {action_id}"
     next_attack = {
         str(kind): Preparation(
-            modifiers=specs(spec.get("modifiers"), name, where),
+            modifiers=specs(spec.get("modifiers"), label, where, game),
             can_dodge=bool(spec.get("can_dodge", True)),
             can_parry=bool(spec.get("can_parry", True)),
             braced=bool(spec.get("braced", False)),
@@ -275,24 +304,26 @@ def _action(raw: Mapping[str, Any], game: str) -> Action:
     }
     options = {}
     for item in raw.get("options") or []:
-        option_name, option_es = names(item)
-        options[str(item["id"])] = ActionOption(
-            str(item["id"]),
-            option_name,
-            option_es,
+        option_id = str(item["id"])
+        option_label = Message.term(f"{game}.action.{action_id}.{option_id}", name_of(item))
+        source = Message("imperial.action_with_option", action=label, option=option_label)
+        options[option_id] = ActionOption(
+            option_id,
+            name_of(item),
             str(item.get("role", "")),
             str(item.get("type", "")),
-            _attack(item.get("attack"), f"{name} ({option_name})", where),
+            _attack(item.get("attack"), source, where, game),
             effects_of(item.get("effects")),
+            option_label,
         )
     return Action(
         id=action_id,
         name=name,
-        name_es=name_es,
+        game=game,
         types=_listed(raw.get("type")),
         subtypes=_listed(raw.get("subtypes")),
         test=raw.get("test"),
-        attack=_attack(raw.get("attack"), name, where),
+        attack=_attack(raw.get("attack"), label, where, game),
         next_attack=next_attack,
         options=options,
         effects=effects_of(raw.get("effects")),
@@ -311,18 +342,28 @@ def action(game: str, action_id: str) -> Action:
     """Action ``action_id`` of ``game``, or a RulesError naming the field ``action``."""
     found = actions(game).get(action_id)
     if found is None:
-        known = ", ".join(actions(game))
-        raise refuse("action", f"unknown action {action_id!r} (known: {known})")
+        known = tuple(actions(game))
+        raise refuse(
+            "action", Message("imperial.unknown_action", action=repr(action_id), known=known)
+        )
     return found
 
 
-def effect_notes(game: str, effects: Iterable[tuple[str, Any]]) -> tuple[str, ...]:
-    """Each effect as ``"key: text"`` (``"key (value): text"`` when it carries a value)."""
+def effect_notes(game: str, effects: Iterable[tuple[str, Any]]) -> tuple[Message, ...]:
+    """Each effect as ``"key: text"`` (``"key (value): text"`` when it carries a value): the
+    key a term ``<game>.effect_key.<key>`` (its English the key), the text
+    ``<game>.effect.<key>`` (the file's ``effect_texts``)."""
     texts = game_data(game, "actions").get("effect_texts", {})
     notes = []
     for key, value in effects:
-        label = key if value is True else f"{key} ({value})"
-        notes.append(f"{label}: {texts.get(key, key.replace('_', ' '))}")
+        named = Message.term(f"{game}.effect_key.{key}", key)
+        label = (
+            named
+            if value is True
+            else Message("imperial.effect_key_value", key=named, value=str(value))
+        )
+        text = Message.term(f"{game}.effect.{key}", str(texts.get(key, key.replace("_", " "))))
+        notes.append(Message("imperial.effect_note", label=label, text=text))
     return tuple(notes)
 
 

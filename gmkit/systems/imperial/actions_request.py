@@ -18,7 +18,7 @@ Choices where the texts are silent:
 - Training is the sheet's (``trained``), but "<Class> Training (Universal)" trains every weapon
   of that class whatever its group.
 - Multiple Attacks needs Swift Attack or Lightning Attack (the books' talents 004 names), or a
-  weapon in each hand (``options["two_weapons"]``) with Two-Weapon Wielder of the weapon's
+  weapon in each hand (the option ``two_weapons``) with Two-Weapon Wielder of the weapon's
   kind: Melee for melee weapons, Ballistic for ranged ones (004).
 """
 
@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gmkit.errors import GmkitError, RulesError
+from gmkit.messages import Message
 from gmkit.sheets.percentile import talent_specialities
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.imperial.actions import (
@@ -40,6 +41,7 @@ from gmkit.systems.imperial.actions import (
     refuse,
 )
 from gmkit.systems.imperial.circumstances import weapon_of
+from gmkit.systems.imperial.terms import action_type, mode_name, modes_named, weapon_class
 from gmkit.systems.percentile import LOCATIONS
 
 MODE_ACTIONS = {
@@ -51,17 +53,6 @@ MODE_ACTIONS = {
     "suppressing": "suppressing_fire",
 }
 RANGED_MODES = ("single", "semi", "full", "suppressing")
-BOOL_OPTIONS = (
-    "move_and_fire",
-    "two_weapons",
-    "off_hand",
-    "one_handed",
-    "grapple",
-    "gm_override",
-    "unaware_auto_hit",
-    "horde_reacts",
-    "target_armed",
-)
 UNARMED = ("", "unarmed")
 
 
@@ -87,12 +78,14 @@ def weapon_for(request: AttackRequest) -> Any | None:
     """The sheet's weapon the request names; None for an unarmed attack."""
     weapon = weapon_of(request)
     if weapon is None and request.weapon.strip().casefold() not in UNARMED:
-        listed = ", ".join(w.name for w in getattr(request.attacker, "weapons", [])) or "none"
-        raise refuse(
-            "weapon",
-            f"{request.weapon!r} is not on {request.attacker.name}'s sheet "
-            f"(weapons: {listed}; 'unarmed' for bare hands)",
+        listed = tuple(w.name for w in getattr(request.attacker, "weapons", []))
+        name, asked = request.attacker.name, repr(request.weapon)
+        problem = (
+            Message("imperial.request.weapon_not_on_sheet", weapon=asked, name=name, listed=listed)
+            if listed
+            else Message("imperial.request.weapon_not_on_empty_sheet", weapon=asked, name=name)
         )
+        raise refuse("weapon", problem)
     return weapon
 
 
@@ -100,25 +93,36 @@ def _specs(
     chosen: Action, request: AttackRequest, game: str
 ) -> tuple[list[AttackSpec], Effects, str]:
     if chosen.options:
-        picked = request.options.get("grapple_option")
+        picked = request.options.grapple_option
         option = chosen.options.get(str(picked))
         if option is None:
-            raise refuse(
-                "options['grapple_option']",
-                f"{chosen.name} needs one of {', '.join(chosen.options)}, not {picked!r}",
+            problem = Message(
+                "imperial.request.needs_option",
+                action=chosen.label,
+                options=tuple(chosen.options),
+                picked=repr(picked),
             )
+            raise refuse("options['grapple_option']", problem)
         if option.attack is None:
-            raise refuse("options['grapple_option']", f"{option.name} makes no test to set up")
+            problem = Message("imperial.request.option_makes_no_test", option=option.label)
+            raise refuse("options['grapple_option']", problem)
         return [option.attack], chosen.effects + option.effects, option.type
     if chosen.attack is None:
-        raise refuse("action", f"{chosen.name} is not an attack ({'/'.join(chosen.types)} action)")
+        problem = Message(
+            "imperial.request.not_an_attack", action=chosen.label, types=chosen.types_named
+        )
+        raise refuse("action", problem)
     specs, effects = [chosen.attack], chosen.effects
     if chosen.attack.mode == "request":
         allowed = chosen.attack.modes or ("single", "melee", "thrown", "semi", "full")
         if request.mode not in allowed:
-            raise refuse(
-                "mode", f"{chosen.name} fires {' or '.join(allowed)}, not {request.mode!r}"
+            problem = Message(
+                "imperial.request.fires_modes",
+                action=chosen.label,
+                allowed=modes_named(allowed),
+                mode=repr(request.mode),
             )
+            raise refuse("mode", problem)
         delegate = action(game, MODE_ACTIONS[request.mode])
         if delegate.attack is not None:
             specs.append(delegate.attack)
@@ -144,24 +148,33 @@ def _mode(spec: AttackSpec, request: AttackRequest, weapon: Any | None) -> tuple
     if spec.mode != "weapon":
         fixed, ranged = spec.mode, spec.mode in RANGED_MODES
         if asked not in ("single", fixed) and (ranged or asked != "melee"):
-            raise refuse("mode", f"this action's mode is {fixed}, not {asked!r}")
+            problem = Message(
+                "imperial.request.fixed_mode", mode=mode_name(fixed), asked=repr(asked)
+            )
+            raise refuse("mode", problem)
         if ranged and melee_weapon:
-            raise refuse("weapon", f"{fixed} fire needs a ranged weapon")
+            raise refuse("weapon", Message("imperial.request.needs_ranged", mode=mode_name(fixed)))
         return fixed, ranged
     if melee_weapon and asked == "thrown":
         if weapon is None or not weapon.range:
-            raise refuse("mode", "only a weapon with a range can be thrown")
+            raise refuse("mode", Message("imperial.request.cannot_throw"))
         return "single", True
     if melee_weapon:
         if asked not in ("single", "melee"):
-            raise refuse("mode", f"a melee attack's mode is melee (or thrown), not {asked!r}")
+            raise refuse("mode", Message("imperial.request.melee_mode", asked=repr(asked)))
         return "melee", False
+    assert weapon is not None  # a ranged weapon from here on
     if asked in ("semi", "full", "suppressing"):
-        raise refuse("mode", f"{asked} fire is its own action: {MODE_ACTIONS[asked]}")
+        problem = Message(
+            "imperial.request.own_action", mode=mode_name(asked), action=MODE_ACTIONS[asked]
+        )
+        raise refuse("mode", problem)
     if asked not in ("single", "thrown"):
-        raise refuse("mode", f"{weapon.name} fires single shots here, not {asked!r}")
+        problem = Message("imperial.request.single_only", weapon=weapon.name, asked=repr(asked))
+        raise refuse("mode", problem)
     if weapon.weapon_class != "thrown" and not weapon.single:
-        raise refuse("mode", f"{weapon.name} has no single shot (rate of fire {weapon.rof})")
+        problem = Message("imperial.request.no_single", weapon=weapon.name, rof=weapon.rof)
+        raise refuse("mode", problem)
     return "single", True
 
 
@@ -172,12 +185,13 @@ def read_attack(request: AttackRequest, game: str) -> Attack:
     specs, effects, action_type = _specs(chosen, request, game)
     spec = _merge(specs)
     mode, ranged = _mode(spec, request, weapon)
-    if request.options.get("grapple") and spec.grapple:
+    if request.options.grapple and spec.grapple:
         if weapon is not None:
-            raise refuse("options['grapple']", "only an unarmed attacker grapples")
+            raise refuse("options['grapple']", Message("imperial.request.grapple_unarmed"))
         mode = "grapple"
-    elif request.options.get("grapple"):
-        raise refuse("options['grapple']", f"{chosen.name} cannot start a grapple")
+    elif request.options.grapple:
+        problem = Message("imperial.request.cannot_grapple", action=chosen.label)
+        raise refuse("options['grapple']", problem)
     test = ("BS" if ranged else "WS") if spec.test == "weapon" else spec.test
     attack = Attack(chosen, spec, effects, action_type, weapon, mode, test, ranged)
     for need in sorted(spec.requires):
@@ -186,23 +200,37 @@ def read_attack(request: AttackRequest, game: str) -> Attack:
 
 
 def _require(need: str, attack: Attack, request: AttackRequest) -> None:
-    weapon, name = attack.weapon, attack.action.name
-    what = "bare hands" if weapon is None else f"{weapon.name} ({weapon.weapon_class})"
+    weapon, name = attack.weapon, attack.action.label
+    what = (
+        Message("imperial.request.bare_hands")
+        if weapon is None
+        else Message(
+            "imperial.request.weapon_of_class",
+            weapon=weapon.name,
+            weapon_class=weapon_class(weapon.weapon_class),
+        )
+    )
     if need == "melee" and attack.ranged:
-        raise refuse("weapon", f"{name} needs a melee weapon or bare hands, not {what}")
+        raise refuse("weapon", Message("imperial.request.needs_melee", action=name, what=what))
     if need == "melee_weapon" and (weapon is None or attack.ranged):
-        raise refuse("weapon", f"{name} needs a melee weapon, not {what}")
+        problem = Message("imperial.request.needs_melee_weapon", action=name, what=what)
+        raise refuse("weapon", problem)
     if need == "ranged" and not attack.ranged:
-        raise refuse("weapon", f"{name} needs a ranged weapon, not {what}")
+        problem = Message("imperial.request.needs_ranged_weapon", action=name, what=what)
+        raise refuse("weapon", problem)
     if need in ("rof_semi", "rof_full"):
         rate = getattr(weapon, need[4:], 0) if weapon is not None else 0
         if not rate:
-            raise refuse("weapon", f"{what} has no {need[4:]}-auto fire; {name} needs it")
+            problem = Message(f"imperial.request.no_{need[4:]}_auto", what=what, action=name)
+            raise refuse("weapon", problem)
     if need == "called_location" and request.called_location not in LOCATIONS:
-        raise refuse(
-            "called_location",
-            f"{name} needs a location ({', '.join(LOCATIONS)}), not {request.called_location!r}",
+        problem = Message(
+            "imperial.request.needs_location",
+            action=name,
+            locations=LOCATIONS,
+            called=repr(request.called_location),
         )
+        raise refuse("called_location", problem)
     if need == "multiple_attacks":
         _multiple_attacks(attack, request)
     known = {
@@ -215,26 +243,24 @@ def _require(need: str, attack: Attack, request: AttackRequest) -> None:
         "multiple_attacks",
     }
     if need not in known:
-        raise GmkitError(f"actions.yaml {attack.action.id}: unknown requirement {need!r}")
+        where = f"actions.yaml {attack.action.id}"
+        raise GmkitError(
+            Message("imperial.request.unknown_requirement", where=where, need=repr(need))
+        )
 
 
 def _multiple_attacks(attack: Attack, request: AttackRequest) -> None:
     attacker = request.attacker
-    if request.options.get("two_weapons"):
+    if request.options.two_weapons:
         kind = "Ballistic" if attack.ranged else "Melee"
         if kind not in getattr(attacker, "two_weapon_wielder", ()):
-            raise refuse(
-                "options['two_weapons']",
-                f"attacking with a weapon in each hand needs Two-Weapon Wielder ({kind})",
-            )
+            problem = Message("imperial.request.needs_two_weapon_wielder", kind=kind)
+            raise refuse("options['two_weapons']", problem)
         return
     talents = getattr(attacker, "talents", [])
     if talent_specialities(talents, "Swift Attack", "Lightning Attack") is None:
-        raise refuse(
-            "action",
-            "Multiple Attacks needs Swift Attack, Lightning Attack or a weapon in each hand "
-            "(options['two_weapons'])",
-        )
+        problem = Message("imperial.request.needs_multiple_attacks", action=attack.action.label)
+        raise refuse("action", problem)
 
 
 def trained(sheet: Any, weapon: Any) -> bool:
@@ -246,37 +272,35 @@ def trained(sheet: Any, weapon: Any) -> bool:
     return "universal" in getattr(sheet, "weapon_training", {}).get(weapon.weapon_class, ())
 
 
-def check_options(options: Mapping[str, Any]) -> None:
-    """Refuse options of the wrong type (see modifiers' docstring for each)."""
-    for key in BOOL_OPTIONS:
-        if key in options and not isinstance(options[key], bool):
-            raise refuse(f"options[{key!r}]", f"true or false, not {options[key]!r}")
-    if not isinstance(options.get("prepared", {}), Mapping):
-        raise refuse("options['prepared']", "a mapping of action id to its type (or true)")
-    if not isinstance(options.get("house_rules", {}), Mapping):
-        raise refuse("options['house_rules']", "a mapping of house-rule id to true/false")
-
-
 def prepared_actions(
-    request: AttackRequest, game: str, attack: Attack, notes: list[str]
+    request: AttackRequest, game: str, attack: Attack, notes: list[Message]
 ) -> list[Preparation]:
-    """What the actions in ``options['prepared']`` do to this attack; ``notes`` learns of a
-    preparation this action loses (a Feint before anything but a Standard Attack)."""
+    """What the actions in the option ``prepared`` do to this attack (an action given False
+    was not taken); ``notes`` learns of a preparation this action loses (a Feint before
+    anything but a Standard Attack)."""
     found = []
-    for action_id, kind in request.options.get("prepared", {}).items():
+    for action_id, kind in request.options.prepared.items():
+        if kind is False:
+            continue
         field_name = f"options['prepared'][{action_id!r}]"
         try:
             chosen = action(game, str(action_id))
         except RulesError:
-            raise refuse(field_name, f"unknown action {action_id!r}") from None
+            problem = Message("imperial.request.unknown_prepared", action=repr(action_id))
+            raise refuse(field_name, problem) from None
         prepared = chosen.preparation(kind)
         if not chosen.next_attack:
-            raise refuse(field_name, f"{chosen.name} does nothing to the next attack")
+            problem = Message("imperial.request.prepares_nothing", action=chosen.label)
+            raise refuse(field_name, problem)
         if prepared is None:
-            raise refuse(field_name, f"{chosen.name} is taken as {' or '.join(chosen.next_attack)}")
+            taken = tuple(action_type(str(key)) for key in chosen.next_attack)
+            problem = Message("imperial.request.taken_as", action=chosen.label, types=taken)
+            raise refuse(field_name, problem)
         if prepared.only_actions and attack.action.id not in prepared.only_actions:
-            kept = ", ".join(sorted(prepared.only_actions))
-            notes.append(f"{chosen.name} lost: only {kept} keeps its advantage")
+            kept = tuple(sorted(prepared.only_actions))
+            notes.append(
+                Message("imperial.request.preparation_lost", action=chosen.label, kept=kept)
+            )
             continue
         found.append(prepared)
     return found
@@ -294,7 +318,9 @@ def attack_flags(
     options, weapon, sheet = request.options, attack.weapon, request.attacker
     flags = {f"action:{attack.action.id}", f"mode:{attack.mode}"}
     flags.add("ranged" if attack.ranged else "melee")
-    armed = options.get("target_armed", bool(getattr(request.target, "weapons", [])))
+    armed = options.target_armed
+    if armed is None:
+        armed = bool(getattr(request.target, "weapons", []))
     picks = {
         "unarmed": weapon is None,
         "thrown": attack.ranged
@@ -308,8 +334,12 @@ def attack_flags(
         "ambidextrous": bool(getattr(sheet, "ambidextrous", False)),
         "braced": any(p.braced for p in prepared) or "braced" in attacker_ids,
     }
-    picks.update({key: bool(options.get(key)) for key in ("two_weapons", "off_hand", "one_handed")})
-    picks["moving"] = bool(options.get("move_and_fire"))
+    picks.update(
+        two_weapons=options.two_weapons,
+        off_hand=options.off_hand,
+        one_handed=options.one_handed,
+        moving=options.move_and_fire,
+    )
     if weapon is not None:
         flags.add(f"class:{weapon.weapon_class}")
         flags |= {f"quality:{q.partition('(')[0]}" for q in weapon.qualities}

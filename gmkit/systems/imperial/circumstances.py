@@ -34,15 +34,17 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from gmkit.messages import Message, render
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial.actions import (
     ModifierSpec,
     check_game,
     game_data,
-    names,
+    name_of,
     refuse,
     specs,
 )
+from gmkit.systems.imperial.terms import quality
 from gmkit.systems.percentile import LOCATIONS, capped
 
 _GROUPS = {"all": LOCATIONS, "arms": ("right_arm", "left_arm"), "legs": ("right_leg", "left_leg")}
@@ -56,15 +58,11 @@ class Circumstance:
 
     id: str
     name: str
-    name_es: str
     kind: str
     side: str
     modifiers: tuple[ModifierSpec, ...]
     entry: Mapping[str, Any]
-
-    @property
-    def label(self) -> str:  # the transition: a message once the catalogs hold it
-        return self.name
+    label: Message  # the name, a term of the game's catalog (``<game>.circumstance.<id>``)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.entry.get(key, default)
@@ -79,16 +77,17 @@ def circumstances(game: str) -> Mapping[str, Circumstance]:
     data = game_data(check_game(game), "circumstances")
     found: dict[str, Circumstance] = {}
     for raw in data.get("circumstances", []):
-        name, name_es = names(raw)
+        name = name_of(raw)
+        label = Message.term(f"{game}.circumstance.{raw['id']}", name)
         where = f"{game}/circumstances.yaml {raw['id']}"
         item = Circumstance(
             str(raw["id"]),
             name,
-            name_es,
             str(raw.get("kind", "flag")),
             str(raw.get("side", "scene")),
-            specs(raw.get("modifiers"), name, where),
+            specs(raw.get("modifiers"), label, where, game),
             raw,
+            label,
         )
         for key in (item.id, *item.listed("aliases")):
             found.setdefault(key, item)
@@ -99,9 +98,10 @@ def circumstance(game: str, circumstance_id: str) -> Circumstance:
     """Circumstance ``circumstance_id`` (or an alias), or a RulesError naming it."""
     found = circumstances(game).get(circumstance_id)
     if found is None:
-        known = ", ".join(sorted({item.id for item in circumstances(game).values()}))
+        known = tuple(sorted({item.id for item in circumstances(game).values()}))
         raise refuse(
-            f"circumstances[{circumstance_id!r}]", f"unknown circumstance (known: {known})"
+            f"circumstances[{circumstance_id!r}]",
+            Message("imperial.circumstance.unknown", known=known),
         )
     return found
 
@@ -109,14 +109,18 @@ def circumstance(game: str, circumstance_id: str) -> Circumstance:
 def check_value(item: Circumstance, value: Any) -> Any:
     """``value`` if it suits ``item``'s kind, else a RulesError naming the circumstance."""
     field_name = f"circumstances[{item.id!r}]"
+    name, shown = item.label, repr(value)
     if item.kind == "flag" and not isinstance(value, bool):
-        raise refuse(field_name, f"{item.name} is true or false, not {value!r}")
+        raise refuse(field_name, Message("imperial.circumstance.flag", name=name, value=shown))
     if item.kind == "number" and (isinstance(value, bool) or not isinstance(value, int)):
-        raise refuse(field_name, f"{item.name} takes a whole number, not {value!r}")
+        raise refuse(field_name, Message("imperial.circumstance.number", name=name, value=shown))
     if item.kind == "choice" and value not in item.listed("choices"):
-        raise refuse(field_name, f"{item.name} is one of {', '.join(item.listed('choices'))}")
+        choices = item.listed("choices")
+        raise refuse(
+            field_name, Message("imperial.circumstance.choice", name=name, choices=choices)
+        )
     if item.kind == "terrain" and value not in (True, False, "both", "attacker", "target"):
-        raise refuse(field_name, f"{item.name} is true, both, attacker or target")
+        raise refuse(field_name, Message("imperial.circumstance.terrain", name=name))
     if item.kind == "cover":
         cover_spec(value, item)
     return value
@@ -142,7 +146,7 @@ class RangeBand:
 
     id: str
     value: int
-    source: str
+    source: Message
 
     def modifier(self) -> Modifier | None:
         return Modifier(self.source, self.value) if self.value else None
@@ -151,19 +155,28 @@ class RangeBand:
 def band(game: str, band_id: str) -> RangeBand:
     """The band ``band_id`` (point_blank, short, normal, long, extreme) of ``game``."""
     if band_id == "normal":
-        return RangeBand("normal", 0, "Normal range")
+        return RangeBand("normal", 0, Message("imperial.range.normal"))
     spec = game_data(check_game(game), "circumstances")["range"][band_id]
-    return RangeBand(band_id, int(spec["value"]), str(spec["source"]))
+    source = Message.term(f"{game}.range.{band_id}", str(spec["source"]))
+    return RangeBand(band_id, int(spec["value"]), source)
 
 
 def range_band(distance: float, weapon_range: float, game: str = "deathwatch") -> RangeBand:
     """The band a target ``distance`` metres away falls in for a weapon of ``weapon_range``."""
     spec = game_data(check_game(game), "circumstances")["range"]
     if distance < 0 or weapon_range <= 0:
-        raise refuse("distance", f"needs a distance >= 0 and a weapon range > 0 ({distance})")
+        raise refuse("distance", Message("imperial.range.bad_distance", distance=distance))
     maximum = spec.get("maximum_multiple")
     if maximum is not None and distance > maximum * weapon_range:
-        raise refuse("distance", f"{distance} m is beyond {maximum} x the range ({weapon_range})")
+        raise refuse(
+            "distance",
+            Message(
+                "imperial.range.beyond_maximum",
+                distance=distance,
+                maximum=maximum,
+                weapon_range=weapon_range,
+            ),
+        )
     short = weapon_range * float(spec["short"]["below_fraction"])
     point_blank = float(spec["point_blank"]["within"])
     if short < float(spec["small_weapon"]["short_below"]):
@@ -191,13 +204,14 @@ def cover_spec(
     if isinstance(value, Mapping):
         raw_points, raw_places = value.get("points"), value.get("locations", raw_places)
     if isinstance(raw_points, bool) or not isinstance(raw_points, int) or raw_points < 0:
-        raise refuse(field_name, f"cover is armour points (a whole number >= 0), not {value!r}")
-    places: list[str] = []
+        raise refuse(field_name, Message("imperial.cover.bad_points", value=repr(value)))
+    found: list[str] = []
     for place in [raw_places] if isinstance(raw_places, str) else list(raw_places):
         if place not in LOCATIONS and place not in _GROUPS:
-            raise refuse(field_name, f"unknown location {place!r} (known: {', '.join(LOCATIONS)})")
-        places.extend(_GROUPS.get(place, (place,)))
-    return raw_points, tuple(dict.fromkeys(places))
+            problem = Message("imperial.cover.bad_location", place=repr(place), known=LOCATIONS)
+            raise refuse(field_name, problem)
+        found.extend(_GROUPS.get(place, (place,)))
+    return raw_points, tuple(dict.fromkeys(found))
 
 
 def weapon_of(request: AttackRequest) -> Any:
@@ -211,10 +225,12 @@ def weapon_of(request: AttackRequest) -> Any:
 
 
 def into_melee_sources(game: str) -> tuple[str, str]:
-    """(source of the shooting-into-melee penalty, source of the house called-shot extra)."""
+    """(source of the shooting-into-melee penalty, source of the house called-shot extra), in
+    English: a modifier's source is compared as the English it renders (a message or a
+    name)."""
     penalty = circumstance(game, "shooting_into_melee").name
     house = game_data(game, "house_rules").get("house_rules", []) if game == "dark_heresy" else []
-    called = next((names(rule)[0] for rule in house if rule.get("called_shot_into_melee")), "")
+    called = next((name_of(rule) for rule in house if rule.get("called_shot_into_melee")), "")
     return penalty, called
 
 
@@ -238,9 +254,9 @@ def miss_hits_ally(
     penalty_source, called_source = into_melee_sources(game)
     if not item.get("ally_on_miss") or (jam_from is not None and test_roll >= jam_from):
         return False
-    if any(modifier.source == called_source for modifier in modifiers):
+    if any(render(modifier.source) == called_source for modifier in modifiers):
         return False
-    others = [modifier for modifier in modifiers if modifier.source != penalty_source]
+    others = [modifier for modifier in modifiers if render(modifier.source) != penalty_source]
     if len(others) == len(modifiers):
         return False
     return target + capped(modifiers, cap) < test_roll <= target + capped(others, cap)
@@ -270,13 +286,13 @@ def circumstance_modifiers(
     traits: Sequence[str] = (),
     target_conditions: AbstractSet[str] = frozenset(),
     qualities: Sequence[str] = (),
-) -> tuple[list[Modifier], list[str]]:
+) -> tuple[list[Modifier], list[Message]]:
     """Modifiers the circumstances give to ``bearer``'s ``test``, and notes for the GM.
 
     ``bearer`` "attacker": the attack's test; "target": the target's reaction (Dodge, Parry).
     """
     found: list[Modifier] = []
-    notes: list[str] = []
+    notes: list[Message] = []
     on = active(game, given)
     held = {quality.partition("(")[0] for quality in qualities}
     for item, value in on.values():
@@ -291,25 +307,23 @@ def circumstance_modifiers(
         cancel = {*talents, *traits} & {*negated.get("talents", ()), *negated.get("traits", ())}
         waived = item.get("waived_by") or {}
         exempt = held & set(item.listed("exempt_qualities"))
+        name = item.label
         if cancel:
-            notes.append(f"{item.name} cancelled by {', '.join(sorted(cancel))}")
+            by = tuple(sorted(cancel))
+            notes.append(Message("imperial.circumstance.cancelled", name=name, by=by))
         elif set(waived.get("conditions", ())) & target_conditions or set(
             waived.get("circumstances", ())
         ) & set(on):
-            notes.append(
-                f"{item.name}: penalty waived (a combatant is stunned, helpless or unaware)"
-            )
+            notes.append(Message("imperial.circumstance.waived", name=name))
         elif exempt:
-            notes.append(
-                f"{item.name}: no penalty for {', '.join(sorted(exempt))}, but it hits "
-                "every ally in its area"
-            )
+            named = tuple(quality(game, held_quality) for held_quality in sorted(exempt))
+            notes.append(Message("imperial.circumstance.exempt", name=name, qualities=named))
         elif item.get("no_bonus_against_hordes") and "horde_target" in flags:
-            notes.append(f"{item.name}: no bonus against a horde")
+            notes.append(Message("imperial.circumstance.no_bonus_against_hordes", name=name))
         elif item.get("steps"):
             reached = [int(s["value"]) for s in item.get("steps") if value >= int(s["from"])]
             if reached:
-                found.append(Modifier(item.name, reached[-1]))
+                found.append(Modifier(name, reached[-1]))
         else:
             found.extend(
                 Modifier(s.source, int(value) if item.get("value_is_modifier") else s.value)
@@ -321,4 +335,5 @@ def circumstance_modifiers(
 def unarmed_specs(game: str) -> tuple[ModifierSpec, ...]:
     """Modifiers of an unarmed attack (circumstances.yaml ``unarmed``)."""
     raw = game_data(check_game(game), "circumstances").get("unarmed") or {}
-    return specs(raw.get("modifiers"), "Unarmed", f"{game}/circumstances.yaml unarmed")
+    where = f"{game}/circumstances.yaml unarmed"
+    return specs(raw.get("modifiers"), Message("imperial.source.unarmed"), where, game)

@@ -3,7 +3,7 @@
 Deathwatch (004) always applies its ``handling`` entries (circumstances.yaml): untrained -20,
 the off hand -20 unless ambidextrous, a heavy weapon unbraced -30. Dark Heresy replaces them
 with seed 001's house rules (house_rules.yaml), each on unless the GM switches it off
-(``options["house_rules"] = {"<id>": False}``): untrained -20, a basic weapon in one hand -20,
+(``options={"house_rules": {"<id>": False}}``): untrained -20, a basic weapon in one hand -20,
 a heavy weapon unbraced -30 and single shots only, the off hand -20, two-weapon fighting, the
 carrying limits (the sheet's ``house_rule_warnings``), a basic weapon fired in melee (with a
 free unparriable attack for each opponent), and a called shot into melee at a further -10 that
@@ -22,17 +22,20 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
+from gmkit.messages import Message
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial.actions import (
     ModifierSpec,
     check_game,
     game_data,
-    names,
+    name_of,
     refuse,
     specs,
 )
 from gmkit.systems.imperial.actions_request import Attack
-from gmkit.systems.imperial.circumstances import Circumstance, weapon_of
+from gmkit.systems.imperial.circumstances import Circumstance
+from gmkit.systems.imperial.options import house_rule_switches
+from gmkit.systems.imperial.terms import mode_name, quality, weapon_class
 
 _BURSTS = ("semi", "full", "suppressing")
 
@@ -45,6 +48,7 @@ class HandlingRule:
     name: str
     modifiers: tuple[ModifierSpec, ...]
     entry: Mapping[str, Any]
+    label: Message  # ``<game>.handling.<id>``, or ``dark_heresy.house_rule.<id>``
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.entry.get(key, default)
@@ -63,19 +67,23 @@ def handling_rules(game: str, switches: Mapping[str, Any]) -> list[HandlingRule]
     known = {str(entry["id"]) for entry in house}
     for key, value in switches.items():
         if key not in known or not isinstance(value, bool):
-            raise refuse(
-                f"options['house_rules'][{key!r}]",
-                f"a house rule id ({', '.join(sorted(known)) or 'none in this game'}) "
-                "switched true or false",
+            problem = (
+                Message("imperial.house_rule.switch", known=tuple(sorted(known)))
+                if known
+                else Message("imperial.house_rule.switch_none")
             )
-    entries += [e for e in house if switches.get(str(e["id"]), e.get("default", True))]
+            raise refuse(f"options['house_rules'][{key!r}]", problem)
+    kinds = [("handling", entry) for entry in entries]
+    kinds += [
+        ("house_rule", e) for e in house if switches.get(str(e["id"]), e.get("default", True))
+    ]
     rules = []
-    for entry in entries:
-        name = names(entry)[0]
+    for kind, entry in kinds:
+        name = name_of(entry)
+        label = Message.term(f"{game}.{kind}.{entry['id']}", name)
         where = f"{game} handling rule {entry['id']}"
-        rules.append(
-            HandlingRule(str(entry["id"]), name, specs(entry.get("modifiers"), name, where), entry)
-        )
+        modifiers = specs(entry.get("modifiers"), label, where, game)
+        rules.append(HandlingRule(str(entry["id"]), name, modifiers, entry, label))
     return rules
 
 
@@ -87,9 +95,9 @@ class Handling:
     """
 
     modifiers: list[Modifier] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    limits: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
+    warnings: list[Message] = field(default_factory=list)
+    limits: list[tuple[str, Message]] = field(default_factory=list)
 
 
 def handling(
@@ -104,56 +112,74 @@ def handling(
     weapon, sheet = attack.weapon, request.attacker
     qualities = {flag[8:] for flag in flags if flag.startswith("quality:")}
     shooters: set[str] = set()
-    for rule in handling_rules(game, request.options.get("house_rules", {})):
+    for rule in handling_rules(game, house_rule_switches(request.options)):
+        name = rule.label
         found.modifiers += [s.modifier() for s in rule.modifiers if s.applies(attack.test, flags)]
         if set(rule.get("single_shot_only_when") or ()) & flags and attack.mode in _BURSTS:
-            found.limits.append(("mode", f"{rule.name}: single shots only, not {attack.mode}"))
+            problem = Message(
+                "imperial.handling.single_shots_only", rule=name, mode=mode_name(attack.mode)
+            )
+            found.limits.append(("mode", problem))
         hands = rule.get("one_hand_classes") or ()
-        one_hand = "one_handed" in flags and weapon is not None
-        if hands and one_hand and weapon.weapon_class not in hands:
-            problem = f"a {weapon.weapon_class} weapon needs both hands"
+        one_hand = "one_handed" in flags
+        if hands and one_hand and weapon is not None and weapon.weapon_class not in hands:
+            problem = Message(
+                "imperial.handling.needs_both_hands", weapon_class=weapon_class(weapon.weapon_class)
+            )
             found.limits.append(("options['one_handed']", problem))
         if rule.get("sheet_warnings"):
             listed = getattr(sheet, "house_rule_warnings", [])
-            found.warnings += [f"{rule.name}: {warning}" for warning in listed]
+            found.warnings += [
+                Message("imperial.handling.rule_says", rule=name, text=warning)
+                for warning in listed
+            ]
         if rule.get("mixed_weapons_warning") and _mixed(request, weapon):
-            found.warnings.append(
-                f"{rule.name}: a melee and a ranged weapon without Two-Weapon Wielder: only "
-                "one of them may be used this round"
-            )
+            found.warnings.append(Message("imperial.handling.mixed_weapons", rule=name))
         shooters |= set(rule.get("engaged_classes") or ())
         if (
             "engaged" in flags
             and weapon is not None
             and weapon.weapon_class in (rule.get("engaged_classes") or ())
         ):
-            found.notes.append(str(rule.get("note", rule.name)))
+            note = rule.get("note")
+            found.notes.append(
+                name if note is None else Message.term(f"{game}.house_rule.{rule.id}.note", note)
+            )
         shot = rule.get("called_shot_into_melee")
         if shot and {"called_shot", "into_melee"} <= flags:
             barred = sorted(qualities & set(shot.get("not_qualities", ())))
             if barred:
-                found.notes.append(f"{rule.name}: not with {', '.join(barred)} weapons")
+                named = tuple(quality(game, item) for item in barred)
+                found.notes.append(
+                    Message("imperial.handling.not_with", rule=name, qualities=named)
+                )
             else:
-                found.modifiers.append(Modifier(rule.name, int(shot["value"])))
-                found.notes.append(f"{rule.name}: a miss cannot hit an ally")
+                found.modifiers.append(Modifier(name, int(shot["value"])))
+                found.notes.append(Message("imperial.handling.no_ally_hit", rule=name))
     for item, _value in on.values():
         allowed = set(item.listed("ranged_classes")) | shooters
-        shoots = item.listed("ranged_classes") and attack.ranged and weapon is not None
-        if shoots and weapon.weapon_class not in allowed:
-            raise refuse(
-                "weapon",
-                f"{item.name}: only {', '.join(sorted(allowed))} weapons may shoot, not "
-                f"{weapon.name} ({weapon.weapon_class})",
+        shoots = bool(item.listed("ranged_classes")) and attack.ranged
+        if shoots and weapon is not None and weapon.weapon_class not in allowed:
+            problem = Message(
+                "imperial.handling.only_classes_shoot",
+                name=item.label,
+                classes=tuple(weapon_class(kind) for kind in sorted(allowed)),
+                weapon=weapon.name,
+                weapon_class=weapon_class(weapon.weapon_class),
             )
+            raise refuse("weapon", problem)
     return found
 
 
 def _mixed(request: AttackRequest, weapon: Any | None) -> bool:
     """A melee and a ranged weapon in the two hands, without Two-Weapon Wielder."""
-    other = request.options.get("second_weapon")
-    if not other or weapon is None or getattr(request.attacker, "two_weapon_wielder", ()):
+    other = request.options.second_weapon
+    if not other or weapon is None or getattr(request.attacker, "two_weapon_wielder", None):
         return False
-    second = weapon_of(AttackRequest(request.attacker, str(other), request.target))
+    wanted = other.strip().casefold()
+    listed = getattr(request.attacker, "weapons", [])
+    second = next((item for item in listed if item.name.casefold() == wanted), None)
     if second is None:
-        raise refuse("options['second_weapon']", f"{other!r} is not on the attacker's sheet")
-    return (second.weapon_class == "melee") != (weapon.weapon_class == "melee")
+        problem = Message("imperial.handling.second_weapon_missing", weapon=repr(other))
+        raise refuse("options['second_weapon']", problem)
+    return bool((second.weapon_class == "melee") != (weapon.weapon_class == "melee"))

@@ -6,8 +6,9 @@ helpless, surprised, unaware, blinded, deafened, the lost limbs, a useless limb,
 states actions leave on their actor until the start of their next turn (All Out Attack,
 Defensive Stance, Guarded Attack, Running...; ``gains`` in actions.yaml).
 
-A request carries the combatants' conditions as lists of ids in
-``options["attacker_conditions"]`` and ``options["target_conditions"]``; ``attack_setup`` adds
+A request carries the combatants' conditions in its standings
+(``request.attacker_standing.conditions``, ``request.target_standing.conditions``: what the
+encounter knows of them); ``attack_setup`` adds
 those its circumstances name (``target_prone``...) and, for an attacker whose sheet has any
 fatigue, ``fatigued``. Each condition counts once however it is named; a name may add what it
 is about after a colon, as the encounter keeps a jam (``"jammed: Lasgun"``: that weapon cannot
@@ -53,8 +54,16 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from gmkit.messages import Message, Text, render
 from gmkit.systems.base import AttackRequest, Effect, EffectKind, Modifier
-from gmkit.systems.imperial.actions import ModifierSpec, check_game, game_data, names, refuse, specs
+from gmkit.systems.imperial.actions import (
+    ModifierSpec,
+    check_game,
+    game_data,
+    name_of,
+    refuse,
+    specs,
+)
 from gmkit.systems.imperial.circumstances import condition_ids
 
 WHEN = ("start_of_turn", "end_of_turn", "end_of_round", "on_gain")
@@ -66,13 +75,21 @@ class Reminder:
 
     condition: str
     when: str
-    text: str
+    text: Message  # a term of the game's catalog: ``<game>.reminder.<condition>.<when>``
     roll: str | None = None  # a dice expression: "1d10"
     chance: int | None = None  # a percentage: 10
     test: str | None = None  # "WP +0"
 
+    @property
+    def message(self) -> Message:
+        """ "pinned: Willpower test to recover..." (the condition by its id)."""
+        return Message("imperial.reminder", condition=self.condition, text=self.text)
+
+    def render(self, language: str = "en") -> str:
+        return render(self.message, language)
+
     def __str__(self) -> str:
-        return f"{self.condition}: {self.text}"
+        return self.render()
 
 
 @dataclass(frozen=True)
@@ -81,7 +98,7 @@ class Condition:
 
     id: str
     name: str
-    name_es: str
+    game: str
     duration: str
     ticks: str | None
     bearer: tuple[ModifierSpec, ...]
@@ -92,23 +109,28 @@ class Condition:
     reminders: tuple[Reminder, ...]
 
     @property
-    def label(self) -> str:  # the transition: a message once the catalogs hold it
-        return self.name
+    def label(self) -> Message:
+        """The condition's name: a term of the game's catalog (its English the file's)."""
+        return Message.term(f"{self.game}.condition.{self.id}", self.name)
 
 
 def _condition(raw: Mapping[str, Any], game: str) -> Condition:
     condition_id = str(raw["id"])
-    name, name_es = names(raw)
+    name = name_of(raw)
+    label = Message.term(f"{game}.condition.{condition_id}", name)
     where = f"{game}/conditions.yaml {condition_id}"
     reminders = []
     for item in raw.get("reminders") or []:
         if item.get("when") not in WHEN:
-            raise refuse("conditions", f"{where}: a reminder's when is one of {', '.join(WHEN)}")
+            problem = Message("imperial.condition.reminder_when", where=where, whens=WHEN)
+            raise refuse("conditions", problem)
         reminders.append(
             Reminder(
                 condition_id,
                 str(item["when"]),
-                str(item.get("text", "")),
+                Message.term(
+                    f"{game}.reminder.{condition_id}.{item['when']}", str(item.get("text", ""))
+                ),
                 item.get("roll"),
                 item.get("chance"),
                 item.get("test"),
@@ -117,11 +139,16 @@ def _condition(raw: Mapping[str, Any], game: str) -> Condition:
     return Condition(
         id=condition_id,
         name=name,
-        name_es=name_es,
+        game=game,
         duration=str(raw.get("duration", "until_removed")),
         ticks=raw.get("ticks"),
-        bearer=specs(raw.get("bearer"), name, where),
-        against=specs(raw.get("against"), f"Target {name.lower()}", where),
+        bearer=specs(raw.get("bearer"), label, where, game),
+        against=specs(
+            raw.get("against"),
+            Message("imperial.source.target_condition", condition=label),
+            where,
+            game,
+        ),
         flags=frozenset(raw.get("flags") or ()),
         only_actions=frozenset(raw.get("only_actions") or ()),
         auto_fail=frozenset(raw.get("auto_fail") or ()),
@@ -140,8 +167,9 @@ def condition(game: str, condition_id: str, field_name: str = "conditions") -> C
     """Condition ``condition_id`` of ``game``, or a RulesError naming ``field_name``."""
     found = conditions(game).get(condition_id)
     if found is None:
-        known = ", ".join(conditions(game))
-        raise refuse(field_name, f"unknown condition {condition_id!r} (known: {known})")
+        known = tuple(conditions(game))
+        problem = Message("imperial.condition.unknown", condition=repr(condition_id), known=known)
+        raise refuse(field_name, problem)
     return found
 
 
@@ -151,7 +179,7 @@ def gain(
     condition_id: str,
     rounds: int | None = None,
     *,
-    note: str = "",
+    note: Text = "",
     location: str | None = None,
     weapon: str | None = None,
     kind: EffectKind = "condition",
@@ -182,7 +210,7 @@ def checked(
     a jam): the id is what comes before it (``about`` splits the two).
     """
     if isinstance(ids, str):
-        raise refuse(field_name, f"a list of condition ids, not the string {ids!r}")
+        raise refuse(field_name, Message("imperial.condition.not_a_list", given=repr(ids)))
     unique = dict.fromkeys(about(str(item))[0] for item in ids or ())
     return tuple(condition(game, item, field_name) for item in unique)
 
@@ -257,7 +285,9 @@ def tick(
     bearer's next turn end at ``start_of_turn``; the others stay.
     """
     if when not in WHEN[:3]:
-        raise refuse("when", f"one of {', '.join(WHEN[:3])}, not {when!r}")
+        raise refuse(
+            "when", Message("imperial.condition.bad_when", whens=WHEN[:3], when=repr(when))
+        )
     after: dict[str, int | None] = {}
     for name, rounds in active.items():
         item = condition(game, about(name)[0])
@@ -288,7 +318,7 @@ def split_names(
     string instead of a list is refused (RulesError naming ``field_name``).
     """
     if isinstance(names, str):
-        raise refuse(field_name, f"a list of condition ids, not the string {names!r}")
+        raise refuse(field_name, Message("imperial.condition.not_a_list", given=repr(names)))
     catalog = conditions(game)
     ids: dict[str, None] = {}
     others: dict[str, None] = {}
@@ -302,15 +332,21 @@ def split_names(
     return list(ids), list(others)
 
 
+def standing_names(request: AttackRequest, side: str) -> tuple[str, ...]:
+    """The names the encounter says ``side`` ("attacker" or "target") bears."""
+    standing = request.attacker_standing if side == "attacker" else request.target_standing
+    return standing.conditions
+
+
 def not_rule_conditions(request: AttackRequest, game: str) -> list[tuple[str, str]]:
-    """(side, name) of each name on the combatants (``options["attacker_conditions"]``,
-    ``options["target_conditions"]``) that is no condition of ``game``'s catalog: the GM's own
-    ("behind the pews"), or another game's word. The rules ignore them."""
+    """(side, name) of each name on the combatants (their standings' conditions) that is no
+    condition of ``game``'s catalog: the GM's own ("behind the pews"), or another game's word.
+    The rules ignore them."""
     return [
         (side, name)
         for side in SIDES
         for name in split_names(
-            game, request.options.get(f"{side}_conditions"), f"options['{side}_conditions']"
+            game, standing_names(request, side), f"options['{side}_conditions']"
         )[1]
     ]
 
@@ -318,15 +354,14 @@ def not_rule_conditions(request: AttackRequest, game: str) -> list[tuple[str, st
 def request_conditions(request: AttackRequest, game: str) -> tuple[list[str], list[str]]:
     """Condition ids on (the attacker, the target).
 
-    From the options' lists (the names the catalog knows: ``not_rule_conditions`` lists the
+    From the standings' names (those the catalog knows: ``not_rule_conditions`` lists the
     others, which are ignored), the circumstances that name a condition, and the attacker's
     sheet (any fatigue: ``fatigued``), each once.
     """
-    options = request.options
     attacker, _ = split_names(
-        game, options.get("attacker_conditions"), "options['attacker_conditions']"
+        game, standing_names(request, "attacker"), "options['attacker_conditions']"
     )
-    target, _ = split_names(game, options.get("target_conditions"), "options['target_conditions']")
+    target, _ = split_names(game, standing_names(request, "target"), "options['target_conditions']")
     from_attacker, from_target = condition_ids(game, request.circumstances)
     if getattr(request.attacker, "fatigue", 0):
         from_attacker.add("fatigued")

@@ -7,7 +7,7 @@ The one rule, read by the setup's checks and by the resolver alike:
 - It protects against ranged attacks only: shots and throws (both texts speak of shooting).
 - The request gives it as ``circumstances["cover"]``: its points (``8``) or
   ``{"points": 8, "locations": [...]}`` (a location, or ``arms``, ``legs``, ``all``); a bare
-  number covers ``options["covered_locations"]`` if given, else the catalog's
+  number covers the option ``covered_locations`` if given, else the catalog's
   ``default_locations`` (body and legs: "as a rule", both texts).
 - Each hit whose damage exceeds the cover's points (001: "supere") wears it down by the
   catalog's ``wear`` (1); the next hit of the same attack meets what is left, and the encounter
@@ -61,7 +61,7 @@ def cover_of(request: AttackRequest) -> Cover:
         return Cover()
     game = getattr(request.attacker, "game", "deathwatch")
     item = circumstance(game if game in GAMES else "deathwatch", "cover")
-    points, places = cover_spec(value, item, request.options.get("covered_locations"))
+    points, places = cover_spec(value, item, request.options.covered_locations)
     return Cover(points, places, int(item.get("wear", 1)))
 
 

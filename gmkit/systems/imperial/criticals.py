@@ -16,6 +16,8 @@ Choices where the texts are silent:
   or ``to_effects`` raises a RulesError naming it), ``{fatigue: N}``,
   ``{dead: true}`` (the condition ``dead``), ``{lost: part}`` (the condition ``lost_<part>``);
   anything else is a note for the GM.
+- A row's text is a term of the game's catalog (``<game>.critical.<type>.<class>.<value>``,
+  its notes ``...<value>.note``): a GM's own row reads in its own words.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.systems.base import Effect
 from gmkit.systems.imperial.actions import check_game, game_data, refuse
 from gmkit.systems.imperial.conditions import gain
+from gmkit.systems.imperial.terms import damage_type as damage_type_name
+from gmkit.systems.imperial.terms import location_class as location_class_name
 from gmkit.systems.percentile import location_class
 
 DAMAGE_TYPES = ("Energy", "Explosive", "Impact", "Rending")
@@ -67,10 +72,30 @@ class CriticalEffect:
     def fatigue(self) -> int:
         return sum(int(item.get("fatigue", 0)) for item in self.effects)
 
+    @property
+    def key(self) -> str:
+        """The row's id in the game's catalog: ``<game>.critical.<type>.<class>.<value>``."""
+        return f"{self.game}.critical.{self.damage_type}.{self.location}.{self.value}"
+
+    @property
+    def message(self) -> Message:
+        """The row's text for the GM, a term of the game's catalog."""
+        return Message.term(self.key, self.text)
+
+    @property
+    def label(self) -> Message:
+        """ "critical Energy head 2": which row."""
+        return Message(
+            "imperial.critical.label",
+            damage_type=damage_type_name(self.damage_type),
+            location=location_class_name(self.location),
+            value=self.value,
+        )
+
     def to_effects(self, target: str, location: str | None = None) -> tuple[Effect, ...]:
         """The row as effects on ``target`` (a combatant's name), hit at ``location``."""
         where = location or self.location
-        label = f"critical {self.damage_type} {self.location} {self.value}"
+        label = self.label
         found = [
             gain(self.game, target, name, rounds, location=where, note=label)
             for name, rounds in self.conditions
@@ -79,10 +104,18 @@ class CriticalEffect:
             found.append(Effect("fatigue", target, amount=self.fatigue, note=label))
         for item in self.effects:
             if not {"condition", "lost", "dead", "fatigue"} & set(item):
-                text = item.get("note") or ", ".join(f"{k}: {v}" for k, v in item.items())
-                found.append(Effect("note", target, location=where, note=f"{label}: {text}"))
-        prefix = "PLACEHOLDER row, fill from your rulebook: " if self.placeholder else ""
-        found.append(Effect("note", target, location=where, note=f"{prefix}{self.text}"))
+                said = item.get("note")
+                text = (
+                    Message.term(f"{self.key}.note", str(said))
+                    if said
+                    else Message.verbatim(", ".join(f"{k}: {v}" for k, v in item.items()))
+                )
+                note = Message("imperial.critical.note", label=label, text=text)
+                found.append(Effect("note", target, location=where, note=note))
+        text = self.message
+        if self.placeholder:
+            text = Message("imperial.critical.placeholder", text=text)
+        found.append(Effect("note", target, location=where, note=text))
         return tuple(found)
 
 
@@ -100,12 +133,14 @@ def critical_effect(
         damage_type.strip().upper(), damage_type.strip().capitalize()
     )
     if kind not in DAMAGE_TYPES:
-        raise refuse("damage_type", f"one of {', '.join(DAMAGE_TYPES)}, not {damage_type!r}")
+        problem = Message("imperial.critical.bad_type", known=DAMAGE_TYPES, given=repr(damage_type))
+        raise refuse("damage_type", problem)
     place = location_class(location)
     if place not in CLASSES:
-        raise refuse("location", f"a hit location or one of {', '.join(CLASSES)}: {location!r}")
+        problem = Message("imperial.critical.bad_location", known=CLASSES, given=repr(location))
+        raise refuse("location", problem)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise refuse("value", f"critical damage is a whole number of 1 or more, not {value!r}")
+        raise refuse("value", Message("imperial.critical.bad_value", given=repr(value)))
     data = game_data(game, "criticals")
     rows = (data.get("tables") or {}).get(kind, {}).get(place) or []
     wanted = min(value, int(data.get("max_value", 10)))
@@ -114,7 +149,8 @@ def critical_effect(
         return None
     effects = row.get("effects") or []
     if not all(isinstance(item, Mapping) for item in effects):
-        raise GmkitError(f"{game}/criticals.yaml {kind} {place} {wanted}: effects are mappings")
+        where = f"{game}/criticals.yaml {kind} {place} {wanted}"
+        raise GmkitError(Message("imperial.critical.bad_effects", where=where))
     return CriticalEffect(
         game=game,
         location=place,

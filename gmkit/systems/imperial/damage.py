@@ -30,6 +30,7 @@ from typing import Any
 from gmkit.dice import DiceSource, DieRoll, parse
 from gmkit.dice.ast import Binary, Dice, Group, Keep, Literal, Named, Negative, Node
 from gmkit.errors import GmkitError
+from gmkit.messages import Message, Text
 from gmkit.systems.tables import table
 
 
@@ -85,9 +86,22 @@ class DamageRoll:
         """The sides of the weapon's damage die (Righteous Fury's extra die)."""
         return next((die.sides for die in self.dice if die.sign > 0), 10)
 
-    def explain(self) -> str:
-        shown = ", ".join(str(die) for die in self.dice) or "no dice"
-        return f"{self.expression}: [{shown}] {self.constant:+d} = {self.total}"
+    def explain(self) -> Message:
+        """ "2d10+5: [1->4, 8] +5 = 17"."""
+        if not self.dice:
+            return Message(
+                "imperial.damage.roll_no_dice",
+                expression=self.expression,
+                constant=self.constant,
+                total=self.total,
+            )
+        return Message(
+            "imperial.damage.roll",
+            expression=self.expression,
+            dice=tuple(str(die) for die in self.dice),
+            constant=self.constant,
+            total=self.total,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +140,7 @@ def _linear(node: Node, sign: int, names: Mapping[str, int], text: str) -> tuple
             return [], sign * value
         case Named(name=name):
             if name not in names:
-                raise GmkitError(f"damage {text}: the bonus {name} is not known here")
+                raise GmkitError(Message("imperial.damage.unknown_bonus", damage=text, name=name))
             return [], sign * int(names[name])
         case Negative(operand=operand):
             return _linear(operand, -sign, names, text)
@@ -140,27 +154,24 @@ def _linear(node: Node, sign: int, names: Mapping[str, int], text: str) -> tuple
                 return left_terms + right_terms, left_value + right_value
             right_terms, right_value = _linear(right, 1, names, text)
             if left_terms or right_terms:
-                raise GmkitError(
-                    f"damage {text}: write it as a sum of dice and numbers (e.g. 2d10+5); "
-                    "degrees of success and Righteous Fury read single dice"
-                )
+                raise GmkitError(Message("imperial.damage.not_a_sum", damage=text))
             if operator == "*":
                 return [], left_value * right_value
             if right_value == 0:
-                raise GmkitError(f"damage {text}: division by zero")
+                raise GmkitError(Message("imperial.damage.division_by_zero", damage=text))
             return [], left_value // right_value
     raise TypeError(f"not a dice node: {node!r}")  # pragma: no cover
 
 
 def _roll_term(
-    sign: int, term: Dice, source: DiceSource, labels: list[str], rules: DamageRules
+    sign: int, term: Dice, source: DiceSource, labels: list[Text], rules: DamageRules
 ) -> list[DamageDie]:
     """Roll ``term``'s dice, taking each die's purpose from the front of ``labels``."""
     dice: list[DamageDie] = []
     for _ in range(term.count):
         label = labels.pop(0)
         if term.sides == 5 and rules.d5_from_d10:
-            roll = source.roll_die(10, f"{label} (d10 halved for a d5)")
+            roll = source.roll_die(10, Message("imperial.damage.d5_die", purpose=label))
             value = (roll.value + 1) // 2
         else:
             roll = source.roll_die(term.sides, label)
@@ -179,7 +190,7 @@ def _roll_term(
 def roll_damage(
     expression: str,
     source: DiceSource,
-    purpose: str,
+    purpose: Text,
     *,
     names: Mapping[str, int] | None = None,
     degrees: int = 0,
@@ -205,7 +216,13 @@ def roll_damage(
                 break
     terms = terms + [(sign, term) for _ in range(extra_rolls) for sign, term in terms]
     count = sum(term.count for _, term in terms)
-    labels = [purpose] if count == 1 else [f"{purpose} die {n}" for n in range(1, count + 1)]
+    labels: list[Text] = (
+        [purpose]
+        if count == 1
+        else [
+            Message("imperial.damage.die", purpose=purpose, number=n) for n in range(1, count + 1)
+        ]
+    )
     dice: list[DamageDie] = []
     for sign, term in terms:
         dice.extend(_roll_term(sign, term, source, labels, rules))
@@ -220,7 +237,7 @@ def roll_damage(
 
 
 def roll_extra_die(
-    sides: int, source: DiceSource, purpose: str, rules: DamageRules | None = None
+    sides: int, source: DiceSource, purpose: Text, rules: DamageRules | None = None
 ) -> DamageDie:
     """One more damage die of ``sides`` (Righteous Fury in Deathwatch)."""
     return _roll_term(1, Dice(1, sides), source, [purpose], rules or DamageRules())[0]

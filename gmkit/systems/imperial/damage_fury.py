@@ -4,7 +4,7 @@ The rules are data (``systems/data/<game>/righteous_fury.yaml``):
 
 - Dark Heresy (001): a confirmed Fury adds the weapon's damage again to that hit; the added roll
   may call it again, confirmation included. 001's house rule (the 2nd-edition beta), chosen with
-  ``request.options["righteous_fury_house_rule"]``: no confirmation, the target takes 1d5
+  the option ``righteous_fury_house_rule``: no confirmation, the target takes 1d5
   critical damage past armour and Toughness Bonus, its wounds unchanged.
 - Deathwatch (004): a confirmed Fury adds one more damage die; while each added die shows a
   natural 10 another one is added without a new test. Against a helpless target two natural
@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from gmkit.dice import DiceSource, roll
+from gmkit.messages import Message, Text
 from gmkit.systems.base import Step
 from gmkit.systems.imperial.damage import DamageRoll, DamageRules, roll_extra_die
+from gmkit.systems.imperial.terms import hit_label
 from gmkit.systems.percentile import PercentileTest
 from gmkit.systems.tables import table
 
@@ -73,8 +75,8 @@ class Fury:
         return bool(self.steps)
 
 
-Confirm = Callable[[str], PercentileTest]
-Reroll = Callable[[str], DamageRoll]
+Confirm = Callable[[Text], PercentileTest]
+Reroll = Callable[[Text], DamageRoll]
 
 
 def righteous_fury(
@@ -87,23 +89,26 @@ def righteous_fury(
     damage_rules: DamageRules | None = None,
     helpless: bool = False,
     house_rule: bool = False,
-    label: str = "hit 1",
+    label: Message | None = None,
+    fury: Text = "Righteous Fury",
 ) -> Fury:
     """Righteous Fury for one hit's ``damage`` roll, if a natural 10 calls it.
 
     ``confirm(purpose)`` rolls the attack's test again; ``reroll(purpose)`` rolls the weapon's
-    damage again (001).
+    damage again (001). ``label`` names the hit ("hit 1"), ``fury`` the game's name for it
+    (``terms.fury``).
     """
     if not damage.tens:
         return Fury()
-    title = f"Righteous Fury ({label})"
+    label = label or hit_label(1)
+    title = Message("imperial.fury.title", fury=fury, hit=label)
     if house_rule and rules.house_rule_critical:
-        rolled = roll(rules.house_rule_critical, source, f"Righteous Fury critical ({label})")
+        purpose = Message("imperial.fury.critical_die", fury=fury, hit=label)
+        rolled = roll(rules.house_rule_critical, source, purpose)
         step = Step(
             title,
-            f"{rolled.total} critical damage",
-            "house rule (2nd-edition beta): no confirmation; armour and Toughness do not "
-            "reduce it; wounds unchanged",
+            Message("imperial.fury.critical", amount=rolled.total),
+            Message("imperial.fury.house_rule"),
             rolls=rolled.dice,
         )
         return Fury((step,), 0, rolled.total)
@@ -115,20 +120,20 @@ def righteous_fury(
     needs_test = rules.confirm and not automatic
     for round_number in range(1, rules.max_chain + 1):
         if needs_test:
-            test = confirm(f"Righteous Fury confirmation ({label})")
+            test = confirm(Message("imperial.fury.confirmation_die", fury=fury, hit=label))
             if not test.success:
-                steps.append(
-                    Step(title, "not confirmed", test.explain(), (test.roll,), test.target)
-                )
+                outcome = Message("imperial.fury.not_confirmed")
+                steps.append(Step(title, outcome, test.explain(), (test.roll,), test.target))
                 break
-            steps.append(Step(title, "confirmed", test.explain(), (test.roll,), test.target))
+            outcome = Message("imperial.fury.confirmed")
+            steps.append(Step(title, outcome, test.explain(), (test.roll,), test.target))
         elif round_number == 1 and automatic:
-            steps.append(
-                Step(title, "confirmed", f"{damage.tens} natural 10s on a helpless target")
-            )
-        added, tens, rolls, detail = _add(damage, rules, source, reroll, damage_rules, label)
+            detail = Message("imperial.fury.helpless", tens=damage.tens)
+            steps.append(Step(title, Message("imperial.fury.confirmed"), detail))
+        purpose = Message("imperial.fury.damage_die", fury=fury, hit=label)
+        added, tens, rolls, detail = _add(damage, rules, source, reroll, damage_rules, purpose)
         extra += added
-        steps.append(Step(title, f"+{added} damage", detail, rolls))
+        steps.append(Step(title, Message("imperial.fury.added", added=added), detail, rolls))
         if not (rules.chain and tens):
             break
         needs_test = rules.chain_confirms
@@ -141,13 +146,14 @@ def _add(
     source: DiceSource,
     reroll: Reroll,
     damage_rules: DamageRules | None,
-    label: str,
-) -> tuple[int, int, tuple[Any, ...], str]:
+    purpose: Message,
+) -> tuple[int, int, tuple[Any, ...], Message]:
     """Roll what a confirmed Fury adds: (damage, natural 10s, dice, explanation)."""
-    purpose = f"Righteous Fury damage ({label})"
     if rules.on_confirm == "weapon_damage":
         again = reroll(purpose)
-        return again.total, again.tens, again.rolls, "the weapon's damage again: " + again.explain()
+        detail = Message("imperial.fury.weapon_again", roll=again.explain())
+        return again.total, again.tens, again.rolls, detail
     die = roll_extra_die(damage.first_sides, source, purpose, damage_rules)
     ten = 1 if die.natural_ten else 0
-    return die.reads, ten, (die.roll,), f"one more d{die.sides}: {die}"
+    detail = Message("imperial.fury.extra_die", sides=die.sides, die=str(die))
+    return die.reads, ten, (die.roll,), detail

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gmkit.messages import Message
 from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.sheets.percentile import bonus_of
 from gmkit.systems.imperial.cover import cover_after_hit
@@ -58,16 +59,31 @@ class Soak:
         """Damage the target takes from this hit."""
         return max(0, self.through_cover - self.effective_armour - self.toughness)
 
-    def explain(self) -> str:
-        parts = [f"{self.damage} damage"]
+    def explain(self) -> Message:
+        """ "10 damage - AP 5 - TB 3 = 2" (cover, a multiplier and Pen shown when they count)."""
+        parts = [Message("imperial.soak.damage", damage=self.damage)]
         if self.cover:
-            parts.append(f"cover {self.cover}")
-        armour = f"AP {self.armour}"
-        if self.armour_multiplier != 1:
-            armour += f"x{self.armour_multiplier}"
-        if self.pen:
-            armour += f" (Pen {self.pen}: {self.effective_armour})"
-        parts += [armour, f"TB {self.toughness}"]
-        text = " - ".join(parts)
+            parts.append(Message("imperial.soak.cover", points=self.cover))
+        parts += [self._armour(), Message("imperial.soak.toughness", toughness=self.toughness)]
         total = self.damage - self.cover - self.effective_armour - self.toughness
-        return f"{text} = {self.wounds}" + ("" if total == self.wounds else " (none goes through)")
+        which = "imperial.soak.total" if total == self.wounds else "imperial.soak.total_none"
+        return Message(which, parts=tuple(parts), wounds=self.wounds)
+
+    def _armour(self) -> Message:
+        """ "AP 4", "AP 4x2", "AP 3 (Pen 5: 0)", "AP 4x2 (Pen 2: 6)"."""
+        armour, times, pen = self.armour, self.armour_multiplier, self.pen
+        if times != 1 and pen:
+            return Message(
+                "imperial.soak.armour_times_pen",
+                armour=armour,
+                multiplier=times,
+                pen=pen,
+                effective=self.effective_armour,
+            )
+        if times != 1:
+            return Message("imperial.soak.armour_times", armour=armour, multiplier=times)
+        if pen:
+            return Message(
+                "imperial.soak.armour_pen", armour=armour, pen=pen, effective=self.effective_armour
+            )
+        return Message("imperial.soak.armour", armour=armour)

@@ -36,9 +36,12 @@ from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import Any, Generic, TypeVar
 
+from gmkit.messages import Message
 from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.systems.base import Effect
 from gmkit.systems.imperial.conditions import gain
+from gmkit.systems.imperial.terms import damage_type
+from gmkit.systems.percentile import location_name
 
 S = TypeVar("S", bound=ImperialCharacter)
 CRITICAL_MAX = 10
@@ -52,7 +55,7 @@ class Applied(Generic[S]):
 
     sheet: S
     follow_up: tuple[Effect, ...] = ()  # conditions the effect caused (unconscious, dead)
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
     criticals: tuple[Any, ...] = ()  # what ``criticals.critical_effect`` returned
 
 
@@ -67,11 +70,11 @@ def critical_effect(game: str, location: str | None, damage_type: str | None, va
     return module.critical_effect(game, location or "body", damage_type or "Impact", value)
 
 
-def _criticals(sheet: S, added: int, effect: Effect, notes: list[str]) -> Applied[S]:
+def _criticals(sheet: S, added: int, effect: Effect, notes: list[Message]) -> Applied[S]:
     total = sheet.critical_damage + added
     past = total > CRITICAL_MAX
     if past:
-        notes.append(f"critical damage {total} is past the tables' {CRITICAL_MAX}: dead")
+        notes.append(Message("imperial.effects.past_tables", total=total, most=CRITICAL_MAX))
     total = min(total, CRITICAL_MAX)
     changes: dict[str, Any] = {"critical_damage": total}
     if sheet.game == "deathwatch" and sheet.damage < sheet.wounds:
@@ -84,10 +87,20 @@ def _criticals(sheet: S, added: int, effect: Effect, notes: list[str]) -> Applie
         follow.extend(to_effects(sheet.name, effect.location))
     minion = bool(getattr(new, "dead", False))
     if (past or minion) and not any(item.condition == "dead" for item in follow):
-        why = "a minion" if minion else f"past {CRITICAL_MAX} critical damage"
+        why = (
+            Message("imperial.effects.minion")
+            if minion
+            else Message("imperial.effects.past_critical", most=CRITICAL_MAX)
+        )
         follow.append(gain(sheet.game, sheet.name, "dead", note=why))
-    where = (effect.location or "body").replace("_", " ")
-    notes.append(f"{total} critical damage ({effect.damage_type or 'Impact'}, {where})")
+    notes.append(
+        Message(
+            "imperial.effects.critical",
+            total=total,
+            damage_type=damage_type(effect.damage_type or "Impact"),
+            location=location_name(effect.location or "body"),
+        )
+    )
     criticals = (found,) if found is not None else ()
     return Applied(new, tuple(follow), tuple(notes), criticals)
 
@@ -99,7 +112,7 @@ def apply(sheet: S, effect: Effect) -> Applied[S]:
     if effect.kind == "damage":
         taken = min(effect.amount, sheet.wounds - sheet.damage)
         beyond = effect.amount - taken
-        notes = [f"{taken} damage"] if taken else []
+        notes = [Message("imperial.effects.damage", taken=taken)] if taken else []
         if not beyond:
             return Applied(sheet.edit(damage=sheet.damage + taken), (), tuple(notes))
         return _criticals(sheet.edit(damage=sheet.wounds), beyond, effect, notes)
@@ -117,21 +130,21 @@ def apply(sheet: S, effect: Effect) -> Applied[S]:
         return Applied(sheet.edit(weapons=weapons))
     horde = getattr(sheet, "horde", None)
     if horde is None:
-        return Applied(sheet, notes=(f"{sheet.name} is not a horde",))
+        return Applied(sheet, notes=(Message("imperial.effects.not_a_horde", name=sheet.name),))
     left = max(0, horde.magnitude - effect.amount)
     new = sheet.edit(horde={**horde.model_dump(), "magnitude": left})
-    notes = (f"magnitude {left} of {horde.magnitude_max}",) + (("destroyed",) if not left else ())
-    return Applied(new, notes=notes)
+    magnitude = Message("imperial.effects.magnitude", left=left, most=horde.magnitude_max)
+    destroyed = (Message("imperial.effects.destroyed"),) if not left else ()
+    return Applied(new, notes=(magnitude, *destroyed))
 
 
 def _fatigue(sheet: S, levels: int) -> Applied[S]:
     new = sheet.edit(fatigue=min(20, max(0, sheet.fatigue + levels)))
     if levels > 0 and new.unconscious_from_fatigue and not sheet.unconscious_from_fatigue:
-        minutes = new.unconscious_minutes
-        note = f"more fatigue than TB: unconscious for {minutes} minutes"
+        note = Message("imperial.effects.out_from_fatigue", minutes=new.unconscious_minutes)
         out = gain(sheet.game, sheet.name, "unconscious", note=note)
         return Applied(new, (out,), (note,))
-    return Applied(new, notes=(f"fatigue {new.fatigue}",))
+    return Applied(new, notes=(Message("imperial.effects.fatigue", fatigue=new.fatigue),))
 
 
 def apply_effect(sheet: S, effect: Effect) -> S:
@@ -159,7 +172,7 @@ def apply_for_encounter(sheet: S, effect: Effect) -> tuple[S, tuple[Effect, ...]
 def apply_effects(sheet: S, effects: Iterable[Effect]) -> Applied[S]:
     """Every effect aimed at ``sheet``, in order; the follow-ups and notes gathered."""
     follow: list[Effect] = []
-    notes: list[str] = []
+    notes: list[Message] = []
     criticals: list[Any] = []
     for effect in effects:
         applied = apply(sheet, effect)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gmkit.dice import DiceSource, DieRoll, roll
+from gmkit.messages import Message
 from gmkit.sheets.dark_heresy import ImperialWeapon
 from gmkit.sheets.deathwatch import HordeRules
 from gmkit.systems.base import Effect, Modifier, Step
@@ -44,7 +45,7 @@ class HordeHits:
     """How many hits an attack scores on a horde, and why."""
 
     hits: int
-    reason: str
+    reason: Message
     rolls: tuple[DieRoll, ...] = ()
 
 
@@ -60,20 +61,36 @@ def horde_hits(
     blast = int(weapon.quality("Blast"))
     if blast:
         count = blast * rules.blast_hits_per_point
-        return HordeHits(count, f"Blast({blast}): {count} hits")
+        return HordeHits(count, Message("imperial.horde.blast", blast=blast, count=count))
     if weapon.quality("Flame"):
-        rolled = roll(rules.flame_extra_hits, source, "flame hits on the horde")
+        rolled = roll(rules.flame_extra_hits, source, Message("imperial.horde.flame_die"))
         count = rules.flame_hits(weapon.range, rolled.total)
-        reason = f"Flame: ceil({weapon.range} m / {rules.flame_range_divisor}) + {rolled.total}"
-        return HordeHits(count, f"{reason} = {count} hits", rolled.dice)
+        reason = Message(
+            "imperial.horde.flame",
+            range=weapon.range,
+            divisor=rules.flame_range_divisor,
+            rolled=rolled.total,
+            count=count,
+        )
+        return HordeHits(count, reason, rolled.dice)
     if melee:
         extra = degrees // rules.melee_degrees_per_extra_hit
-        reasons = [f"{hits} + {extra} for {degrees} degrees of success"]
         if weapon.quality("Power Field"):
-            extra += rules.power_field_extra_hits
-            reasons.append(f"+{rules.power_field_extra_hits} Power Field")
-        return HordeHits(hits + extra, f"melee: {' '.join(reasons)} = {hits + extra} hits")
-    return HordeHits(hits, f"{hits} hits")
+            power = rules.power_field_extra_hits
+            reason = Message(
+                "imperial.horde.melee_power",
+                hits=hits,
+                extra=extra,
+                degrees=degrees,
+                power=power,
+                count=hits + extra + power,
+            )
+            return HordeHits(hits + extra + power, reason)
+        reason = Message(
+            "imperial.horde.melee", hits=hits, extra=extra, degrees=degrees, count=hits + extra
+        )
+        return HordeHits(hits + extra, reason)
+    return HordeHits(hits, Message("imperial.horde.hits", count=hits))
 
 
 def explosive_extra_hits(weapon: ImperialWeapon, rules: HordeRules) -> int:
@@ -88,12 +105,14 @@ def psychic_hits(
     rules = rules or horde_rules()
     count = psy_rating * rules.psychic_hits_per_psy_rating
     if not area:
-        return HordeHits(count, f"Psy Rating {psy_rating}: {count} hits")
-    rolled = roll(rules.psychic_area_extra_hits, source, "area power hits on the horde")
+        return HordeHits(count, Message("imperial.horde.psychic", psy=psy_rating, count=count))
+    purpose = Message("imperial.horde.area_die")
+    rolled = roll(rules.psychic_area_extra_hits, source, purpose)
     total = count + rolled.total
-    return HordeHits(
-        total, f"Psy Rating {psy_rating} + {rolled.total} (area) = {total}", rolled.dice
+    reason = Message(
+        "imperial.horde.psychic_area", psy=psy_rating, rolled=rolled.total, count=total
     )
+    return HordeHits(total, reason, rolled.dice)
 
 
 def magnitude_loss(damaging_hits: int, rules: HordeRules) -> int:
@@ -108,7 +127,7 @@ class BreakCheck:
     test_needed: bool
     willpower_modifier: int
     broken: bool
-    reason: str
+    reason: Message
 
 
 def break_check(
@@ -116,19 +135,21 @@ def break_check(
 ) -> BreakCheck:
     """Whether a horde of starting magnitude ``start``, now ``magnitude``, must test or breaks."""
     if fearless:
-        return BreakCheck(False, 0, False, "fights to the last")
+        return BreakCheck(False, 0, False, Message("imperial.horde.fearless"))
     if magnitude * 100 < start * rules.auto_break_below_percent:
-        reason = f"{magnitude} is under {rules.auto_break_below_percent}% of {start}"
-        return BreakCheck(False, 0, True, reason + ": it breaks")
+        percent = rules.auto_break_below_percent
+        reason = Message("imperial.horde.breaks", magnitude=magnitude, percent=percent, start=start)
+        return BreakCheck(False, 0, True, reason)
     below_half = magnitude * 100 < start * rules.willpower_penalty_below_percent
     modifier = rules.willpower_penalty if below_half else 0
     needed = lost_this_turn * 100 >= start * rules.break_test_loss_percent and lost_this_turn > 0
-    reason = (
-        f"lost {lost_this_turn} of {start} this turn"
-        + (f" (>= {rules.break_test_loss_percent}%): Willpower test" if needed else "")
-        + (f"; under {rules.willpower_penalty_below_percent}%: {modifier}" if below_half else "")
-    )
-    return BreakCheck(needed, modifier, False, reason)
+    which = "imperial.horde.lost" + ("_test" if needed else "") + ("_under" if below_half else "")
+    found: dict[str, int] = {"lost": lost_this_turn, "start": start}
+    if needed:
+        found["percent"] = rules.break_test_loss_percent
+    if below_half:
+        found |= {"under": rules.willpower_penalty_below_percent, "modifier": modifier}
+    return BreakCheck(needed, modifier, False, Message(which, **found))
 
 
 def break_test(
@@ -139,18 +160,21 @@ def break_test(
     game: str = "deathwatch",
 ) -> tuple[PercentileTest | None, Step, tuple[Effect, ...]]:
     """Roll the horde's Willpower test if ``check`` calls for one; broken: it flees."""
-    fled = (gain(game, name, "broken", note="flees at its best speed"),)
+    fled = (gain(game, name, "broken", note=Message("imperial.horde.flees")),)
+    title = Message("imperial.horde.morale")
+    broken, holds = Message("imperial.horde.broken"), Message("imperial.horde.holds")
     if check.broken:
-        return None, Step("Horde morale", "broken", check.reason), fled
+        return None, Step(title, broken, check.reason), fled
     if not check.test_needed:
-        return None, Step("Horde morale", "holds", check.reason), ()
-    modifiers = [Modifier("Under half magnitude", check.willpower_modifier)]
+        return None, Step(title, holds, check.reason), ()
+    modifiers = [Modifier(Message("imperial.horde.under_half"), check.willpower_modifier)]
     modifiers = [m for m in modifiers if m.value]
-    test = roll_test("WP", willpower, modifiers, source, f"horde break test ({name})")
+    purpose = Message("imperial.horde.break_die", name=name)
+    test = roll_test("WP", willpower, modifiers, source, purpose)
     step = Step(
-        "Horde morale",
-        "holds" if test.success else "broken",
-        f"{check.reason}; {test.explain()}",
+        title,
+        holds if test.success else broken,
+        Message("common.join", parts=(check.reason, test.explain())),
         (test.roll,),
         test.target,
         test.modifiers,
@@ -160,4 +184,5 @@ def break_test(
 
 def resist_bonus(magnitude: int, rules: HordeRules) -> Modifier:
     """A horde's bonus to Willpower against pinning and fear: its magnitude (004)."""
-    return Modifier("Horde magnitude", magnitude * rules.willpower_bonus_per_magnitude)
+    source = Message("imperial.horde.magnitude_bonus")
+    return Modifier(source, magnitude * rules.willpower_bonus_per_magnitude)

@@ -9,13 +9,16 @@ requests raise :class:`~gmkit.errors.RulesError` naming the field. ``defence_mod
 the target's Dodge or Parry modifiers, ``target_modifiers`` those of any test the target makes
 against the attack (an opposed test); the resolver reads both.
 
-``request.options`` (all optional):
+What the encounter knows comes in the request's standings: the names the combatants bear
+(``request.attacker_standing.conditions``, ``request.target_standing.conditions``: the ids
+conditions.yaml defines count, ``"jammed: Lasgun"`` too, any other name, the GM's own "behind
+the pews", is ignored with a warning, "not a rule condition: ..."), and the round's reaction
+pools the target spent (``request.target_standing.reactions``, ``{"reaction": 1}``).
 
-- ``attacker_conditions``, ``target_conditions``: the names the combatants bear, as lists;
-  the ids conditions.yaml defines count (``"jammed: Lasgun"`` too), any other name (the GM's
-  own, "behind the pews") is ignored with a warning, "not a rule condition: ...".
-- ``target_reactions`` (the round's reaction pools the target spent, ``{"reaction": 1}``) or
-  ``reactions_left``: how many reactions the target has left (``resolve_reactions``).
+``request.options`` (:class:`~gmkit.systems.imperial.options.ImperialOptions`, all optional):
+
+- ``reactions_left``: how many reactions the target has left, the GM's count
+  (``resolve_reactions``).
 - ``prepared``: what the attacker did before this attack, ``{action id: type or True}``:
   ``{"aim": "full"}``, ``{"brace_heavy_weapon": True}``, ``{"feint": True}`` (won),
   ``{"move": "half"}`` (before a Knock-Down).
@@ -27,7 +30,8 @@ against the attack (an opposed test); the resolver reads both.
   attacker's handling.
 - ``target_armed`` (default: the target's sheet lists a weapon), ``horde_reacts`` (a horde
   may Dodge and Parry, at the GM's call), ``unaware_auto_hit`` (001: with the GM's leave).
-- ``house_rules``: ``{id: bool}`` switching Dark Heresy's house rules (house_rules.yaml).
+- ``house_rules`` (Dark Heresy's): ``{id: bool}`` switching its house rules
+  (house_rules.yaml).
 - ``gm_override``: True turns the refusals a GM may overrule (conditions that forbid the
   action, house-rule limits, a charge's distance) into warnings.
 
@@ -53,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gmkit.errors import RulesError
+from gmkit.messages import Message
 from gmkit.sheets.percentile import talent_specialities
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial import actions as catalog
@@ -62,12 +67,14 @@ from gmkit.systems.imperial.actions import check_game, effect_notes, jam_from, r
 from gmkit.systems.imperial.actions_request import (
     Attack,
     attack_flags,
-    check_options,
     prepared_actions,
     read_attack,
 )
 from gmkit.systems.imperial.circumstances_handling import handling
+from gmkit.systems.imperial.options import unaware_auto_hit
 from gmkit.systems.imperial.setup import AttackSetup
+from gmkit.systems.imperial.terms import field_label, fury, move_name
+from gmkit.systems.percentile import characteristic
 
 __all__ = [
     "RulesError",
@@ -92,16 +99,18 @@ class _Draft:
     """The setup being built: modifiers, notes and warnings, and the GM's override."""
 
     override: bool
-    auto_fail: str | None = None
+    auto_fail: Message | None = None
     modifiers: list[Modifier] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    notes: list[Message] = field(default_factory=list)
+    warnings: list[Message] = field(default_factory=list)
 
-    def limit(self, field_name: str, problem: str) -> None:
+    def limit(self, field_name: str, problem: Message) -> None:
         """Refuse, or with the GM's override, warn."""
         if not self.override:
             raise refuse(field_name, problem)
-        self.warnings.append(f"GM override ({field_name}): {problem}")
+        self.warnings.append(
+            Message("imperial.gm_override", field=field_label(field_name), problem=problem)
+        )
 
 
 def _range(
@@ -119,11 +128,11 @@ def _range(
     elif "range_band" in on:
         band = circ.band(game, str(on["range_band"][1]))
     else:
-        draft.notes.append("range: no distance given, no range modifier applied")
+        draft.notes.append(Message("imperial.setup.no_distance"))
         return
     engaged = [item for item, _ in on.values() if item.get("no_point_blank")]
     if band.id == "point_blank" and engaged:
-        draft.notes.append(f"{band.source}: no bonus when engaged in melee with the target")
+        draft.notes.append(Message("imperial.setup.no_point_blank_engaged", band=band.source))
         return
     if band.id == "point_blank":
         flags.add("point_blank")
@@ -137,34 +146,51 @@ def _limits(
 ) -> None:
     """What the attacker's conditions and the action's distance allow."""
     field_name = "options['attacker_conditions']"
+    named = attack.action.label
     for item in cond.checked(game, attacker_ids):
         if "no_actions" in item.flags:
-            draft.limit(field_name, f"{item.name}: the attacker can take no action")
+            draft.limit(field_name, Message("imperial.setup.no_action", condition=item.label))
         if "half_actions_only" in item.flags and attack.action_type == "full":
-            draft.limit(field_name, f"{item.name}: Half Actions only; {attack.action.name} is Full")
+            problem = Message(
+                "imperial.setup.half_actions_only", condition=item.label, action=named
+            )
+            draft.limit(field_name, problem)
         if item.only_actions and attack.action.id not in item.only_actions:
-            draft.limit(field_name, f"{item.name}: only {', '.join(sorted(item.only_actions))}")
+            only = tuple(sorted(item.only_actions))
+            draft.limit(
+                field_name, Message("imperial.setup.only_actions", condition=item.label, only=only)
+            )
         if attack.test in item.auto_fail:
-            draft.auto_fail = f"{item.name}: {attack.test} tests fail automatically"
+            draft.auto_fail = Message(
+                "imperial.setup.auto_fail", condition=item.label, test=characteristic(attack.test)
+            )
             draft.warnings.append(draft.auto_fail)
-    jammed = cond.jammed_weapons(request.options.get("attacker_conditions"))
+    jammed = cond.jammed_weapons(request.attacker_standing.conditions)
     if attack.weapon is not None and attack.weapon.name.casefold() in jammed:
-        draft.limit("weapon", f"{attack.weapon.name} is jammed: clear it first (clear_jam)")
+        draft.limit("weapon", Message("imperial.setup.jammed", weapon=attack.weapon.name))
     needed = attack.action.requires_condition
     if needed and needed not in attacker_ids:
-        draft.limit(field_name, f"{attack.action.name} is only used in a grapple ({needed})")
+        problem = Message("imperial.setup.only_in_grapple", action=named, condition=needed)
+        draft.limit(field_name, problem)
     spec = attack.spec
     if spec.min_distance is None and spec.max_distance is None:
         return
     if request.distance is None:
-        draft.notes.append(f"{attack.action.name}: distance to the target not checked")
+        draft.notes.append(Message("imperial.setup.distance_not_checked", action=named))
         return
     distance, least = float(request.distance), float(spec.min_distance or 0)
     reach = getattr(request.attacker, "movement", {}).get(spec.max_distance)
     if distance < least:
-        draft.limit("distance", f"{attack.action.name} needs {least:g} m, not {distance:g}")
+        problem = Message("imperial.setup.too_close", action=named, least=least, distance=distance)
+        draft.limit("distance", problem)
     if reach is not None and distance > reach:
-        draft.limit("distance", f"{distance:g} m is past the {spec.max_distance} move ({reach} m)")
+        problem = Message(
+            "imperial.setup.too_far",
+            distance=distance,
+            move=move_name(str(spec.max_distance)),
+            reach=reach,
+        )
+        draft.limit("distance", problem)
 
 
 def _ammunition(request: AttackRequest, attack: Attack, draft: _Draft) -> tuple[int, int]:
@@ -178,14 +204,15 @@ def _ammunition(request: AttackRequest, attack: Attack, draft: _Draft) -> tuple[
             for talent, count in attack.spec.talent_attacks.items()
             if talent_specialities(talents, talent) is not None
         ]
-        return (max(given) if given and not request.options.get("two_weapons") else 1), 0
+        return (max(given) if given and not request.options.two_weapons else 1), 0
     rate = getattr(weapon, _HITS[attack.mode]) if attack.mode in _HITS else 1
     if not weapon.clip and weapon.weapon_class in ("thrown", "melee"):
         return rate, 0
     if weapon.loaded < 1:
-        raise refuse("weapon", f"{weapon.name} is empty: reload it ({weapon.reload})")
+        problem = Message("imperial.setup.empty", weapon=weapon.name, reload=weapon.reload)
+        raise refuse("weapon", problem)
     if weapon.loaded < rate:
-        draft.notes.append(f"ammunition: {weapon.loaded} rounds left, fired all; hits capped")
+        draft.notes.append(Message("imperial.setup.few_rounds", loaded=weapon.loaded))
         return weapon.loaded, weapon.loaded
     return rate, rate
 
@@ -215,36 +242,33 @@ def _finish(
         can_dodge = can_parry = False
     can_dodge = can_dodge and "cannot_dodge" not in target_flags
     can_parry = can_parry and _can_parry_with(request.target)
-    if "horde_target" in flags and not options.get("horde_reacts"):
+    if "horde_target" in flags and not options.horde_reacts:
         can_dodge = can_parry = False
-        draft.notes.append("horde: no Dodge or Parry unless the GM allows (options horde_reacts)")
+        draft.notes.append(Message("imperial.setup.horde_no_reactions"))
     auto_hit, extra = False, 0
     if "helpless" in target_flags and not attack.ranged and attack.test == "WS":
         auto_hit, extra = True, 1 if attack.mode == "melee" else 0
-        draft.notes.append(
-            "helpless_target: hits automatically; damage rolled twice, and two "
-            "10s call Righteous Fury without a confirmation roll"
-        )
+        draft.notes.append(Message("imperial.setup.helpless", fury=fury(game)))
     if "quality:Flame" in flags and attack.ranged:
         auto_hit, can_parry = True, False
-        draft.notes.append("flame: no BS test; each target in the area tests Agility (Dodge)")
+        draft.notes.append(Message("imperial.setup.flame"))
     unaware = circ.circumstance(game, "target_unaware").get("auto_hit_option")
-    if unaware and options.get(unaware) and "unaware" in target_flags:
+    if unaware and unaware_auto_hit(options) and "unaware" in target_flags:
         auto_hit = True
-        draft.notes.append("unaware_auto_hit: the GM lets the attack on an unaware target succeed")
+        draft.notes.append(Message("imperial.setup.unaware_auto_hit"))
     if spec.opposed:
-        draft.notes.append(
-            f"opposed: the target makes an opposed {spec.opposed} test instead of reacting"
-        )
+        opposed = characteristic(str(spec.opposed))
+        draft.notes.append(Message("imperial.setup.opposed", test=opposed))
     if attack.mode == "grapple":
-        draft.notes.append("grapple_start: on a hit both are grappled, the attacker controlling")
+        draft.notes.append(Message("imperial.setup.grapple_start"))
     max_hits, rounds = _ammunition(request, attack, draft)
     thrown = "thrown" in flags
     kind = spec.jam or ("burst" if attack.mode in _HITS else "single")
-    jams = jam_from(game, kind, weapon.qualities) if attack.ranged and not thrown else None
+    ranged = attack.ranged and weapon is not None and not thrown
+    jams = jam_from(game, kind, weapon.qualities) if ranged and weapon is not None else None
     called = request.called_location if attack.action.id == "called_shot" else None
     if "horde_target" in flags and called:
-        draft.notes.append("horde: hit locations are not used against a horde")
+        draft.notes.append(Message("imperial.setup.horde_no_locations"))
     return AttackSetup(
         characteristic=attack.test,
         modifiers=tuple(draft.modifiers),
@@ -285,18 +309,18 @@ def attack_setup(request: AttackRequest, game: str) -> AttackSetup:
     check_game(game)
     sheet_game = getattr(request.attacker, "game", game)
     if sheet_game != game:
-        raise refuse("attacker", f"a {sheet_game} sheet does not attack in {game}")
-    check_options(request.options)
-    draft = _Draft(bool(request.options.get("gm_override", False)))
+        problem = Message("imperial.setup.other_game", sheet_game=sheet_game, game=game)
+        raise refuse("attacker", problem)
+    draft = _Draft(request.options.gm_override)
     attack = read_attack(request, game)
     if request.called_location is not None and attack.action.id != "called_shot":
-        raise refuse("called_location", "naming a location needs the called_shot action")
+        raise refuse("called_location", Message("imperial.setup.location_needs_called_shot"))
     on = circ.active(game, request.circumstances)
     attacker_ids, target_ids = cond.request_conditions(request, game)
     for side, name in cond.not_rule_conditions(request, game):
         who = getattr(request, side).name
         draft.warnings.append(
-            f"not a rule condition: {name!r} ({who}, the {side}): the rules ignore it"
+            Message(f"imperial.setup.not_a_rule_condition_{side}", name=repr(name), who=who)
         )
     prepared = prepared_actions(request, game, attack, draft.notes)
     flags = attack_flags(request, game, attack, on, prepared, attacker_ids)
@@ -343,7 +367,7 @@ def defence_modifiers(request: AttackRequest, game: str, reaction: str) -> tuple
     """
     test = {"dodge": "Dodge", "parry": "Parry"}.get(reaction)
     if test is None:
-        raise refuse("reaction", f"dodge or parry, not {reaction!r}")
+        raise refuse("reaction", Message("imperial.setup.bad_reaction", reaction=repr(reaction)))
     return target_modifiers(request, game, test)
 
 

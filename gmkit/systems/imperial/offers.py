@@ -18,11 +18,12 @@ from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text
 from gmkit.sheets.base import Sheet
 from gmkit.systems import percentile
-from gmkit.systems.base import AttackRequest, Choice
+from gmkit.systems.base import AttackRequest, Choice, Standing
 from gmkit.systems.imperial import actions as catalog
 from gmkit.systems.imperial import circumstances as circ
 from gmkit.systems.imperial.actions_request import MODE_ACTIONS, read_attack
 from gmkit.systems.imperial.modifiers import attack_setup
+from gmkit.systems.imperial.terms import tested
 from gmkit.systems.offers import UNARMED, Preview, first_preferred, mode_label, reaction_choice
 
 _CIRCUMSTANCE_KINDS = {"flag": "flag", "number": "number", "cover": "number", "choice": "choice"}
@@ -58,7 +59,11 @@ class ImperialOffers:
 
     def actions(self) -> tuple[Choice, ...]:
         return tuple(
-            Choice(item.id, item.label, help=f"{'/'.join(item.types)} action")
+            Choice(
+                item.id,
+                item.label,
+                help=Message("imperial.offers.action_help", types=item.types_named),
+            )
             for item in catalog.actions(self.game).values()
             if item.is_attack
         )
@@ -74,6 +79,11 @@ class ImperialOffers:
                 options=tuple(chosen.options),
             )
         location = self.locations(action)
+        standing = Standing.of(
+            options.get("attacker_conditions") or (),
+            options.get("attacker_counters") or {},
+            options.get("attacker_reactions") or {},
+        )
         request = AttackRequest(
             sheet,
             weapon,
@@ -81,7 +91,7 @@ class ImperialOffers:
             action=action,
             mode=mode,
             called_location=location[0] if location else None,
-            options={k: v for k, v in options.items() if k.startswith("attacker_")},
+            attacker_standing=standing,
         )
         try:
             attack_setup(request, self.game)
@@ -113,19 +123,37 @@ class ImperialOffers:
                 options = item.listed("choices")
             elif item.kind == "terrain":
                 options = _TERRAIN
-            parts = [f"{'/'.join(sorted(s.tests))} {s.value:+d}" for s in item.modifiers if s.value]
-            if item.kind == "cover":
-                parts.append("armour points in front of the covered locations")
-            if item.get("steps"):
-                parts.append(
-                    ", ".join(f"{s['from']}+: {int(s['value']):+d}" for s in item.get("steps"))
+            parts: list[Message] = [
+                Message(
+                    "imperial.offers.modifier",
+                    tests=tuple(tested(test) for test in sorted(s.tests)),
+                    value=s.value,
                 )
-            found.append(Choice(item.id, item.label, kind, options, "; ".join(parts)))  # type: ignore[arg-type]
+                for s in item.modifiers
+                if s.value
+            ]
+            if item.kind == "cover":
+                parts.append(Message("imperial.offers.cover"))
+            if item.get("steps"):
+                steps = tuple(
+                    Message("imperial.offers.step", start=int(s["from"]), value=int(s["value"]))
+                    for s in item.get("steps")
+                )
+                parts.append(Message("common.list", items=steps))
+            help_text: Text = Message("common.join", parts=tuple(parts)) if parts else ""
+            found.append(Choice(item.id, item.label, kind, options, help_text))  # type: ignore[arg-type]
         return tuple(found)
 
     def reactions(self) -> tuple[Choice, ...]:
         return tuple(
-            reaction_choice(item.id, item.label, f"{item.test} test")
+            reaction_choice(
+                item.id,
+                item.label,
+                Message(
+                    "imperial.preview.test",
+                    characteristic=percentile.characteristic(str(item.test)),
+                ),
+            )
             for item in catalog.actions(self.game).values()
             if "reaction" in item.types
         )
@@ -155,10 +183,11 @@ class ImperialOffers:
             notes.insert(0, Message("imperial.preview.max_hits", hits=setup.max_hits))
         if setup.auto_hit:
             notes.insert(0, Message("imperial.preview.auto_hit"))
+        named = percentile.characteristic(setup.characteristic)
         return Preview(
-            Message("imperial.preview.test", characteristic=setup.characteristic),
+            Message("imperial.preview.test", characteristic=named),
             "d100",
-            f"{setup.characteristic} {base}",
+            Message("imperial.preview.base", characteristic=named, base=base),
             setup.modifiers,
             total,
             None if setup.auto_hit else base + total,
@@ -173,9 +202,7 @@ class ImperialOffers:
             else Message("imperial.offers.as_action_has_it")
         )
         found: dict[str, Text] = {}
-        horde = getattr(request.target, "is_horde", False) and not request.options.get(
-            "horde_reacts"
-        )
+        horde = getattr(request.target, "is_horde", False) and not request.options.horde_reacts
         for choice in self.reactions():
             if horde:
                 found[choice.id] = Message("imperial.offers.hordes_do_not_react")

@@ -10,8 +10,8 @@ circumstances make of the attack; without one, ``modifiers.attack_setup`` builds
 ``resolve_attack(request, EnteredDice([34, 7]), AttackSetup("BS", (), "single", rounds=1))``
 rolls a to-hit of 34 and a damage d10 of 7 (a worked example: ``gmkit.systems.dark_heresy``).
 Special attacks go by the setup's mode or the request's action: stun, knock_down, feint,
-manoeuvre, grapple (and ``grapple_<option>``, or ``options["grapple"]``), overwatch (declared;
-``options["overwatch"]`` marks the attack it triggers).
+manoeuvre, grapple (and ``grapple_<option>``, or the option ``grapple``), overwatch (declared;
+the option ``overwatch`` marks the attack it triggers).
 
 Rules as the seeds and their README give them: a ranged attack jams on a natural roll at or
 above ``setup.jam_from`` (96, or 94 for semi and full auto) and fails; semi-auto scores one
@@ -50,6 +50,7 @@ from dataclasses import dataclass, replace
 
 from gmkit.dice import DiceSource, DieRoll
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.sheets.deathwatch import HordeRules
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.imperial import hordes, resolve_fire, resolve_special
@@ -64,6 +65,7 @@ from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.percentile import (
     LOCATIONS,
     hit_location,
+    location_name,
     multiple_hit_locations,
     reverse_digits,
     roll_test,
@@ -95,9 +97,9 @@ def resolve_attack(
     """Resolve ``request`` with dice from ``source`` (see the module's docstring)."""
     if setup is None:
         setup = attack_setup(request, request.attacker.game)
-    fired_overwatch = bool(request.options.get("overwatch"))
+    fired_overwatch = request.options.overwatch
     special = special_attack(setup.mode) or special_attack(request.action)
-    if special is None and request.options.get("grapple"):  # an unarmed attack may grapple
+    if special is None and request.options.grapple:  # an unarmed attack may grapple
         special = resolve_special.grapple
     if special is not None and not (special is resolve_fire.declare_overwatch and fired_overwatch):
         result = special(request, setup, source)
@@ -133,7 +135,9 @@ def gained(game: str, actor: str, condition_ids: Iterable[str]) -> tuple[Effect,
     for condition_id in condition_ids:
         duration = condition(game, condition_id, "gains").duration
         rounds = 1 if duration == "until_next_turn" else None
-        note = "until the start of their next turn" if rounds == 1 else "until removed"
+        note = Message(
+            "imperial.gains.until_next_turn" if rounds == 1 else "imperial.gains.until_removed"
+        )
         found.append(gain(game, actor, condition_id, rounds, note=note))
     return tuple(found)
 
@@ -155,19 +159,26 @@ def locations(strike: Strike, shot: Shot, hits: int) -> tuple[list[str | None], 
     rolls: tuple[DieRoll, ...] = ()
     if called:
         if called not in LOCATIONS:
-            raise GmkitError(f"called location {called!r}: choose one of {', '.join(LOCATIONS)}")
-        first, detail = called, "called shot"
+            raise GmkitError(called_location_refused(called))
+        first = called
+        detail = Message("imperial.location.called")
     else:
         value = shot.roll
         if value is None:
-            rolled = strike.source.roll_die(100, "hit location")
+            rolled = strike.source.roll_die(100, Message("imperial.location.die"))
             rolls, value = (rolled,), rolled.value
         first = hit_location(value, strike.game)
-        detail = f"{value} reversed reads {reverse_digits(value)}"
+        detail = Message("imperial.location.reversed", roll=value, reads=reverse_digits(value))
     spots = multiple_hit_locations(first, hits)
-    shown = ", ".join(spot.replace("_", " ") for spot in spots)
-    extra = "; then the Multiple Hits rows" if hits > 1 else ""
-    return list(spots), Step("Hit location", shown, detail + extra, rolls)
+    shown = Message("common.list", items=tuple(location_name(spot) for spot in spots))
+    if hits > 1:
+        detail = Message("imperial.location.multiple", first=detail)
+    return list(spots), Step(Message("imperial.location.title"), shown, detail, rolls)
+
+
+def called_location_refused(called: str) -> Message:
+    """Why a called location is refused: it is none of the six."""
+    return Message("imperial.location.bad_called", called=repr(called), known=LOCATIONS)
 
 
 @dataclass
@@ -199,7 +210,8 @@ class Tally:
                 strike.weapon, melee, shot.degrees, count, strike.source, rules
             )
             count = found.hits
-            steps.append(Step("Hits on the horde", str(count), found.reason, found.rolls))
+            title = Message("imperial.horde.hits_title")
+            steps.append(Step(title, Message.verbatim(str(count)), found.reason, found.rolls))
         reaction = react(strike, count, self.reactions_left)
         self.reactions_left -= int(reaction.used)
         steps.extend(reaction.steps)
@@ -232,23 +244,27 @@ def attack(strike: Strike) -> AttackResult:
     """A normal attack (melee or ranged) with the strike's weapon."""
     setup, weapon = strike.setup, strike.weapon
     attacker, target = strike.attacker, strike.target
-    steps = [Step("Note", text) for text in (*setup.warnings, *setup.notes)]
+    note = Message("imperial.note")
+    steps = [Step(note, text) for text in (*setup.warnings, *setup.notes)]
     effects: list[Effect] = []
     ranged = setup.characteristic == "BS"
     cap, spent = max(1, setup.max_hits), 0
+    ammunition = Message("imperial.ammunition.title")
     if ranged and setup.rounds:
         if weapon.loaded <= 0:
-            steps.append(Step("Ammunition", "empty", f"{weapon.name} must be reloaded"))
+            reload = Message("imperial.ammunition.reload", weapon=weapon.name)
+            steps.append(Step(ammunition, Message("imperial.ammunition.empty"), reload))
             return finish(strike, steps, effects, 0)
         spent = min(setup.rounds, weapon.loaded)
         if spent < setup.rounds:
             cap = min(cap, spent)
-            steps.append(Step("Ammunition", f"only {spent} of {setup.rounds} rounds loaded"))
+            short = Message("imperial.ammunition.short", spent=spent, rounds=setup.rounds)
+            steps.append(Step(ammunition, short))
     tests = cap if not ranged and cap > 1 else 1
     rules = hordes.horde_rules(strike.game) if strike.is_horde else None
     tally = Tally(cover_of(strike.request), reactions_left(strike.request, strike.game))
     for index in range(1, tests + 1):
-        shot = take_shot(strike, f" (attack {index})" if tests > 1 else "", cap // tests)
+        shot = take_shot(strike, index if tests > 1 else None, cap // tests)
         steps.extend(shot.steps)
         if shot.jammed:
             effects.append(Effect("jam", attacker.name, weapon=weapon.name))
@@ -260,19 +276,23 @@ def attack(strike: Strike) -> AttackResult:
         effects.insert(0, Effect("ammo", attacker.name, spent, weapon=weapon.name))
     extra = hordes.explosive_extra_hits(weapon, rules) if rules is not None and tally.hits else 0
     if extra:
-        steps.append(Step("Hits on the horde", f"+{extra}", "Explosive damage: one more hit"))
+        title = Message("imperial.horde.hits_title")
+        more = Message("imperial.horde.explosive_more", extra=extra)
+        steps.append(Step(title, more, Message("imperial.horde.explosive")))
     for _ in range(extra):
         tally.hit(strike, None, 0, steps, effects)
     hits, damaging = tally.hits, tally.damaging
     if rules is not None and damaging:
         lost = hordes.magnitude_loss(damaging, rules)
-        steps.append(Step("Magnitude", f"-{lost}", f"{damaging} hits dealt damage (004)"))
+        detail = Message("imperial.horde.damaging", hits=damaging)
+        lost_text = Message("imperial.horde.magnitude_lost", lost=lost)
+        steps.append(Step(Message("imperial.horde.magnitude"), lost_text, detail))
         effects.append(Effect("magnitude", target.name, lost))
     if hits and weapon.quality("Flame") and rules is None:
         steps_fire, effects_fire = catch_fire(strike)
         steps.extend(steps_fire)
         effects.extend(effects_fire)
-    if setup.mode == "suppressing" or strike.options.get("overwatch"):
+    if setup.mode == "suppressing" or strike.options.overwatch:
         test_steps, test_effects = resolve_fire.pinning(target, strike.source)
         steps.extend(test_steps)
         effects.extend(test_effects)
@@ -282,10 +302,11 @@ def attack(strike: Strike) -> AttackResult:
 def catch_fire(strike: Strike) -> tuple[list[Step], list[Effect]]:
     """004, Fire: a Challenging (+0) Agility test or the target catches fire."""
     target = strike.target
-    test = roll_test("Ag", int(target.characteristics.Ag), [], strike.source, "catching fire")
-    outcome = "does not catch fire" if test.success else "catches fire"
-    step = Step("Fire", outcome, test.explain(), (test.roll,), test.target)
+    purpose = Message("imperial.fire.die")
+    test = roll_test("Ag", int(target.characteristics.Ag), [], strike.source, purpose)
+    outcome = Message("imperial.fire.safe" if test.success else "imperial.fire.catches")
+    step = Step(Message("imperial.fire.title"), outcome, test.explain(), (test.roll,), test.target)
     if test.success:
         return [step], []
-    note = "1d10 damage (no armour) and 1 fatigue each round until put out"
+    note = Message("imperial.fire.note")
     return [step], [gain(strike.game, target.name, "on_fire", note=note)]

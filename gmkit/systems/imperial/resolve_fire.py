@@ -8,7 +8,7 @@
   suppressing) and the condition that triggers the attack before the watcher's next turn.
   ``declare_overwatch`` returns the declaration step; :class:`Overwatch` is the value the
   encounter queues, and ``Overwatch.request`` builds the attack to resolve when it triggers
-  (``options["overwatch"] = True``: the target then tests pinning at -20). If the trigger and
+  (the option ``overwatch`` True: the target then tests pinning at -20). If the trigger and
   another character's action collide, the higher Agility Bonus acts first, then an opposed
   Agility test (``first_to_act``).
 - Clearing a jam (001, 004, seed README): a full action and a Ballistic Skill test; what a
@@ -27,10 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gmkit.dice import DiceSource
+from gmkit.messages import Message, Text
 from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
-from gmkit.systems.imperial.conditions import gain, lose
+from gmkit.systems.imperial.conditions import condition, gain, lose
 from gmkit.systems.imperial.setup import AttackSetup
+from gmkit.systems.imperial.terms import mode_name
 from gmkit.systems.percentile import PercentileTest, opposed_winner, roll_test
 from gmkit.systems.tables import table
 
@@ -38,15 +40,19 @@ PINNING_MODIFIER = -20
 RECOVERY_NOT_UNDER_FIRE = 30
 
 
-def _pinning_modifiers(
-    sheet: ImperialCharacter, base: int, label: str = "Pinning test (Hard)"
-) -> list[Modifier]:
+def _words(game: str) -> tuple[Message, Message]:
+    """The game's words for pinning and for the pinned condition (001: Acobardamiento,
+    acobardado; 004: A cubierto)."""
+    return Message.term(f"{game}.pinning", "Pinning"), condition(game, "pinned").label
+
+
+def _pinning_modifiers(sheet: ImperialCharacter, base: int, label: Message) -> list[Modifier]:
     modifiers = [Modifier(label, base)] if base else []
     horde = getattr(sheet, "horde", None)
     if horde is not None:
-        modifiers.append(Modifier("Horde magnitude", horde.resist_bonus))
+        modifiers.append(Modifier(Message("imperial.horde.magnitude_bonus"), horde.resist_bonus))
     if sheet.fatigue:
-        modifiers.append(Modifier("Fatigued", sheet.fatigue_penalty))
+        modifiers.append(Modifier(condition(sheet.game, "fatigued").label, sheet.fatigue_penalty))
     return modifiers
 
 
@@ -54,13 +60,21 @@ def pinning(
     sheet: ImperialCharacter, source: DiceSource, modifier: int = PINNING_MODIFIER
 ) -> tuple[list[Step], list[Effect]]:
     """A Willpower test against being pinned; failed: ``Effect(kind="pinned")``."""
-    modifiers = _pinning_modifiers(sheet, modifier)
-    test = roll_test("WP", int(sheet.characteristics.WP), modifiers, source, "pinning test")
-    outcome = "holds firm" if test.success else "pinned"
-    step = Step(f"Pinning ({sheet.name})", outcome, test.explain(), (test.roll,), test.target)
+    pinning_name, pinned = _words(sheet.game)
+    hard = Message("imperial.pinning.hard", pinning=pinning_name)
+    modifiers = _pinning_modifiers(sheet, modifier, hard)
+    purpose = Message("imperial.pinning.die", pinning=pinning_name)
+    test = roll_test("WP", int(sheet.characteristics.WP), modifiers, source, purpose)
+    outcome = (
+        Message("imperial.pinning.holds")
+        if test.success
+        else Message("imperial.pinning.pinned", condition=pinned)
+    )
+    title = Message("imperial.pinning.title", pinning=pinning_name, name=sheet.name)
+    step = Step(title, outcome, test.explain(), (test.roll,), test.target)
     if test.success:
         return [step], []
-    note = "half actions only; -20 Ballistic Skill; stays in cover or gets to it"
+    note = Message("imperial.pinning.note")
     return [step], [gain(sheet.game, sheet.name, "pinned", note=note, kind="pinned")]
 
 
@@ -69,10 +83,14 @@ def recover_from_pinning(
 ) -> tuple[PercentileTest, Step, tuple[Effect, ...]]:
     """A pinned character's Willpower test to act normally again (+30 when not under fire)."""
     bonus = 0 if under_fire else RECOVERY_NOT_UNDER_FIRE
-    modifiers = _pinning_modifiers(sheet, bonus, "No longer under fire")
-    test = roll_test("WP", int(sheet.characteristics.WP), modifiers, source, "pinning recovery")
-    outcome = "no longer pinned" if test.success else "still pinned"
-    step = Step(f"Pinning ({sheet.name})", outcome, test.explain(), (test.roll,), test.target)
+    pinning_name, pinned = _words(sheet.game)
+    modifiers = _pinning_modifiers(sheet, bonus, Message("imperial.pinning.not_under_fire"))
+    purpose = Message("imperial.pinning.recovery_die", pinning=pinning_name)
+    test = roll_test("WP", int(sheet.characteristics.WP), modifiers, source, purpose)
+    which = "imperial.pinning.recovered" if test.success else "imperial.pinning.still"
+    outcome = Message(which, condition=pinned)
+    title = Message("imperial.pinning.title", pinning=pinning_name, name=sheet.name)
+    step = Step(title, outcome, test.explain(), (test.roll,), test.target)
     effects = (lose(sheet.game, sheet.name, "pinned"),)
     return test, step, effects if test.success else ()
 
@@ -84,10 +102,10 @@ class Overwatch:
     watcher: str
     weapon: str
     mode: str  # "full", "semi" or "suppressing"
-    trigger: str  # the condition, in the GM's words
+    trigger: Text  # the condition, in the GM's words (a default of the rules' own)
     kill_zone: str = ""
     options: Mapping[str, Any] = field(default_factory=dict)
-    expires: str = "the start of the watcher's next turn, or any action or reaction it takes"
+    expires: Message = field(default_factory=lambda: Message("imperial.overwatch.expires"))
 
     def request(self, watcher: ImperialCharacter, target: ImperialCharacter) -> AttackRequest:
         """The attack to resolve when the trigger is met."""
@@ -101,14 +119,9 @@ class Overwatch:
 def overwatch_of(request: AttackRequest) -> Overwatch:
     """The overwatch ``request`` declares (options: overwatch_mode, trigger, kill_zone)."""
     options = request.options
-    mode = str(options.get("overwatch_mode", request.mode if request.mode != "single" else "full"))
-    return Overwatch(
-        request.attacker.name,
-        request.weapon,
-        mode,
-        str(options.get("trigger", "an enemy enters the kill zone")),
-        str(options.get("kill_zone", "")),
-    )
+    mode = options.overwatch_mode or (request.mode if request.mode != "single" else "full")
+    trigger: Text = options.trigger or Message("imperial.overwatch.default_trigger")
+    return Overwatch(request.attacker.name, request.weapon, mode, trigger, options.kill_zone or "")
 
 
 def declare_overwatch(
@@ -116,13 +129,17 @@ def declare_overwatch(
 ) -> AttackResult:
     """Declare overwatch (a full action): no dice; the encounter queues ``overwatch_of``."""
     watch = overwatch_of(request)
-    detail = f"kill zone {watch.kill_zone or '45 degrees ahead'}; ends at {watch.expires}"
-    step = Step("Overwatch", f"{watch.mode} fire when {watch.trigger}", detail)
+    zone: Text = watch.kill_zone or Message("imperial.overwatch.default_zone")
+    detail = Message("imperial.overwatch.detail", zone=zone, expires=watch.expires)
+    fires = Message("imperial.overwatch.fires", mode=mode_name(watch.mode), trigger=watch.trigger)
+    step = Step(Message("imperial.overwatch.title"), fires, detail)
     effect = gain(
         request.attacker.game, request.attacker.name, "overwatch", 1, weapon=request.weapon,
-        note=f"{watch.mode} fire when {watch.trigger}",
+        note=fires,
     )  # fmt: skip
-    summary = f"{request.attacker.name} sets overwatch with {request.weapon}"
+    summary = Message(
+        "imperial.overwatch.summary", name=request.attacker.name, weapon=request.weapon
+    )
     return AttackResult(request, (step,), (effect,), 0, summary)
 
 
@@ -131,19 +148,25 @@ def first_to_act(
 ) -> tuple[str, tuple[Step, ...]]:
     """Who acts first when overwatch and another action collide: AgB, then opposed Agility."""
     mine, theirs = watcher.bonus("Ag"), other.bonus("Ag")
+    title = Message("imperial.overwatch.timing")
     if mine != theirs:
         first = watcher if mine > theirs else other
-        return first.name, (Step("Overwatch timing", first.name, f"AgB {mine} vs {theirs}"),)
+        detail = Message("imperial.overwatch.agility_bonus", mine=mine, theirs=theirs)
+        return first.name, (Step(title, first.name, detail),)
     tests = [
-        roll_test("Ag", int(sheet.characteristics.Ag), [], source, f"overwatch timing ({name})")
-        for sheet, name in ((watcher, watcher.name), (other, other.name))
+        roll_test(
+            "Ag",
+            int(sheet.characteristics.Ag),
+            [],
+            source,
+            Message("imperial.overwatch.timing_die", name=sheet.name),
+        )
+        for sheet in (watcher, other)
     ]
     winner = opposed_winner(tests[0], tests[1])
     first = other if winner == 1 else watcher
-    detail = "; ".join(test.explain() for test in tests)
-    return first.name, (
-        Step("Overwatch timing", first.name, detail, (tests[0].roll, tests[1].roll)),
-    )
+    both = Message("common.join", parts=tuple(test.explain() for test in tests))
+    return first.name, (Step(title, first.name, both, (tests[0].roll, tests[1].roll)),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,16 +189,22 @@ def clear_jam(
     weapon = next(w for w in character.weapons if w.name.casefold() == weapon_name.casefold())
     key = str(rules.get("characteristic", "BS"))
     base = int(getattr(character.characteristics, key))
-    test = roll_test(key, base, modifiers, source, f"clear jam ({weapon.name})")
+    purpose = Message("imperial.jam.die", weapon=weapon.name)
+    test = roll_test(key, base, modifiers, source, purpose)
+    title = Message("imperial.jam.title")
     if not test.success:
-        step = Step("Clear jam (full action)", "still jammed", test.explain(), (test.roll,))
+        step = Step(title, Message("imperial.jam.still"), test.explain(), (test.roll,))
         return JamClearing(False, (step,), ())
     loses: Mapping[str, Any] = rules.get("loses", {})
     rule = loses.get(weapon.group, loses.get("default", "clip"))
     lost = weapon.loaded if rule == "clip" else min(int(rule), weapon.loaded)
-    detail = f"{test.explain()}; loses {lost} rounds ({weapon.group or 'no group'}: {rule})"
-    step = Step("Clear jam (full action)", "cleared", detail, (test.roll,), test.target)
+    group: Text = weapon.group or Message("imperial.jam.no_group")
+    how: Message = Message("imperial.jam.clip") if rule == "clip" else Message.verbatim(str(rule))
+    loss = Message("imperial.jam.loses", lost=lost, group=group, rule=how)
+    detail = Message("common.join", parts=(test.explain(), loss))
+    step = Step(title, Message("imperial.jam.cleared"), detail, (test.roll,), test.target)
     effects = [lose(character.game, character.name, "jammed", weapon=weapon.name)]
     if lost:
-        effects.append(Effect("ammo", character.name, lost, weapon=weapon.name, note="jam"))
+        note = Message("imperial.jam.note")
+        effects.append(Effect("ammo", character.name, lost, weapon=weapon.name, note=note))
     return JamClearing(True, (step,), tuple(effects))

@@ -28,6 +28,7 @@ from typing import Any
 
 from gmkit.dice import DiceSource, parse
 from gmkit.errors import GmkitError
+from gmkit.messages import Message, Text
 from gmkit.sheets import sheet_type
 from gmkit.sheets.dark_heresy import ImperialCharacter, ImperialWeapon
 from gmkit.systems.base import AttackRequest, Effect, Modifier, Step
@@ -35,8 +36,10 @@ from gmkit.systems.imperial.cover import Cover
 from gmkit.systems.imperial.damage import DamageRoll, DamageRules, roll_damage
 from gmkit.systems.imperial.damage_fury import FuryRules, righteous_fury
 from gmkit.systems.imperial.damage_soak import Soak, toughness_bonus
+from gmkit.systems.imperial.options import ImperialOptions, fury_house_rule
 from gmkit.systems.imperial.setup import AttackSetup
-from gmkit.systems.percentile import PercentileTest, roll_test
+from gmkit.systems.imperial.terms import fury, hit_label
+from gmkit.systems.percentile import PercentileTest, location_name, roll_test
 from gmkit.systems.tables import table
 
 UNARMED_NAMES = ("unarmed", "fists")
@@ -72,8 +75,12 @@ def find_weapon(attacker: ImperialCharacter, name: str) -> tuple[ImperialWeapon,
             return weapon, wanted in UNARMED_NAMES
     if wanted in UNARMED_NAMES:
         return UnarmedRules.of(attacker.game).weapon, True
-    listed = ", ".join(weapon.name for weapon in attacker.weapons) or "none"
-    raise GmkitError(f"{attacker.name} has no weapon {name!r} (weapons: {listed}; or Unarmed)")
+    listed = tuple(weapon.name for weapon in attacker.weapons)
+    if not listed:
+        raise GmkitError(Message("imperial.hit.no_weapons", name=attacker.name, weapon=repr(name)))
+    raise GmkitError(
+        Message("imperial.hit.no_weapon", name=attacker.name, weapon=repr(name), listed=listed)
+    )
 
 
 @dataclass(frozen=True)
@@ -99,8 +106,9 @@ class Strike:
         return self.request.target  # type: ignore[return-value]
 
     @property
-    def options(self) -> Mapping[str, Any]:
-        return self.request.options
+    def options(self) -> ImperialOptions:
+        found: ImperialOptions = self.request.options
+        return found
 
     @property
     def is_horde(self) -> bool:
@@ -133,14 +141,14 @@ class Strike:
         primitive = self.setup.primitive_armour_double or bool(self.weapon.quality("Primitive"))
         return 2 if primitive else 1
 
-    def test(self, purpose: str, modifiers: Sequence[Modifier] | None = None) -> PercentileTest:
+    def test(self, purpose: Text, modifiers: Sequence[Modifier] | None = None) -> PercentileTest:
         """The attack's test (again, for a confirmation), capped at +/-60."""
         key = self.setup.characteristic
         base = int(getattr(self.attacker.characteristics, key))
         chosen = self.setup.modifiers if modifiers is None else modifiers
         return roll_test(key, base, chosen, self.source, purpose, cap=60)
 
-    def roll_weapon(self, purpose: str, degrees: int = 0, extra_rolls: int = 0) -> DamageRoll:
+    def roll_weapon(self, purpose: Text, degrees: int = 0, extra_rolls: int = 0) -> DamageRoll:
         return roll_damage(
             self.expression,
             self.source,
@@ -169,19 +177,20 @@ def resolve_hit(
 ) -> HitOutcome:
     """Damage, Righteous Fury and soak for hit ``number`` at ``location`` (None: a horde),
     behind ``cover`` (``cover.cover_of`` the request; none by default)."""
-    label = f"hit {number}"
+    label = hit_label(number)
     target, weapon = strike.target, strike.weapon
     damage = strike.roll_weapon(
-        f"damage ({label})",
+        Message("imperial.hit.damage_die", hit=label),
         degrees=strike.damage_rules.degrees_for_hit(degrees, number),
         extra_rolls=strike.setup.extra_damage_dice,
     )
-    where = location.replace("_", " ") if location else "the horde"
-    steps = [
-        Step(f"Damage ({label})", f"{damage.total} at {where}", damage.explain(), damage.rolls)
-    ]
-    house_rule = bool(strike.options.get("righteous_fury_house_rule"))
-    fury = righteous_fury(
+    where = location_name(location) if location else Message("imperial.hit.the_horde")
+    title = Message("imperial.hit.damage_title", hit=label)
+    outcome = Message("imperial.hit.damage_at", damage=damage.total, where=where)
+    steps = [Step(title, outcome, damage.explain(), damage.rolls)]
+    house_rule = fury_house_rule(strike.options)
+    fury_name = fury(strike.game)
+    found = righteous_fury(
         damage,
         strike.fury_rules,
         strike.source,
@@ -191,11 +200,13 @@ def resolve_hit(
         helpless=strike.setup.extra_damage_dice > 0,
         house_rule=house_rule,
         label=label,
+        fury=fury_name,
     )
-    steps.extend(fury.steps)
+    steps.extend(found.steps)
     if damage.tens and house_rule and not strike.fury_rules.house_rule_critical:
-        steps.append(Step("Righteous Fury", "house rule not used", f"{strike.game} has none"))
-    total = damage.total + fury.extra_damage
+        detail = Message("imperial.fury.no_house_rule", game=strike.game)
+        steps.append(Step(fury_name, Message("imperial.fury.house_rule_not_used"), detail))
+    total = damage.total + found.extra_damage
     horde = getattr(target, "horde", None)
     armour = horde.armour if horde is not None else target.armour_at(location)  # type: ignore[arg-type]
     felling = int(weapon.quality("Felling"))
@@ -207,29 +218,22 @@ def resolve_hit(
         armour_multiplier=strike.armour_multiplier,
         cover=cover.at(location),
     )
-    steps.append(Step(f"Soak ({label})", f"{soak.wounds} damage taken", soak.explain()))
+    taken = Message("imperial.hit.soak_outcome", wounds=soak.wounds)
+    steps.append(Step(Message("imperial.hit.soak_title", hit=label), taken, soak.explain()))
     effects: list[Effect] = []
     kind = weapon.damage_type
     left = cover.after_hit(location, total)
     if left.points < cover.points:
         worn = cover.points - left.points
-        effects.append(Effect("cover", target.name, worn, location, note="the hit beat the cover"))
-    if fury.critical:
-        effects.append(
-            Effect(
-                "critical",
-                target.name,
-                fury.critical,
-                location,
-                kind,
-                note="Righteous Fury (house rule): past armour and Toughness; wounds unchanged",
-            )
-        )
+        note = Message("imperial.hit.cover_beaten")
+        effects.append(Effect("cover", target.name, worn, location, note=note))
+    if found.critical:
+        note = Message("imperial.hit.fury_critical", fury=fury_name)
+        effects.append(Effect("critical", target.name, found.critical, location, kind, note=note))
     if soak.wounds and horde is None:
         effects.append(Effect("damage", target.name, soak.wounds, location, kind))
     rules = strike.unarmed_rules if strike.unarmed else None
     if rules and rules.fatigue_when_damage_reaches_tb and total > 0 and total >= soak.toughness:
-        effects.append(
-            Effect("fatigue", target.name, rules.fatigue_levels, note="unarmed blow reached TB")
-        )
+        note = Message("imperial.hit.unarmed_fatigue")
+        effects.append(Effect("fatigue", target.name, rules.fatigue_levels, note=note))
     return HitOutcome(tuple(steps), tuple(effects), soak.wounds, left)

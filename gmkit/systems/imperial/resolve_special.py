@@ -12,13 +12,13 @@
   target moves a metre where the attacker chooses.
 - Grapple: an attack (Weapon Skill, the target may react) starts it: both are ``grappled``
   (in a grapple, 004), the attacker ``grappling`` as well (it controls it). Then the controller's
-  options (``options["grapple"]``): "damage" (opposed Strength: unarmed damage to the body with
+  options (the option ``grapple``): "damage" (opposed Strength: unarmed damage to the body with
   armour counting double, and a level of fatigue), "throw_down", "push" (1 metre and 1 more per
   degree of success, at most a half move), "ready", "stand", "release"; the grappled one's:
   "break_free" (opposed Strength), "slip" (a Contortionist test, +0), "take_control". The
   option comes from the setup's mode (``grapple_push``; ``grapple_throw`` and
-  ``grapple_wriggle`` read as throw_down and slip) or from ``options["grapple"]``.
-  ``options["size_difference"]`` (attacker's size categories above the target's) adds degrees to
+  ``grapple_wriggle`` read as throw_down and slip) or from the option ``grapple``.
+  The option ``size_difference`` (attacker's size categories above the target's) adds degrees to
   the larger one's successful opposed tests in a grapple (004).
 
 Choices where 004 is silent (or garbled):
@@ -33,7 +33,8 @@ Choices where 004 is silent (or garbled):
 - A tie in an opposed test (same degrees, same characteristic) changes nothing.
 - The sheets hold no skills: Contortionist is an Agility test.
 - The other side of an opposed test has the modifiers its conditions and terrain give that
-  test (``modifiers.target_modifiers``: fatigue, prone...) and ``options["defender_modifiers"]``.
+  test (``modifiers.target_modifiers``: fatigue, prone...) and the option
+  ``defender_modifiers``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from dataclasses import dataclass, replace
 
 from gmkit.dice import DiceSource
 from gmkit.errors import GmkitError
+from gmkit.messages import Message, Text
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.imperial.conditions import gain, lose
 from gmkit.systems.imperial.damage_soak import toughness_bonus
@@ -53,7 +55,7 @@ from gmkit.systems.imperial.resolve_reactions import (
     reactions_left,
     restrictions,
 )
-from gmkit.systems.imperial.resolve_test import finish, take_shot
+from gmkit.systems.imperial.resolve_test import finish, skill, take_shot
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.percentile import PercentileTest, roll_test
 
@@ -64,7 +66,8 @@ def _strike(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> S
 
 
 def _notes(setup: AttackSetup) -> list[Step]:
-    return [Step("Note", text) for text in (*setup.warnings, *setup.notes)]
+    title = Message("imperial.note")
+    return [Step(title, text) for text in (*setup.warnings, *setup.notes)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,24 +80,38 @@ class Opposed:
     step: Step
 
 
-def opposed(strike: Strike, key: str, title: str, size: int = 0) -> Opposed:
+def opposed(strike: Strike, key: str, title: Message, size: int = 0) -> Opposed:
     """An opposed test of ``key``; ``size`` extra degrees go to the larger one's success."""
     attacker, target = strike.attacker, strike.target
     mine = roll_test(key, int(getattr(attacker.characteristics, key)), strike.setup.modifiers,
-                     strike.source, f"{title} ({attacker.name})")  # fmt: skip
+                     strike.source, _whose(title, attacker.name))  # fmt: skip
     theirs_modifiers = [
         *target_modifiers(strike.request, strike.game, key),
-        *listed_modifiers(strike.options.get("defender_modifiers")),
+        *listed_modifiers(strike.options.defender_modifiers),
     ]
     theirs = roll_test(key, int(getattr(target.characteristics, key)), theirs_modifiers,
-                       strike.source, f"{title} ({target.name})")  # fmt: skip
+                       strike.source, _whose(title, target.name))  # fmt: skip
     winner = _winner(mine, theirs, max(size, 0), max(-size, 0))
     names = (attacker.name, target.name)
-    outcome = f"{names[winner]} wins" if winner is not None else "neither wins"
-    detail = f"{attacker.name}: {mine.explain()}; {target.name}: {theirs.explain()}"
+    outcome = (
+        Message("imperial.opposed.wins", name=names[winner])
+        if winner is not None
+        else Message("imperial.opposed.neither")
+    )
+    parts: list[Message] = [
+        Message("imperial.opposed.side", name=attacker.name, test=mine.explain()),
+        Message("imperial.opposed.side", name=target.name, test=theirs.explain()),
+    ]
     if size:
-        detail += f"; size: +{abs(size)} degrees to {names[0 if size > 0 else 1]}"
+        larger = names[0 if size > 0 else 1]
+        parts.append(Message("imperial.opposed.size", degrees=abs(size), name=larger))
+    detail = Message("common.join", parts=tuple(parts))
     return Opposed(mine, theirs, winner, Step(title, outcome, detail, (mine.roll, theirs.roll)))
+
+
+def _whose(title: Message, name: str) -> Message:
+    """A die's purpose: "Feint (Marr)"."""
+    return Message("imperial.opposed.die", test=title, name=name)
 
 
 def _winner(a: PercentileTest, b: PercentileTest, a_extra: int, b_extra: int) -> int | None:
@@ -111,7 +128,7 @@ def _winner(a: PercentileTest, b: PercentileTest, a_extra: int, b_extra: int) ->
 
 
 def _condition(
-    strike: Strike, name: str, condition: str, rounds: int | None = None, note: str = ""
+    strike: Strike, name: str, condition: str, rounds: int | None = None, note: Text = ""
 ) -> Effect:
     return gain(strike.game, name, condition, rounds, note=note)
 
@@ -127,7 +144,7 @@ def _grapple_ends(strike: Strike, controller: str, held: str) -> list[Effect]:
 
 def _attack_lands(strike: Strike, steps: list[Step], effects: list[Effect]) -> bool:
     """The special attack's own test and the target's reaction; True if it lands."""
-    shot = take_shot(strike, "", 1)
+    shot = take_shot(strike, None, 1)
     steps.extend(shot.steps)
     if not shot.hits:
         return False
@@ -141,30 +158,43 @@ def _attack_lands(strike: Strike, steps: list[Step], effects: list[Effect]) -> b
 def stun(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> AttackResult:
     """A stunning blow (004: Stun)."""
     strike = _strike(request, setup, source)
-    steps, effects = _notes(setup), []
+    steps = _notes(setup)
+    effects: list[Effect] = []
     if not _attack_lands(strike, steps, effects):
         return finish(strike, steps, effects, 0)
     attacker, target = strike.attacker, strike.target
     doubled = strike.unarmed or strike.weapon.quality("Primitive") or setup.primitive_armour_double
     head, multiplier = target.armour_at("head"), 2 if doubled else 1
-    blow = source.roll_die(10, "stun (attacker)")
-    guard = source.roll_die(10, "stun (target)")
-    mine = blow.value + attacker.bonus("S")
+    blow = source.roll_die(10, Message("imperial.stun.attacker_die"))
+    guard = source.roll_die(10, Message("imperial.stun.target_die"))
+    strength = attacker.bonus("S")
+    mine = blow.value + strength
     tb = toughness_bonus(target)
     theirs = guard.value + tb + head * multiplier
-    detail = (
-        f"1d10 {blow.value} + SB {attacker.bonus('S')} = {mine} against 1d10 {guard.value} + "
-        f"TB {tb} + head AP {head}" + (" x2" if multiplier == 2 else "") + f" = {theirs}"
+    detail = Message(
+        "imperial.stun.detail_doubled" if multiplier == 2 else "imperial.stun.detail",
+        blow=blow.value,
+        strength=strength,
+        mine=mine,
+        guard=guard.value,
+        toughness=tb,
+        head=head,
+        theirs=theirs,
     )
+    title = Message("imperial.stun.title")
     if mine < theirs:
-        steps.append(Step("Stun", "no effect", detail, (blow, guard)))
+        steps.append(Step(title, Message("imperial.stun.no_effect"), detail, (blow, guard)))
         return finish(strike, steps, effects, 1)
     rounds = max(1, mine - theirs)
-    steps.append(Step("Stun", f"stunned for {rounds} rounds", detail, (blow, guard)))
+    outcome = Message("imperial.stun.stunned", rounds=rounds)
+    steps.append(Step(title, outcome, detail, (blow, guard)))
     stunned = _condition(strike, target.name, "stunned", rounds)
     effects += [stunned, Effect("fatigue", target.name, 1)]
     result = finish(strike, steps, effects, 1)
-    return replace(result, summary=f"{attacker.name} stuns {target.name} for {rounds} rounds")
+    summary = Message(
+        "imperial.stun.summary", attacker=attacker.name, target=target.name, rounds=rounds
+    )
+    return replace(result, summary=summary)
 
 
 def _body_blow(strike: Strike, steps: list[Step], effects: list[Effect]) -> None:
@@ -181,19 +211,21 @@ def _body_blow(strike: Strike, steps: list[Step], effects: list[Effect]) -> None
 def knock_down(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> AttackResult:
     """Knock-down (004): an opposed Strength test."""
     strike = _strike(request, setup, source)
-    steps, effects = _notes(setup), []
-    test = opposed(strike, "S", "Knock-down")
+    steps = _notes(setup)
+    effects: list[Effect] = []
+    test = opposed(strike, "S", Message("imperial.knock_down.title"))
     steps.append(test.step)
     attacker, target = strike.attacker.name, strike.target.name
+    down = Message("imperial.knock_down.note")
     if test.winner == 0:
-        effects.append(_condition(strike, target, "prone", note="knocked down"))
+        effects.append(_condition(strike, target, "prone", note=down))
         if test.active.degrees >= 2:
             _body_blow(strike, steps, effects)
-        summary = f"{attacker} knocks {target} down"
+        summary = Message("imperial.knock_down.summary", attacker=attacker, target=target)
     else:
         if test.winner == 1 and test.other.degrees >= 2:
-            effects.append(_condition(strike, attacker, "prone", note="knocked down"))
-        summary = f"{target} stays on its feet"
+            effects.append(_condition(strike, attacker, "prone", note=down))
+        summary = Message("imperial.knock_down.stands", target=target)
     result = finish(strike, steps, effects, int(test.winner == 0))
     return replace(result, summary=summary)
 
@@ -201,28 +233,37 @@ def knock_down(request: AttackRequest, setup: AttackSetup, source: DiceSource) -
 def feint(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> AttackResult:
     """Feint (004): opposed Weapon Skill; the winner's next attack cannot be dodged or parried."""
     strike = _strike(request, setup, source)
-    steps, effects = _notes(setup), []
-    test = opposed(strike, "WS", "Feint")
+    steps = _notes(setup)
+    effects: list[Effect] = []
+    test = opposed(strike, "WS", Message("imperial.feint.title"))
     steps.append(test.step)
     attacker, target = strike.attacker.name, strike.target.name
     if test.winner == 0:
-        note = f"{attacker}'s next standard attack on {target} cannot be dodged or parried"
+        note = Message("imperial.feint.note", attacker=attacker, target=target)
         effects.append(_condition(strike, target, "feinted", 1, note))
-    summary = f"{attacker} feints {target}" if test.winner == 0 else f"{target} is not fooled"
+    summary = (
+        Message("imperial.feint.summary", attacker=attacker, target=target)
+        if test.winner == 0
+        else Message("imperial.feint.not_fooled", target=target)
+    )
     return replace(finish(strike, steps, effects, 0), summary=summary)
 
 
 def manoeuvre(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> AttackResult:
     """Manoeuvre (004): opposed Weapon Skill; the winner forces the other back a metre."""
     strike = _strike(request, setup, source)
-    steps, effects = _notes(setup), []
-    test = opposed(strike, "WS", "Manoeuvre")
+    steps = _notes(setup)
+    effects: list[Effect] = []
+    test = opposed(strike, "WS", Message("imperial.manoeuvre.title"))
     steps.append(test.step)
     attacker, target = strike.attacker.name, strike.target.name
     if test.winner == 0:
-        note = "moved 1 m where the attacker chooses (not into a wall or another character)"
-        effects.append(Effect("note", target, 1, note=note))
-    summary = f"{attacker} forces {target} back" if test.winner == 0 else f"{target} holds"
+        effects.append(Effect("note", target, 1, note=Message("imperial.manoeuvre.note")))
+    summary = (
+        Message("imperial.manoeuvre.summary", attacker=attacker, target=target)
+        if test.winner == 0
+        else Message("imperial.manoeuvre.holds", target=target)
+    )
     return replace(finish(strike, steps, effects, 0), summary=summary)
 
 
@@ -232,88 +273,113 @@ CHOICE_ALIASES = {"throw": "throw_down", "wriggle": "slip", "wriggle_free": "sli
 
 
 def grapple_choice(request: AttackRequest, setup: AttackSetup) -> str:
-    """The grapple option: the setup's mode ("grapple_push"), else ``options["grapple"]``.
+    """The grapple option: the setup's mode ("grapple_push"), else the option ``grapple``.
 
-    Without either (or with ``options["grapple"] = True``) the attack starts a grapple.
+    Without either (or with the option ``grapple`` True) the attack starts a grapple.
     """
     mode = setup.mode.casefold()
-    chosen = request.options.get("grapple")
+    chosen = request.options.grapple
     if mode.startswith("grapple_"):
         text = mode.removeprefix("grapple_")
     else:
-        text = "" if chosen is None or chosen is True else str(chosen)
+        text = "" if isinstance(chosen, bool) else str(chosen)
     key = text.strip().casefold().replace(" ", "_").replace("-", "_")
     return CHOICE_ALIASES.get(key, key)
 
 
 def grapple(request: AttackRequest, setup: AttackSetup, source: DiceSource) -> AttackResult:
-    """Start a grapple, or take one of the grapple's options (``options["grapple"]``)."""
+    """Start a grapple, or take one of the grapple's options (the option ``grapple``)."""
     strike = _strike(request, setup, source)
-    steps, effects = _notes(setup), []
+    steps = _notes(setup)
+    effects: list[Effect] = []
     attacker, target = strike.attacker.name, strike.target.name
     choice = grapple_choice(request, setup)
+    title = Message("imperial.grapple.title")
     if choice == "start":
         if not _attack_lands(strike, steps, effects):
             return finish(strike, steps, effects, 0)
+        controls = Message("imperial.grapple.controls", target=target)
         effects += [
-            _condition(strike, target, "grappled", note=f"held by {attacker}"),
-            _condition(strike, attacker, "grappled", note=f"grappling {target}"),
-            _condition(strike, attacker, "grappling", note=f"controls the grapple on {target}"),
+            _condition(
+                strike,
+                target,
+                "grappled",
+                note=Message("imperial.grapple.held_by", attacker=attacker),
+            ),
+            _condition(
+                strike, attacker, "grappled", note=Message("imperial.grapple.holds", target=target)
+            ),
+            _condition(strike, attacker, "grappling", note=controls),
         ]
-        steps.append(Step("Grapple", f"{attacker} grapples {target}", "no reactions inside it"))
-        return replace(finish(strike, steps, effects, 1), summary=steps[-1].outcome)
+        starts = Message("imperial.grapple.starts", attacker=attacker, target=target)
+        steps.append(Step(title, starts, Message("imperial.grapple.no_reactions")))
+        return replace(finish(strike, steps, effects, 1), summary=starts)
     if choice not in (*CONTROLLER, *GRAPPLED):
-        known = ", ".join(("start", *CONTROLLER, *GRAPPLED))
-        raise GmkitError(f"grapple option {choice!r}: choose one of {known}")
-    size = int(request.options.get("size_difference", 0))
-    outcome = ""
+        known = ("start", *CONTROLLER, *GRAPPLED)
+        raise GmkitError(Message("imperial.grapple.unknown", choice=repr(choice), known=known))
+    size = request.options.size_difference
+    outcome: Message
     if choice in ("ready", "release"):
-        outcome = "readies an item" if choice == "ready" else "releases the grapple"
+        outcome = Message(f"imperial.grapple.{choice}")
         if choice == "release":
             effects += _grapple_ends(strike, attacker, target)
     elif choice == "slip":
         agility = int(strike.attacker.characteristics.Ag)
-        test = roll_test("Ag", agility, setup.modifiers, source, "slip free")
-        steps.append(Step("Contortionist (Agility)", "", test.explain(), (test.roll,)))
-        outcome = "slips free" if test.success else "stays held"
+        purpose = Message("imperial.grapple.slip_die")
+        test = roll_test("Ag", agility, setup.modifiers, source, purpose)
+        contortionist = Message("imperial.grapple.contortionist", skill=skill("Ag"))
+        steps.append(Step(contortionist, "", test.explain(), (test.roll,)))
+        outcome = Message("imperial.grapple.slips" if test.success else "imperial.grapple.stays")
         if test.success:
             effects += _grapple_ends(strike, target, attacker)
     else:
-        test = opposed(strike, "S", f"Grapple: {choice.replace('_', ' ')}", size)
-        steps.append(test.step)
-        won = test.winner == 0
-        degrees = test.active.degrees + max(size, 0)
+        named = Message("imperial.grapple.option_title", option=_option_name(choice))
+        contest = opposed(strike, "S", named, size)
+        steps.append(contest.step)
+        won = contest.winner == 0
+        degrees = contest.active.degrees + max(size, 0)
         outcome = _grapple_option(choice, won, strike, degrees, steps, effects)
-    steps.append(Step("Grapple", outcome))
-    return replace(finish(strike, steps, effects, 0), summary=f"{attacker} {outcome}")
+    steps.append(Step(title, outcome))
+    summary = Message("imperial.grapple.summary", attacker=attacker, outcome=outcome)
+    return replace(finish(strike, steps, effects, 0), summary=summary)
+
+
+def _option_name(choice: str) -> Message:
+    """A grapple option by its words ("throw_down": throw down, derribar)."""
+    return Message(f"imperial.grapple.option.{choice}")
 
 
 def _grapple_option(
     choice: str, won: bool, strike: Strike, degrees: int, steps: list[Step], effects: list[Effect]
-) -> str:
+) -> Message:
     attacker, target = strike.attacker.name, strike.target.name
     if choice == "stand":
         effects.append(_lift(strike, attacker, "prone"))
         if won:
             effects.append(_lift(strike, target, "prone"))
-        return "stands up" + (f", lifting {target}" if won else "")
+            return Message("imperial.grapple.stands_lifting", target=target)
+        return Message("imperial.grapple.stands")
     if not won:
-        return f"fails to {choice.replace('_', ' ')}"
+        return Message("imperial.grapple.fails", option=_option_name(choice))
     if choice == "damage":
         _body_blow(strike, steps, effects)
-        return f"crushes {target}"
+        return Message("imperial.grapple.crushes", target=target)
     if choice == "throw_down":
-        effects.append(_condition(strike, target, "prone", note="thrown down in the grapple"))
-        return f"throws {target} down"
+        thrown = Message("imperial.grapple.thrown_note")
+        effects.append(_condition(strike, target, "prone", note=thrown))
+        return Message("imperial.grapple.throws", target=target)
     if choice == "push":
         metres = min(1 + degrees, strike.attacker.bonus("Ag"))
-        effects.append(Effect("note", target, metres, note=f"pushed {metres} m; follow or release"))
-        return f"pushes {target} {metres} m"
+        pushed = Message("imperial.grapple.pushed_note", metres=metres)
+        effects.append(Effect("note", target, metres, note=pushed))
+        return Message("imperial.grapple.pushes", target=target, metres=metres)
     if choice == "break_free":
         effects += _grapple_ends(strike, target, attacker)
-        return "breaks free and may take a half action"
+        return Message("imperial.grapple.breaks_free")
     effects += [
         _lift(strike, target, "grappling"),
-        _condition(strike, attacker, "grappling", note=f"controls the grapple on {target}"),
+        _condition(
+            strike, attacker, "grappling", note=Message("imperial.grapple.controls", target=target)
+        ),
     ]
-    return "takes control of the grapple"
+    return Message("imperial.grapple.takes_control")

@@ -13,10 +13,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from gmkit.messages import Message, Text
 from gmkit.systems.base import AttackResult, Effect, Step
 from gmkit.systems.imperial.resolve_hit import Strike
 
 SKILLS = {"WS": "Weapon Skill", "BS": "Ballistic Skill", "S": "Strength", "Ag": "Agility"}
+
+
+def skill(key: str) -> Message:
+    """A characteristic by its full name ("BS": Ballistic Skill, Habilidad de Proyectiles)."""
+    if key in SKILLS:
+        return Message(f"imperial.skill.{key}")
+    return Message.verbatim(key)
+
+
+def attack_title(key: str, attack: int | None = None) -> Message:
+    """ "Ballistic Skill test", "Weapon Skill test (attack 2)"."""
+    if attack is None:
+        return Message("imperial.test.title", skill=skill(key))
+    return Message("imperial.test.title_attack", skill=skill(key), attack=attack)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,45 +52,67 @@ def extra_hits(mode: str, degrees: int) -> int:
     return degrees if mode == "full" else 0
 
 
-def take_shot(strike: Strike, label: str, cap: int) -> Shot:
-    """The attack's test, its jam, and the hits it scores (at most ``cap``)."""
+def take_shot(strike: Strike, attack: int | None, cap: int) -> Shot:
+    """The attack's test, its jam, and the hits it scores (at most ``cap``); ``attack`` is
+    which of several melee attacks it is (None: the only one)."""
     setup = strike.setup
-    title = f"{SKILLS.get(setup.characteristic, setup.characteristic)} test{label}"
+    title = attack_title(setup.characteristic, attack)
     if setup.auto_fail:
-        return Shot((Step(title, "automatic failure", setup.auto_fail),))
+        return Shot((Step(title, Message("imperial.test.auto_fail"), setup.auto_fail),))
     if setup.auto_hit:
-        return Shot((Step(title, "automatic hit", "; ".join(setup.notes) or "no test"),), 1)
-    test = strike.test(f"to hit{label}")
+        why = (
+            Message("common.join", parts=setup.notes)
+            if setup.notes
+            else Message("imperial.test.no_test")
+        )
+        return Shot((Step(title, Message("imperial.test.auto_hit"), why),), 1)
+    purpose = (
+        Message("imperial.test.to_hit")
+        if attack is None
+        else Message("imperial.test.to_hit_attack", attack=attack)
+    )
+    test = strike.test(purpose)
     step = Step(title, "", test.explain(), (test.roll,), test.target, test.modifiers)
     jam = setup.jam_from
     if setup.characteristic == "BS" and jam is not None and test.value >= jam:
-        detail = f"{test.explain()}; a natural {test.value} jams at {jam}+"
-        return Shot((_with(step, "jammed: the attack fails", detail),), jammed=True)
+        detail = Message("imperial.test.jam_detail", test=test.explain(), value=test.value, jam=jam)
+        return Shot((_with(step, Message("imperial.test.jammed"), detail),), jammed=True)
     if not test.success:
-        return Shot((_with(step, "miss"),))
+        return Shot((_with(step, Message("imperial.test.miss")),))
     hits = min(cap, 1 + extra_hits(setup.mode, test.degrees))
-    outcome = f"hit, {test.degrees} degrees of success" + (f": {hits} hits" if hits > 1 else "")
+    outcome = (
+        Message("imperial.test.hits", degrees=test.degrees, hits=hits)
+        if hits > 1
+        else Message("imperial.test.hit", degrees=test.degrees)
+    )
     return Shot((_with(step, outcome),), hits, test.degrees, test.value)
 
 
-def _with(step: Step, outcome: str, detail: str | None = None) -> Step:
+def _with(step: Step, outcome: Text, detail: Text | None = None) -> Step:
     return replace(step, outcome=outcome, detail=step.detail if detail is None else detail)
 
 
 def finish(strike: Strike, steps: list[Step], effects: list[Effect], hits: int) -> AttackResult:
     """The attack's result, with a one-line summary of what happened to the target."""
     attacker, target, weapon = strike.attacker.name, strike.target.name, strike.weapon.name
+    names = {"attacker": attacker, "target": target, "weapon": weapon}
+    summary: Message
     if any(effect.kind == "jam" for effect in effects):
-        summary = f"{attacker}'s {weapon} jams"
+        summary = Message("imperial.summary.jams", attacker=attacker, weapon=weapon)
     elif not hits:
-        summary = f"{attacker} fails to hit {target} with {weapon}"
+        summary = Message("imperial.summary.miss", **names)
     else:
-        times = "once" if hits == 1 else f"{hits} times"
-        summary = f"{attacker} hits {target} {times} with {weapon}"
+        times = (
+            Message("imperial.summary.once")
+            if hits == 1
+            else Message("imperial.summary.times", hits=hits)
+        )
         lost = sum(e.amount for e in effects if e.kind == "magnitude" and e.target == target)
-        if strike.is_horde:
-            summary += f": magnitude -{lost}" if lost else ": no magnitude lost"
+        taken = sum(e.amount for e in effects if e.kind == "damage" and e.target == target)
+        if strike.is_horde and lost:
+            summary = Message("imperial.summary.horde", **names, times=times, lost=lost)
+        elif strike.is_horde:
+            summary = Message("imperial.summary.horde_unhurt", **names, times=times)
         else:
-            taken = sum(e.amount for e in effects if e.kind == "damage" and e.target == target)
-            summary += f": {taken} damage"
+            summary = Message("imperial.summary.hits", **names, times=times, damage=taken)
     return AttackResult(strike.request, tuple(steps), tuple(effects), hits, summary)

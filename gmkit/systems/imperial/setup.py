@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gmkit.messages import Text
 from gmkit.systems.base import Modifier
 
 
@@ -25,9 +26,9 @@ class AttackSetup:
     can_parry: bool = True  # whether the target may parry it
     called_location: str | None = None  # a called shot skips the location roll
     auto_hit: bool = False  # helpless targets in melee, flame weapons (a dodge test instead)
-    auto_fail: str | None = None  # why the test fails without a roll (a blinded shooter)
+    auto_fail: Text | None = None  # why the test fails without a roll (blinded)
     extra_damage_dice: int = 0  # e.g. helpless targets: roll the damage dice twice
     primitive_armour_double: bool = False  # unarmed/primitive: armour counts double
-    warnings: tuple[str, ...] = ()  # limits the GM may overrule (001); names no rule knows
-    notes: tuple[str, ...] = field(default=())  # what the GM must adjudicate (ally hit in melee)
+    warnings: tuple[Text, ...] = ()  # limits the GM may overrule (001); unknown names
+    notes: tuple[Text, ...] = field(default=())  # what the GM adjudicates (ally hit in melee)
     gains: tuple[str, ...] = ()  # condition ids the action leaves on the attacker (its "gains")

@@ -18,9 +18,9 @@ Choices where seed 002 is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message
@@ -146,6 +146,23 @@ def _entries(name: str) -> list[dict[str, Any]]:
     return data
 
 
+T = TypeVar("T")
+
+_READ: dict[str, tuple[object, Any]] = {}
+"""Catalog name -> (the table it was read from, what it reads as): a catalog is read again
+only when its table is (``table.cache_clear()``, a GM's file), not on every rule's call."""
+
+
+def _read_once(name: str, read: Callable[[], T]) -> T:
+    data = table(GAME, name)
+    kept = _READ.get(name)
+    if kept is not None and kept[0] is data:
+        return kept[1]  # type: ignore[no-any-return]
+    found = read()
+    _READ[name] = (data, found)
+    return found
+
+
 def _fail(name: str, entry: Mapping[str, Any], problem: Message) -> GmkitError:
     label = entry.get("id") or entry.get("name") or "(unnamed)"
     return GmkitError(
@@ -179,6 +196,10 @@ def _grant(name: str, entry: Mapping[str, Any], raw: Any) -> Grant:
 
 def actions() -> dict[str, Action]:
     """The action catalog: id -> :class:`Action`, in the file's order."""
+    return _read_once("actions", _actions)
+
+
+def _actions() -> dict[str, Action]:
     names = [item.name for item in fields(Action)]
     found: dict[str, Action] = {}
     for entry in _entries("actions"):
@@ -217,6 +238,10 @@ def actions() -> dict[str, Action]:
 
 def circumstances() -> dict[str, Circumstance]:
     """The circumstance catalog: id -> :class:`Circumstance`, in the file's order."""
+    return _read_once("circumstances", _circumstances)
+
+
+def _circumstances() -> dict[str, Circumstance]:
     names = [item.name for item in fields(Circumstance)]
     found: dict[str, Circumstance] = {}
     for entry in _entries("circumstances"):
@@ -244,6 +269,10 @@ def circumstances() -> dict[str, Circumstance]:
 
 def qualities() -> dict[str, Quality]:
     """The weapon quality catalog: name -> :class:`Quality`."""
+    return _read_once("qualities", _qualities)
+
+
+def _qualities() -> dict[str, Quality]:
     names = [item.name for item in fields(Quality)]
     found: dict[str, Quality] = {}
     for entry in _entries("qualities"):
