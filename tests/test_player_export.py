@@ -10,7 +10,7 @@ import pytest
 
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
-from gmkit.encounter import Encounter
+from gmkit.encounter import Encounter, event_text
 from gmkit.store import CampaignStore
 from gmkit.widgets.player import export_player_notebook
 
@@ -38,7 +38,7 @@ def gm_only_values(fight: Encounter) -> list[str]:
             values += list(getattr(combatant.sheet, "talents", ()))
             values.append(json.dumps(combatant.sheet.model_dump(mode="json")["characteristics"]))
     values += [e["text"] for e in fight.events if e["kind"] == "note" and e["visibility"] == "gm"]
-    values += [e["summary"] for e in fight.events if e.get("summary") and e["visibility"] == "gm"]
+    values += [event_text(e) for e in fight.events if e.get("summary") and e["visibility"] == "gm"]
     # an enemy's autopistol is no secret when a player's character carries one too
     friendly = json.dumps(
         [c.sheet.public_view() for c in state.combatants.values() if c.side in player_sides]

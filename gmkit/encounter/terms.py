@@ -17,14 +17,24 @@ BANDS = ("unhurt", "hurt", "bloodied", "down")
 """The wound bands of :func:`gmkit.encounter.views.wound_band`."""
 
 
+def _slug(key: str) -> str:
+    return re.sub(r"\W+", "_", key.strip().lower()).strip("_")
+
+
 def _known(message_id: str) -> bool:
     return catalogs().english(message_id) is not None
 
 
 def condition_name(game: str, key: str) -> Message:
-    """A condition's name: its key in English, the game's term in Spanish where there is one."""
-    term = f"{game}.condition.{key}"
-    return Message.term(term, key) if _known(term) else Message.verbatim(key)
+    """A condition's name: its key in English, the game's term in Spanish where there is one
+    (``jammed: <weapon>``, the encounter's own, names the weapon)."""
+    for term in (f"{game}.condition.{key}", f"{game}.condition.{_slug(key)}"):
+        if _known(term):
+            return Message.term(term, key)
+    kind, _, weapon = key.partition(": ")
+    if kind == "jammed" and weapon:
+        return Message("encounter.condition.jammed", weapon=weapon)
+    return Message.verbatim(key)
 
 
 def action_name(game: str, key: str) -> Message:

@@ -69,7 +69,9 @@ def _param(message_id: str, name: str, value: Any) -> Param:
     )
 
 
-def _mismatch(message_id: str, expected: tuple[str, ...], params: Mapping[str, Any]) -> MessageError:
+def _mismatch(
+    message_id: str, expected: tuple[str, ...], params: Mapping[str, Any]
+) -> MessageError:
     missing = sorted(set(expected) - set(params))
     extra = sorted(set(params) - set(expected))
     parts = [f"missing {', '.join(missing)}"] if missing else []
@@ -107,9 +109,14 @@ class Message:
             except KeyError:
                 raise _mismatch(message_id, expected, params) from None
             for _, value in checked:
-                if type(value) not in _PLAIN:  # the slow path: check, and tuples for lists
-                    checked = tuple((k, _param(message_id, k, v)) for k, v in checked)
-                    break
+                kind = type(value)
+                if kind in _PLAIN:
+                    continue
+                if kind is tuple and all(type(item) in _PLAIN for item in value):
+                    continue
+                # the slow path: check, and tuples for lists
+                checked = tuple((k, _param(message_id, k, v)) for k, v in checked)
+                break
         _SET(self, "id", message_id)
         _SET(self, "params", checked)
         _SET(self, "default", None)

@@ -53,7 +53,7 @@ import numpy as np
 
 from gmkit.dice import distribution
 from gmkit.errors import GmkitError
-from gmkit.messages import Message
+from gmkit.messages import Message, Text
 from gmkit.odds.core import Curve, Dist, Odds
 from gmkit.odds.imperial_damage import HitDamage, SoakRule, hit_damage, soaked, with_points
 from gmkit.odds.percentile import (
@@ -96,6 +96,7 @@ from gmkit.systems.imperial.resolve_reactions import react, reactions_left
 from gmkit.systems.imperial.resolve_special import grapple
 from gmkit.systems.imperial.resolve_test import extra_hits
 from gmkit.systems.imperial.setup import AttackSetup
+from gmkit.systems.imperial.terms import fury as fury_term
 from gmkit.systems.percentile import LOCATIONS, multiple_hit_locations
 
 GAMES = ("dark_heresy", "deathwatch")
@@ -745,19 +746,17 @@ class ImperialOdds:
             details["magnitude lost"] = to_dist(magnitude)
             states = self._horde_states(magnitude)
         events.update(self._conditions(events["hit"]))
-        notes = [f"Righteous Fury followed to {self.fury_depth} extra rolls"]
+        fury = fury_term(self.game)
+        notes: list[Text] = [Message("odds.note.fury_depth", fury=fury, depth=self.fury_depth)]
         if outcome.cut:
             hit_cut = ONE - sum(
                 (w * (1 - outcome.cut) ** n for n, w in outcome.hits.probabilities().items()),
                 ZERO,
             )
             events["fury beyond depth"] = hit_cut
-            notes.append(
-                f"chains longer than that (chance {float(hit_cut):.2g}) count the damage "
-                "rolled so far: a lower bound"
-            )
+            notes.append(Message("odds.note.fury_cut_damage", chance=float(hit_cut)))
         if self.empty:
-            notes.append(f"{self.weapon.name} is empty")
+            notes.append(Message("odds.note.empty", weapon=self.weapon.name))
         return Odds(
             game=self.game,
             hits=hits,

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from gmkit.messages import Message
+from gmkit.messages import Message, Text
 from gmkit.odds.core import Curve, Dist, Odds
 from gmkit.odds.percentile import (
     FURY_DEPTH,
@@ -235,14 +235,11 @@ class WFRPOdds:
             "wounded": lost.at_least(1),
             "critically damaged": crossed,
         }
-        notes = [f"Ulric's Fury followed to {self.fury_depth} extra dice"]
+        notes: list[Text] = [Message("odds.note.ulrics_fury_depth", depth=self.fury_depth)]
         if cut:
             beyond = ONE - sum((w * (1 - cut) ** n for n, w in hit_mass.items()), ZERO)
             events["fury beyond depth"] = beyond
-            notes.append(
-                f"chains longer than that (chance {float(beyond):.2g}) count the dice rolled "
-                "so far: a lower bound"
-            )
+            notes.append(Message("odds.note.fury_cut_dice", chance=float(beyond)))
         details: dict[str, Dist[Any]] = {
             "degrees of success": (
                 Dist({"automatic hit": 1}, 1)

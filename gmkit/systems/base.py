@@ -272,6 +272,13 @@ class Choice:
     kind: Literal["flag", "number", "choice"] = "flag"
     options: tuple[str, ...] = ()
     help: Text = ""
+    option_labels: tuple[Text, ...] = ()  # each option's words (the option itself if none)
+
+    def option_label(self, option: str) -> Text:
+        """The words for one of ``options``."""
+        if option in self.options and len(self.option_labels) == len(self.options):
+            return self.option_labels[self.options.index(option)]
+        return option
 
 
 @dataclass(frozen=True)

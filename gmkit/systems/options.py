@@ -26,12 +26,19 @@ from gmkit.errors import RulesError
 from gmkit.messages import Message, Text, render
 
 
-def option(default: Any, help_text: str, *, offered: bool = False, **constraints: Any) -> Any:
-    """A declared option: its default, its help text, whether a panel offers it, and pydantic
-    constraints (``ge=0``...)."""
-    return Field(
-        default, description=help_text, json_schema_extra={"offered": offered}, **constraints
-    )
+def option(
+    default: Any,
+    help_text: Text,
+    *,
+    offered: bool = False,
+    label: Text = "",
+    **constraints: Any,
+) -> Any:
+    """A declared option: its default, its help text (a message, for the panel's tooltip in
+    the GM's language), whether a panel offers it, the label a panel shows it with (an offered
+    option has one), and pydantic constraints (``ge=0``...)."""
+    extra: dict[str, Any] = {"offered": offered, "help": help_text, "label": label}
+    return Field(default, description=render(help_text), json_schema_extra=extra, **constraints)
 
 
 class AttackOptions(BaseModel):
@@ -114,6 +121,7 @@ class OptionInfo:
     default: Any
     help: Text
     annotation: Any
+    label: Text = ""
 
 
 def offered_options(model: type[AttackOptions]) -> tuple[OptionInfo, ...]:
@@ -123,7 +131,8 @@ def offered_options(model: type[AttackOptions]) -> tuple[OptionInfo, ...]:
         extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         if extra.get("offered"):
             shown = extra.get("help") or info.description or ""
-            found.append(OptionInfo(name, info.default, shown, info.annotation))  # type: ignore[arg-type]
+            label = extra.get("label") or name.replace("_", " ")
+            found.append(OptionInfo(name, info.default, shown, info.annotation, label))  # type: ignore[arg-type]
     return tuple(found)
 
 
@@ -164,9 +173,8 @@ def _refusal(model: type[AttackOptions], error: ValidationError, game: str) -> M
                 else Message("options.unknown", valid=known)
             )
         elif kind == "literal_error":
-            choices = tuple(
-                str(c).strip("'") for c in str(context.get("expected", "")).split(" or ")
-            )
+            expected = str(context.get("expected", ""))
+            choices = tuple(re.findall(r"'([^']*)'", expected)) or (expected,)
             problem = Message("options.must_be_one_of", choices=choices, got=shown)
         elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
             limit = next(iter(context.values()), "")

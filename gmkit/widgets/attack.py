@@ -36,7 +36,9 @@ from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.forms import DICE_MODES, AttackForm
 from gmkit.messages import Text, render
+from gmkit.systems import choices
 from gmkit.systems.base import AttackResult
+from gmkit.systems.turns import pool_name
 from gmkit.widgets.attack_circumstances import CircumstanceEditor
 from gmkit.widgets.attack_view import (
     error_html,
@@ -426,7 +428,7 @@ class AttackPanel(widgets.VBox):
         shown += refused_html(
             f"{t('reaction')}: {label('not_offered', 'Not offered')}",
             offered.reactions_refused,
-            {c.id: c.label for c in form.offered.reactions},
+            {c.id: c.label for c in choices.reactions(self.game)},
         )
         if "" in offered.not_offered:
             why = html.escape(_words(offered.not_offered[""]), quote=False)
@@ -455,7 +457,7 @@ class AttackPanel(widgets.VBox):
             return ""
         structure = self.encounter._structure()
         left = ", ".join(
-            f"{pool} {total - attacker.spent.get(pool, 0)}"
+            f"{html.escape(_words(pool_name(pool)))} {total - attacker.spent.get(pool, 0)}"
             for pool, total in structure.turn_pools.items()
         )
         return f"<p>{t('actions_left')}: {left}</p>"

@@ -121,7 +121,7 @@ class CircumstanceEditor:
             control = make(
                 widgets.Dropdown,
                 description=text,
-                options=["", *choice.options],
+                options=[("", ""), *((words(choice.option_label(o)), o) for o in choice.options)],
                 style=initial,
                 tooltip=tip,
             )

@@ -200,6 +200,8 @@ class CombatLog(widgets.VBox):
 
     def _on_language(self, _change: object) -> None:
         self._relabel()
+        self._rows.clear()  # the outcomes are words: made again in the new language
+        self._read()
         self._render()
 
     def _relabel(self) -> None:
@@ -230,7 +232,7 @@ class CombatLog(widgets.VBox):
             return False
         del self._rows[kept:]
         if len(events) > kept:
-            frame = combat_log(tuple(events[kept:]), list(states[kept:]))
+            frame = combat_log(tuple(events[kept:]), list(states[kept:]), language=LANGUAGE.value)
             for offset, record in enumerate(frame.to_dict("records")):
                 record["event"] = kept + offset + 1  # numbered from the log's first event
                 number = kept + offset
@@ -250,7 +252,7 @@ class CombatLog(widgets.VBox):
                     values = self._actors(values)
                 else:
                     values = sorted(str(v) for v in values if v)
-                options = ((t("all"), ALL), *((str(v), v) for v in values))
+                options = ((t("all"), ALL), *((_cell(name, v), v) for v in values))
                 chosen = dropdown.value if dropdown.value in values else ALL
                 if tuple(dropdown.options) != options:
                     with dropdown.hold_sync():  # options and choice: one message
@@ -335,6 +337,19 @@ def _lists(actors: str, name: str) -> bool:
     )
 
 
+_WORDED = ("kind", "dice", "visibility")
+"""The columns whose cells are keys the log shows in words (``widgets.log.<column>.<key>``)."""
+
+
+def _cell(column: str, value: Any) -> str:
+    """A cell as the GM reads it: a kind, dice or visibility key in words."""
+    text = str(value)
+    if column in _WORDED and text:
+        worded = t(f"log.{column}.{text}")
+        return text if worded == f"log.{column}.{text}" else worded
+    return text
+
+
 def _row(record: Mapping[str, Any]) -> str:
     classes = []
     if record["dice"] in ("physical", "mixed"):
@@ -343,7 +358,7 @@ def _row(record: Mapping[str, Any]) -> str:
         classes.append("gmkit-gm")
     cells = []
     for column in _COLUMNS:
-        value = html.escape(str(record[column]))
+        value = html.escape(_cell(column, record[column]))
         if column == "rolls":  # a physical die is written d10=7*: shown bold
             value = re.sub(r"(d\d+=\d+)\*", r"<b>\1*</b>", value)
         cells.append(f"<td class='gmkit-{column}'>{value}</td>")

@@ -43,7 +43,7 @@ from gmkit.errors import GmkitError
 from gmkit.odds import Curve, Dist, Odds, curve, odds
 from gmkit.systems.base import AttackRequest
 from gmkit.widgets.attack_view import label
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.i18n import LANGUAGE, words
 from gmkit.widgets.odds_charts import (
     bars_svg,
     chart_name,

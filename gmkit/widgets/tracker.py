@@ -35,7 +35,7 @@ from gmkit.encounter.terms import condition_name, phase_name
 from gmkit.errors import GmkitError
 from gmkit.sheets.base import Sheet
 from gmkit.systems.health import health
-from gmkit.systems.turns import turn_structure
+from gmkit.systems.turns import pool_name, turn_structure
 from gmkit.widgets.i18n import LANGUAGE, t, words
 from gmkit.widgets.style import THEME_CLASS, highlight_css, style_widget
 
@@ -590,5 +590,6 @@ def _pools(pools: Mapping[str, int], used: Mapping[str, int]) -> str:
         ((pool, total),) = pools.items()
         return f"{total - used.get(pool, 0)}/{total}"
     return ", ".join(
-        f"{html.escape(pool)} {total - used.get(pool, 0)}/{total}" for pool, total in pools.items()
+        f"{html.escape(words(pool_name(pool)))} {total - used.get(pool, 0)}/{total}"
+        for pool, total in pools.items()
     )

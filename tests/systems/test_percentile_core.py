@@ -62,7 +62,7 @@ def test_a_test_lists_each_modifier_and_applies_the_capped_total():
     assert result.modifier == 60
     assert result.target == 102
     assert (result.success, result.degrees) == (True, 0)
-    assert "(capped)" in result.explain()
+    assert "(capped)" in str(result.explain())
     assert result.roll.purpose == "to hit"
     assert result.roll.physical is True
 
@@ -157,4 +157,4 @@ def test_initiative_ties_go_to_the_higher_base_then_a_roll_off():
     order, roll_offs = initiative_order(twins, EnteredDice([2, 8]))
     assert [entry.name for entry in order] == ["B", "A"]
     assert [roll.value for roll in roll_offs] == [2, 8]
-    assert roll_offs[0].purpose == "initiative roll-off: A"
+    assert str(roll_offs[0].purpose) == "initiative roll-off: A"

@@ -70,7 +70,7 @@ def test_an_unknown_option_is_refused_naming_it_the_nearest_and_the_valid_ones()
         ({"gm_allows_shot": None}, "option 'gm_allows_shot': must be true or false (got None)"),
         (
             {"situation": "here"},
-            "option 'situation': Input should be an instance of Situation (got 'here')",
+            "option 'situation': must be a Situation (got 'here')",
         ),
     ],
 )

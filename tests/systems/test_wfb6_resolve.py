@@ -317,5 +317,5 @@ def test_wrong_sheets_and_weapons_are_refused():
         shoot(shooter(BOW), "sling", SWORDSMAN, EnteredDice())
     with pytest.raises(GmkitError, match="not a missile weapon"):
         shoot(shooter({"name": "axe"}), "axe", SWORDSMAN, EnteredDice())
-    with pytest.raises(RulesError, match="option 'situation': Input should be an instance of Si"):
+    with pytest.raises(RulesError, match="option 'situation': must be a Situation"):
         shoot(shooter(BOW), "bow", SWORDSMAN, EnteredDice(), options={"situation": "here"})

@@ -120,7 +120,7 @@ def _specs(
                 "imperial.request.fires_modes",
                 action=chosen.label,
                 allowed=modes_named(allowed),
-                mode=repr(request.mode),
+                mode=mode_name(request.mode),
             )
             raise refuse("mode", problem)
         delegate = action(game, MODE_ACTIONS[request.mode])
@@ -149,7 +149,7 @@ def _mode(spec: AttackSpec, request: AttackRequest, weapon: Any | None) -> tuple
         fixed, ranged = spec.mode, spec.mode in RANGED_MODES
         if asked not in ("single", fixed) and (ranged or asked != "melee"):
             problem = Message(
-                "imperial.request.fixed_mode", mode=mode_name(fixed), asked=repr(asked)
+                "imperial.request.fixed_mode", mode=mode_name(fixed), asked=mode_name(asked)
             )
             raise refuse("mode", problem)
         if ranged and melee_weapon:

@@ -297,7 +297,28 @@ def _finish(
     )
 
 
+_KEPT: dict[tuple[int, str], tuple[AttackRequest, AttackSetup]] = {}
+_KEEP = 32
+"""The setups of the last requests asked for, by the request itself (a request is immutable:
+the same object always sets up the same attack): the resolver, the odds and the panel ask
+for the same request's setup many times in a row."""
+
+
 def attack_setup(request: AttackRequest, game: str) -> AttackSetup:
+    """Everything the action, circumstances, conditions and house rules make of ``request``
+    (worked out once per request object: see ``_KEPT``)."""
+    key = (id(request), game)
+    kept = _KEPT.get(key)
+    if kept is not None and kept[0] is request:
+        return kept[1]
+    found = _attack_setup(request, game)
+    if len(_KEPT) >= _KEEP:
+        _KEPT.clear()
+    _KEPT[key] = (request, found)
+    return found
+
+
+def _attack_setup(request: AttackRequest, game: str) -> AttackSetup:
     """Everything the action, circumstances, conditions and house rules make of ``request``.
 
     >>> setup = attack_setup(AttackRequest(acolyte, "Lasgun", cultist, distance=40,

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gmkit.errors import GmkitError
-from gmkit.messages import Message, Text
+from gmkit.messages import Message, Text, catalogs
 from gmkit.sheets.base import Sheet
 from gmkit.systems import percentile
 from gmkit.systems.base import AttackRequest, Choice, Standing
@@ -30,6 +30,12 @@ _CIRCUMSTANCE_KINDS = {"flag": "flag", "number": "number", "cover": "number", "c
 _TERRAIN = ("both", "attacker", "target")
 _FIRE_MODES = ("single", "semi", "full", "suppressing")
 _RANGED_MODES = (*_FIRE_MODES, "thrown")
+
+
+def _option_label(option: str) -> Message:
+    """A circumstance option's words: a range band, or a side of terrain."""
+    found = f"imperial.circumstance_option.{option}"
+    return Message(found) if catalogs().english(found) is not None else Message.verbatim(option)
 
 
 class ImperialOffers:
@@ -76,7 +82,7 @@ class ImperialOffers:
             return Message(
                 "imperial.offers.options_not_in_panel",
                 action=chosen.label,
-                options=tuple(chosen.options),
+                options=tuple(option.label for option in chosen.options.values()),
             )
         location = self.locations(action)
         standing = Standing.of(
@@ -141,7 +147,8 @@ class ImperialOffers:
                 )
                 parts.append(Message("common.list", items=steps))
             help_text: Text = Message("common.join", parts=tuple(parts)) if parts else ""
-            found.append(Choice(item.id, item.label, kind, options, help_text))  # type: ignore[arg-type]
+            labels = tuple(_option_label(option) for option in options)
+            found.append(Choice(item.id, item.label, kind, options, help_text, labels))  # type: ignore[arg-type]
         return tuple(found)
 
     def reactions(self) -> tuple[Choice, ...]:

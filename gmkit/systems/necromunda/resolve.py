@@ -194,13 +194,34 @@ def _wounds_purpose() -> Any:
     return Message("necromunda.purpose.wounds")
 
 
+_PREPARED: dict[int, tuple[AttackRequest, Settings | None, Any]] = {}
+_KEEP = 32
+
+
+def prepared(
+    request: AttackRequest, settings: Settings | None = None
+) -> tuple[AttackRequest, Settings, ShotSetup]:
+    """The request with the fighters' states, the settings and the shot's setup: everything
+    no die decides, worked out once per request object (a request is immutable) for the last
+    few asked for (the resolver and the odds ask for the same one many times)."""
+    kept = _PREPARED.get(id(request))
+    if kept is not None and kept[0] is request and kept[1] is settings:
+        found: tuple[AttackRequest, Settings, ShotSetup] = kept[2]
+        return found
+    filled = with_encounter_states(request)
+    chosen = _settings(filled, settings)
+    found = (filled, chosen, shot_setup(filled, chosen))
+    if len(_PREPARED) >= _KEEP:
+        _PREPARED.clear()
+    _PREPARED[id(request)] = (request, settings, found)
+    return found
+
+
 def resolve_shot(
     request: AttackRequest, source: DiceSource, settings: Settings | None = None
 ) -> AttackResult:
     """Resolve one shot: every die from ``source``; nothing is modified."""
-    request = with_encounter_states(request)
-    settings = _settings(request, settings)
-    setup = shot_setup(request, settings)
+    request, settings, setup = prepared(request, settings)
     shooter = fighter_of(request.attacker, "attacker")
     target = fighter_of(request.target, "target")
     steps: list[Step] = []

@@ -89,8 +89,20 @@ def range_band(band: RangeBand) -> Message:
     return Message(f"necromunda.range.{band.replace(' ', '_')}")
 
 
+_CATALOG: list[Any] = [None, {}]  # the table read last, and what it read as
+
+
 def catalog() -> dict[str, Circumstance]:
-    """Id -> to-hit circumstance (data: ``to_hit_modifiers.yaml``)."""
+    """Id -> to-hit circumstance (data: ``to_hit_modifiers.yaml``), read again only when the
+    table is (``table.cache_clear()``, a GM's file)."""
+    data = table(GAME, "to_hit_modifiers")
+    if _CATALOG[0] is not data:
+        _CATALOG[:] = [data, _read_catalog()]
+    found: dict[str, Circumstance] = _CATALOG[1]
+    return found
+
+
+def _read_catalog() -> dict[str, Circumstance]:
     return {
         str(item["id"]): Circumstance(
             str(item["id"]),

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gmkit.errors import GmkitError, RulesError
+from gmkit.errors import GmkitError
 from gmkit.messages import Message
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import Effect, Step

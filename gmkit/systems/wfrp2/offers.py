@@ -46,7 +46,9 @@ def circumstance_help(item: Circumstance) -> Message:
     if item.extra_damage:
         parts.append(Message("wfrp2.offers.extra_damage", dice=item.extra_damage))
     if item.actions:
-        parts.append(Message("wfrp2.offers.only_with", actions=item.actions))
+        known = catalogs.actions()
+        names = tuple(known[a].label if a in known else a for a in item.actions)
+        parts.append(Message("wfrp2.offers.only_with", actions=names))
     return Message("common.join", parts=tuple(parts))
 
 
