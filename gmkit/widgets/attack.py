@@ -6,7 +6,8 @@ control to each of the form's fields, shows the form's state (in the GM's langua
 text is a message the renderer puts into words), and calls the form's methods. Every control
 calls a public method, and tests call the same methods: ``select_attacker``,
 ``select_weapon``, ``select_mode``, ``select_action``, ``select_target``, ``set_distance``,
-``set_circumstance``, ``pin``, ``select_location``, ``select_reaction``, ``set_option``,
+``set_circumstance``, ``pin``, ``select_location``, ``select_reaction``, ``set_option``
+(a control for each option the game declares as the GM's: ``edit_options``),
 ``set_dice_mode``, ``set_seed``, ``resolve``, ``enter``, ``apply``, ``undo``, ``redo``.
 
 The selections are read-only here (``panel.weapon``); choosing goes through the methods, which
@@ -40,6 +41,7 @@ from gmkit.systems import choices
 from gmkit.systems.base import AttackResult
 from gmkit.systems.turns import pool_name
 from gmkit.widgets.attack_circumstances import CircumstanceEditor
+from gmkit.widgets.attack_options import OptionEditor
 from gmkit.widgets.attack_view import (
     error_html,
     label,
@@ -88,6 +90,7 @@ class AttackPanel(widgets.VBox):
     error = Unicode("", help="the last error, as shown in the panel (in the GM's language)")
     prompt = Unicode("", help="the die the rules need next (physical dice), as shown")
     circumstances_open = Bool(False, help="a control per circumstance shown (edit_circumstances)")
+    options_open = Bool(False, help="a control per option of the game shown (edit_options)")
 
     def __init__(
         self,
@@ -120,6 +123,7 @@ class AttackPanel(widgets.VBox):
             self.form.close()
             LANGUAGE.unobserve(self._on_language, names="value")
             self._circumstances.close()
+            self._options.close()
             for part in (*self.children, *self._rows, self.dice_row, self.entry_row):
                 for child in getattr(part, "children", ()):
                     child.close()
@@ -215,6 +219,17 @@ class AttackPanel(widgets.VBox):
         hidden, the panel shows the circumstances set as one line."""
         self.circumstances_open = bool(on)
         self._render()
+
+    def edit_options(self, on: bool = True) -> None:
+        """Show (or hide) a control for every option the game's options model offers."""
+        self.options_open = bool(on)
+        self._render()
+
+    @property
+    def option_controls(self) -> dict[str, widgets.Widget]:
+        """The options' controls by name (built now if they were not)."""
+        self._options.sync(self.form, True)
+        return self._options.controls
 
     @property
     def circumstance_controls(self) -> dict[str, widgets.Widget]:
@@ -314,6 +329,7 @@ class AttackPanel(widgets.VBox):
         self.reaction_box = widgets.Dropdown(layout=wide, style=shared.style(widgets.Dropdown))
         self.seed_box = widgets.Text(layout={"width": "10em"}, style=shared.style(widgets.Text))
         self._circumstances = CircumstanceEditor(shared, self.set_circumstance)
+        self._options = OptionEditor(shared, self.set_option)
         self.budget_box = make(widgets.Checkbox, value=True, indent=False)
         self.secret_box = make(widgets.Checkbox, value=False, indent=False)
         self.dice_box = make(widgets.ToggleButtons, options=[("", "seeded"), ("", "physical")])
@@ -340,6 +356,7 @@ class AttackPanel(widgets.VBox):
         bind(self.secret_box, self.set_secret)
         bind(self.dice_box, self.set_dice_mode)
         bind(self._circumstances.toggle, self.edit_circumstances)
+        bind(self._options.toggle, self.edit_options)
         self.distance_box.continuous_update = False
         bind(self.distance_box, self.set_distance)
         self.seed_box.continuous_update = False
@@ -389,6 +406,7 @@ class AttackPanel(widgets.VBox):
             *style,
             *self._rows[:4],
             self._circumstances.box,
+            self._options.box,
             self.offered_html,
             self.preview_html,
             self.odds_view,
@@ -402,6 +420,7 @@ class AttackPanel(widgets.VBox):
 
     def _on_language(self, change: dict[str, Any]) -> None:
         self._circumstances.drop()  # built again in the new language when shown
+        self._options.drop()
         self._render()
 
     def _name(self, ident: str) -> str:
@@ -505,6 +524,7 @@ class AttackPanel(widgets.VBox):
         _set(self.apply_button, description=t("apply"))
         _set(self.undo_button, description=t("undo"))
         self._circumstances.sync(self.form, self.circumstances_open)
+        self._options.sync(self.form, self.options_open)
 
 
 __all__ = ["DICE_MODES", "AttackPanel"]

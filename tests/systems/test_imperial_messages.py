@@ -85,7 +85,13 @@ def test_each_game_has_its_model_and_dark_heresys_house_rules_are_its_own(pair):
         with pytest.raises(RulesError, match="unknown option"):
             AttackRequest(watch, "Lasgun", foe, options=house)
     offered = {info.name for info in offered_options(DarkHeresyOptions)}
-    assert {"parry_weapon", "house_rules", "righteous_fury_house_rule", "gm_override"} <= offered
+    assert {
+        "parry_weapon",
+        "unaware_auto_hit",
+        "righteous_fury_house_rule",
+        "gm_override",
+    } <= offered
+    assert "house_rules" not in offered  # a mapping: Python's (and the campaign's), not a panel's
     assert not {"reaction", "reactions_left", "overwatch"} & offered  # set by gmkit's own parts
     assert "house_rules" not in {info.name for info in offered_options(DeathwatchOptions)}
 

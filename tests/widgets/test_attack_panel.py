@@ -389,3 +389,26 @@ def test_what_the_rules_offer_is_worked_out_once_per_attacker(fight: Encounter, 
         assert asked[-1] == fight.combatant(order[1]).name
     finally:
         panel.close()
+
+
+def test_the_panel_offers_exactly_the_options_the_game_declares(panel: AttackPanel):
+    from gmkit.games import game
+    from gmkit.systems.options import offered_options
+
+    declared = [info.name for info in offered_options(game("wfrp2").options)]
+    assert list(panel.option_controls) == declared  # one control per offered option
+    fury = panel.option_controls["ulrics_fury"]
+    assert fury.value is True  # shown as in effect: the default
+    fury.value = False  # the control calls set_option
+    assert panel.form.options == {"ulrics_fury": False}
+    assert panel.form.request is not None
+    assert panel.form.request.options.ulrics_fury is False
+    fury.value = True  # back to the default: the option is unset again
+    assert panel.form.options == {}
+    panel.set_option("ulric_fury", True)  # refused by the game's model, by name
+    assert "option 'ulric_fury': unknown option (did you mean ulrics_fury?)" in panel.error
+    LANGUAGE.value = "es"
+    try:
+        assert panel.option_controls["ulrics_fury"].description == "Furia de Ulric"
+    finally:
+        LANGUAGE.value = "en"

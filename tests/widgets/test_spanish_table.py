@@ -83,6 +83,7 @@ def play(game: str, panel: AttackPanel, tracker: InitiativeTracker) -> None:
         choose_actor(panel)
         panel.set_distance(8)
         panel.edit_circumstances(True)
+        panel.edit_options(True)
         panel.resolve()
         if panel.result is not None:
             panel.apply()

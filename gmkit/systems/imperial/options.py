@@ -7,14 +7,17 @@ round, the round) is not an option: the rules read it from the request's standin
 options={...})`` validates a mapping into the attacker's game's model: an unknown option, a
 value of the wrong type or out of range is refused by name (a RulesError).
 
-The GM's choices a panel offers: the parry weapon, the attacker's handling (two weapons, the
-off hand, a basic weapon in one hand, the other hand's weapon, moving while firing), the
-actions taken before the attack (``prepared``), whether the target is armed, whether a horde
-may react, how far a dodging target must go, the covered locations, the grapple's choices and
-sizes, the overwatch declaration, the GM's override of the limits, and Dark Heresy's house
-rules. Set by gmkit's own parts (not offered): the reaction (the panel's own control), the
-reactions left (the encounter counts them), the flag of an overwatch that fires, the modifiers
-the GM adds to the defender's tests from Python.
+The GM's choices a panel offers (each with its label and help as messages): the parry
+weapon, the attacker's handling (two weapons, the off hand, a basic weapon in one hand, the
+other hand's weapon, moving while firing), whether the target is armed, whether a horde may
+react, how far a dodging target must go, the grapple's option and the sizes, the overwatch
+declaration, the GM's override of the limits, and Dark Heresy's house Righteous Fury and sure
+hit on an unaware target. Given from Python (values no simple panel control asks for):
+the actions taken before the attack (``prepared``), the covered locations, Dark Heresy's house
+rule switches (``house_rules``), ``grapple`` (True or a grapple choice). Set by gmkit's own
+parts (not offered): the reaction (the panel's own control), the reactions left (the encounter
+counts them), the flag of an overwatch that fires, the modifiers the GM adds to the defender's
+tests from Python.
 """
 
 from __future__ import annotations
@@ -62,93 +65,114 @@ class ImperialOptions(AttackOptions):
 
     game: ClassVar[str] = ""
 
-    reaction: Reaction | None = option(
-        None, "The target's reaction: dodge, parry or none (the panel's own control)"
-    )
+    reaction: Reaction | None = option(None, Message("imperial.option.reaction"))
     reactions_left: int | None = option(
-        None,
-        "Reactions the target has left this round (None: the round's pools less those spent)",
-        ge=0,
-        le=10,
+        None, Message("imperial.option.reactions_left"), ge=0, le=10
     )
     parry_weapon: str | None = option(
-        None, "The target's melee weapon that parries (else its first melee weapon)", offered=True
+        None,
+        Message("imperial.option.parry_weapon"),
+        offered=True,
+        label=Message("imperial.option_label.parry_weapon"),
     )
-    reaction_modifiers: GM_MODIFIERS = option(
-        (), "Modifiers the GM adds to the target's Dodge or Parry, {source: value}"
-    )
-    defender_modifiers: GM_MODIFIERS = option(
-        (), "Modifiers the GM adds to the target's side of an opposed test, {source: value}"
-    )
+    # a mapping or modifiers, given from Python: no simple control asks for them
+    reaction_modifiers: GM_MODIFIERS = option((), Message("imperial.option.reaction_modifiers"))
+    defender_modifiers: GM_MODIFIERS = option((), Message("imperial.option.defender_modifiers"))
     dodge_distance: int | float | None = option(
         None,
-        "Metres a dodging target must go to leave an area attack (None: within reach)",
+        Message("imperial.option.dodge_distance"),
         offered=True,
+        label=Message("imperial.option_label.dodge_distance"),
         ge=0,
     )
     horde_reacts: bool = option(
-        False, "The GM lets a horde dodge and parry like a single creature (004)", offered=True
+        False,
+        Message("imperial.option.horde_reacts"),
+        offered=True,
+        label=Message("imperial.option_label.horde_reacts"),
     )
     target_armed: bool | None = option(
         None,
-        "Whether the target holds a weapon against an unarmed attack (None: its sheet says)",
+        Message("imperial.option.target_armed"),
         offered=True,
+        label=Message("imperial.option_label.target_armed"),
     )
-    prepared: dict[str, bool | Taken] = option(
-        {},
-        "What the attacker did before this attack: {action id: half, full or true} "
-        "(aim, brace_heavy_weapon, a won feint, a half move before a Knock-Down)",
-        offered=True,
-    )
+    # a mapping of the actions taken before, given from Python: no simple control asks for it
+    prepared: dict[str, bool | Taken] = option({}, Message("imperial.option.prepared"))
     move_and_fire: bool = option(
-        False, "The attacker moves its Agility Bonus in metres while firing a burst", offered=True
+        False,
+        Message("imperial.option.move_and_fire"),
+        offered=True,
+        label=Message("imperial.option_label.move_and_fire"),
     )
     two_weapons: bool = option(
-        False, "The attacker attacks with a weapon in each hand (Multiple Attacks)", offered=True
-    )
-    off_hand: bool = option(False, "The attack is made with the off hand", offered=True)
-    one_handed: bool = option(False, "A basic weapon is held in one hand", offered=True)
-    second_weapon: str | None = option(
-        None, "The weapon in the attacker's other hand (two-weapon fighting)", offered=True
-    )
-    grapple: bool | GrappleChoice = option(
         False,
-        "True: an unarmed attack grapples instead of dealing damage; or the grapple option "
-        "taken (push, damage, throw_down, break_free...)",
+        Message("imperial.option.two_weapons"),
         offered=True,
+        label=Message("imperial.option_label.two_weapons"),
     )
+    off_hand: bool = option(
+        False,
+        Message("imperial.option.off_hand"),
+        offered=True,
+        label=Message("imperial.option_label.off_hand"),
+    )
+    one_handed: bool = option(
+        False,
+        Message("imperial.option.one_handed"),
+        offered=True,
+        label=Message("imperial.option_label.one_handed"),
+    )
+    second_weapon: str | None = option(
+        None,
+        Message("imperial.option.second_weapon"),
+        offered=True,
+        label=Message("imperial.option_label.second_weapon"),
+    )
+    # True or a grapple choice: no one simple control asks for both (grapple_option is offered)
+    grapple: bool | GrappleChoice = option(False, Message("imperial.option.grapple"))
     grapple_option: str | None = option(
-        None, "The option of the Grapple action taken (one of its options' ids)", offered=True
+        None,
+        Message("imperial.option.grapple_option"),
+        offered=True,
+        label=Message("imperial.option_label.grapple_option"),
     )
     size_difference: int = option(
         0,
-        "Size categories the attacker is above the target (below: negative), for a grapple",
+        Message("imperial.option.size_difference"),
         offered=True,
+        label=Message("imperial.option_label.size_difference"),
         ge=-10,
         le=10,
     )
+    # a tuple of locations, given from Python: no simple control asks for it
     covered_locations: tuple[CoverPlace, ...] | None = option(
-        None,
-        "The locations a bare number of cover points covers (None: the catalog's, body and legs)",
-        offered=True,
+        None, Message("imperial.option.covered_locations")
     )
-    overwatch: bool = option(
-        False, "The attack is a declared overwatch that triggered (its target tests pinning)"
-    )
+    overwatch: bool = option(False, Message("imperial.option.overwatch"))
     overwatch_mode: OverwatchMode | None = option(
-        None, "The fire an overwatch declares: full, semi or suppressing", offered=True
+        None,
+        Message("imperial.option.overwatch_mode"),
+        offered=True,
+        label=Message("imperial.option_label.overwatch_mode"),
     )
     trigger: str | None = option(
-        None, "What triggers a declared overwatch, in the GM's words", offered=True
+        None,
+        Message("imperial.option.trigger"),
+        offered=True,
+        label=Message("imperial.option_label.trigger"),
     )
     kill_zone: str | None = option(
-        None, "The kill zone of a declared overwatch, in the GM's words", offered=True
+        None,
+        Message("imperial.option.kill_zone"),
+        offered=True,
+        label=Message("imperial.option_label.kill_zone"),
     )
     gm_override: bool = option(
         False,
-        "The GM overrules the limits (conditions that forbid the action, a charge's distance, "
-        "house-rule limits): they become warnings",
+        Message("imperial.option.gm_override"),
         offered=True,
+        label=Message("imperial.option_label.gm_override"),
     )
 
     @field_validator("covered_locations", "reaction_modifiers", "defender_modifiers", mode="before")
@@ -173,20 +197,19 @@ class DarkHeresyOptions(ImperialOptions):
 
     game: ClassVar[str] = "dark_heresy"
 
-    house_rules: dict[str, bool] = option(
-        {},
-        "Switch seed 001's house rules off or on: {house rule id: true or false} "
-        "(house_rules.yaml)",
-        offered=True,
-    )
+    # a mapping of house rule switches, given from Python: no simple control asks for it
+    house_rules: dict[str, bool] = option({}, Message("imperial.option.house_rules"))
     righteous_fury_house_rule: bool = option(
         False,
-        "Seed 001's house Righteous Fury (the 2nd-edition beta): 1d5 critical damage at once, "
-        "no confirmation",
+        Message("imperial.option.righteous_fury_house_rule"),
         offered=True,
+        label=Message("imperial.option_label.righteous_fury_house_rule"),
     )
     unaware_auto_hit: bool = option(
-        False, "The GM lets an attack on an unaware target succeed automatically", offered=True
+        False,
+        Message("imperial.option.unaware_auto_hit"),
+        offered=True,
+        label=Message("imperial.option_label.unaware_auto_hit"),
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal, Self
 
 from pydantic import InstanceOf
 
+from gmkit.messages import Message
 from gmkit.systems.necromunda.state import FighterState
 from gmkit.systems.options import AttackOptions, option
 
@@ -38,49 +39,52 @@ class NecromundaOptions(AttackOptions):
 
     gm_allows_shot: bool = option(
         False,
-        "The GM lets a refused shot go ahead (its refusals stay in the steps); never a shooter "
-        "or target out of action.",
+        Message("necromunda.option.gm_allows_shot"),
         offered=True,
+        label=Message("necromunda.option_label.gm_allows_shot"),
     )
     in_arc: bool = option(
-        True, "The target is inside the shooter's 90-degree front arc.", offered=True
+        True,
+        Message("necromunda.option.in_arc"),
+        offered=True,
+        label=Message("necromunda.option_label.in_arc"),
     )
     in_sight: bool = option(
-        True, "The shooter can see at least part of the target's body.", offered=True
+        True,
+        Message("necromunda.option.in_sight"),
+        offered=True,
+        label=Message("necromunda.option_label.in_sight"),
     )
     target_is_nearest_or_easier: bool | None = option(
         None,
-        "The GM settles the target choice: yes, the target is the nearest enemy or an easier "
-        "one; no, a nearer enemy is as easy to hit. Unset: the rules check other_targets.",
+        Message("necromunda.option.target_is_nearest_or_easier"),
         offered=True,
+        label=Message("necromunda.option_label.target_is_nearest_or_easier"),
     )
+    # a tuple of other enemies, given from Python: no simple control asks for it
     other_targets: tuple[InstanceOf[OtherTarget], ...] | None = option(
-        None,
-        "The other enemies the shooter could target (name, distance, circumstances): the "
-        "nearest-target rule is checked against them.",
+        None, Message("necromunda.option.other_targets")
     )
     ammo_auto: Literal["fail", "pass"] | None = option(
         None,
-        'What an ammo roll of "auto" does on a to-hit 6 for this shot (unset: the setting).',
+        Message("necromunda.option.ammo_auto"),
         offered=True,
+        label=Message("necromunda.option_label.ammo_auto"),
     )
     armour_saves: bool | None = option(
         None,
-        "Roll the target's armour save after a wound for this shot (unset: the setting; the "
-        "seed has none).",
+        Message("necromunda.option.armour_saves"),
         offered=True,
+        label=Message("necromunda.option_label.armour_saves"),
     )
+    # fighters' states, from the encounter's standings or from Python: no simple control
     attacker_state: InstanceOf[FighterState] | None = option(
-        None,
-        "The shooter's state (wounds left, flesh wounds, pinned, down, hidden, engaged, how it "
-        "moved); unset: from the encounter's standing.",
+        None, Message("necromunda.option.attacker_state")
     )
     target_state: InstanceOf[FighterState] | None = option(
-        None, "The target's state; unset: from the encounter's standing."
+        None, Message("necromunda.option.target_state")
     )
-    wounds_left: int | None = option(
-        None, "The target's wounds left (shorthand over its state's).", ge=0
-    )
+    wounds_left: int | None = option(None, Message("necromunda.option.wounds_left"), ge=0)
 
     def changed(self, **changes: Any) -> Self:
         """These options with ``changes``, validated like a new model; the states and other

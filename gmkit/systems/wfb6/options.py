@@ -1,6 +1,6 @@
 """The options a Warhammer Fantasy Battle 6e shot takes: :class:`WFB6Options`.
 
-The battlefield around the shot (``situation``) is the GM's, built in Python or set on a panel;
+The battlefield around the shot (``situation``) is the GM's, built in Python (not offered);
 the others are the GM's readings of seed 003 where the texts leave a choice, and a switch to
 let a refused target be shot at anyway. ``AttackRequest(..., options={...})`` validates a
 mapping into this model: an unknown option or a value of the wrong type is refused by name.
@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Self
 
 from pydantic import InstanceOf
 
+from gmkit.messages import Message
 from gmkit.systems.options import AttackOptions, option
 from gmkit.systems.wfb6.battlefield import Situation
 
@@ -21,29 +22,25 @@ class WFB6Options(AttackOptions):
 
     game: ClassVar[str] = "wfb6"
 
-    situation: InstanceOf[Situation] | None = option(
-        None,
-        "The table around the shot: the units that matter (with their models left and "
-        "distances), the distance to the target model, sight and combat. None: a lone model "
-        "in the open at the request's distance.",
-    )
+    # the table around the shot, built in Python: no simple control asks for it
+    situation: InstanceOf[Situation] | None = option(None, Message("wfb6.option.situation"))
     look_out_sir: bool = option(
         False,
-        'The spell says "Look out, Sir!" applies: a character or champion it hits in a unit '
-        "may take the check as against a template.",
+        Message("wfb6.option.look_out_sir"),
         offered=True,
+        label=Message("wfb6.option_label.look_out_sir"),
     )
     excess_distinct: bool = option(
         True,
-        "Left-over hits in a small unit go to different models, one each (off: each may fall "
-        "on any model again).",
+        Message("wfb6.option.excess_distinct"),
         offered=True,
+        label=Message("wfb6.option_label.excess_distinct"),
     )
     gm_allows_shot: bool = option(
         False,
-        "The GM lets a target the rules refuse be shot at anyway: the refusal stays in the "
-        "steps and the target's own to-hit modifiers apply.",
+        Message("wfb6.option.gm_allows_shot"),
         offered=True,
+        label=Message("wfb6.option_label.gm_allows_shot"),
     )
 
     def changed(self, **changes: Any) -> Self:

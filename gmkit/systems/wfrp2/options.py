@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import field_validator
 from pydantic_core import PydanticCustomError
 
+from gmkit.messages import Message
 from gmkit.systems.options import AttackOptions, option
 
 Reaction = Literal["parry", "dodge"]
@@ -42,20 +43,21 @@ class WFRP2Options(AttackOptions):
 
     game: ClassVar[str] = "wfrp2"
 
+    # one reaction or a tuple of them, set by the panel's own reaction control: not offered
     reaction: Reaction | tuple[Reaction | None, ...] | None = option(
-        None,
-        "The defender's reaction: parry, dodge or none for every attack, or one per attack",
-        offered=False,
+        None, Message("wfrp2.option.reaction"), offered=False
     )
     parry_weapon: str | None = option(
         None,
-        "The target's weapon that parries (else its first Defensive melee weapon)",
+        Message("wfrp2.option.parry_weapon"),
         offered=True,
+        label=Message("wfrp2.option_label.parry_weapon"),
     )
     ulrics_fury: bool = option(
         True,
-        "Ulric's Fury: a natural 10 on the damage die, confirmed, adds a d10 (the book's rule)",
+        Message("wfrp2.option.ulrics_fury"),
         offered=True,
+        label=Message("wfrp2.option_label.ulrics_fury"),
     )
 
     @field_validator("reaction", mode="before")
