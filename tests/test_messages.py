@@ -47,7 +47,7 @@ def test_every_id_the_code_names_is_in_a_catalog():
 
 
 def test_a_message_refuses_what_it_does_not_know():
-    with pytest.raises(MessageError, match="unknown message id 'no.such'"):
+    with pytest.raises(MessageError, match=r"unknown message id 'no\.such'"):
         Message("no.such")
     with pytest.raises(MessageError, match="parameters missing needed"):
         Message("sixes.against_success", value=3)

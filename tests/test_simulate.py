@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from math import sqrt
 from typing import Any
 
@@ -23,11 +22,11 @@ from gmkit.demo import demo_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
+from gmkit.games import game as find_game
 from gmkit.odds import odds
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.games import game as find_game
 from gmkit.simulate import POLICIES, SimulationReport, simulate
 from gmkit.simulate.fighters import options_of
 from gmkit.systems import choices, system

@@ -135,11 +135,11 @@ class Dist(Mapping[K, Fraction]):
         return Fraction(hits, self._denominator)
 
     def at_least(self, outcome: Any) -> Fraction:
-        return self.chance(lambda key: key >= outcome)  # type: ignore[operator]
+        return self.chance(lambda key: key >= outcome)
 
     def mean(self) -> Fraction:
         """The expected outcome (numeric outcomes; True counts 1)."""
-        total = sum(outcome * count for outcome, count in self._counts.items())  # type: ignore[operator]
+        total: Any = sum(outcome * count for outcome, count in self._counts.items())  # type: ignore[operator, misc]
         return Fraction(total, self._denominator)
 
     def total(self) -> Fraction:
@@ -221,21 +221,21 @@ class Dist(Mapping[K, Fraction]):
         }
 
     def at_most(self, outcome: Any) -> Fraction:
-        return self.chance(lambda key: key <= outcome)  # type: ignore[operator]
+        return self.chance(lambda key: key <= outcome)
 
     @property
     def minimum(self) -> Any:
         """The least outcome that can happen."""
-        return min(key for key, count in self._counts.items() if count)
+        return min(key for key, count in self._counts.items() if count)  # type: ignore[type-var]
 
     @property
     def maximum(self) -> Any:
         """The greatest outcome that can happen."""
-        return max(key for key, count in self._counts.items() if count)
+        return max(key for key, count in self._counts.items() if count)  # type: ignore[type-var]
 
     def items_sorted(self) -> list[tuple[K, Fraction]]:
         """(outcome, probability) in the outcomes' order, those that can happen."""
-        return sorted(self.probabilities().items())  # type: ignore[type-var]
+        return sorted(self.probabilities().items())
 
 
 __all__ = ["ONE", "ZERO", "Dist"]

@@ -52,7 +52,7 @@ def _syntax(text: str, position: int, expected: Message) -> DiceSyntaxError:
     """The refusal of ``text`` at ``position``, ``expected`` saying what would fit there."""
     # DiceSyntaxError formats ``expected`` into its message, so a Message is what it shows;
     # gmkit/errors.py still annotates the parameter as ``str``.
-    return DiceSyntaxError(text, position, expected)  # type: ignore[arg-type]
+    return DiceSyntaxError(text, position, expected)
 
 
 @dataclass(frozen=True, slots=True)

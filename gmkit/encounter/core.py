@@ -22,7 +22,8 @@ from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore
 from gmkit.systems.turns import turn_structure
 
-Listener = Callable[["EncounterCore"], None]
+Listener = Callable[[Any], None]
+"""Called with the encounter after every change (``Encounter.subscribe``)."""
 
 
 def check_dice(source: DiceSource, dice: list[tuple[int, Text]]) -> None:

@@ -112,7 +112,7 @@ class Message:
                 kind = type(value)
                 if kind in _PLAIN:
                     continue
-                if kind is tuple and all(type(item) in _PLAIN for item in value):
+                if isinstance(value, tuple) and all(type(item) in _PLAIN for item in value):
                     continue
                 # the slow path: check, and tuples for lists
                 checked = tuple((k, _param(message_id, k, v)) for k, v in checked)

@@ -460,7 +460,7 @@ def remap_rows(grid: Grid, targets: np.ndarray) -> Grid:
     lo = int(targets.min())
     rows = np.zeros((grid.rows.shape[0], int(targets.max()) - lo + 1), dtype=grid.rows.dtype)
     if targets.ndim == 1:
-        np.add.at(rows, (slice(None), targets - lo), grid.rows)
+        np.add.at(rows, (slice(None), targets - lo), grid.rows)  # type: ignore[arg-type]
     else:
         which = np.broadcast_to(np.arange(grid.rows.shape[0])[:, None], targets.shape)
         np.add.at(rows, (which, targets - lo), grid.rows)
@@ -512,7 +512,8 @@ def residues(counts: np.ndarray, primes: np.ndarray) -> np.ndarray:
     """``counts`` (any shape, int64 or Python integers) modulo each prime: one more leading
     axis, one entry per prime."""
     if counts.dtype != object:
-        return counts[None, ...] % primes.reshape((-1,) + (1,) * counts.ndim)
+        reduced: np.ndarray = counts[None, ...] % primes.reshape((-1,) + (1,) * counts.ndim)
+        return reduced
     # Python integers: split into 60-bit limbs once, then reduce the limbs in int64
     flat = counts.ravel()
     limbs = []

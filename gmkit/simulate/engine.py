@@ -172,4 +172,5 @@ def _finish(
         done = active[over]
         rounds[done] = round_number
         winner[done] = np.where(count[over] == 1, standing[over].argmax(axis=1), -1)
-    return active[~over]
+    left: np.ndarray = active[~over]
+    return left

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from gmkit.errors import GmkitError
+from gmkit.messages import Text
 from gmkit.odds import Dist, odds
 from gmkit.simulate.fighters import Fight, Fighter, Option
 from gmkit.simulate.tables import OUT, RowBuilder, Tables
@@ -207,7 +208,7 @@ def _pair(
     # the strongest first: a reaction only lowers an attack's expected damage, so an attack
     # whose odds without one fall short of the best answered attack so far is never picked
     ranked = sorted(range(len(plain)), key=lambda i: -plain[i][1].mean)
-    usable: dict[int, dict[str, str]] = {}
+    usable: dict[int, dict[str, Text]] = {}
     lefts = np.arange(pool.left + 1)  # the states 1 .. left + 1
     for mask in range(builder.masks):
         met: list[tuple[Option, PoolOdds, int]] = []
@@ -252,7 +253,8 @@ def _pair(
 def _out_chance(found: PoolOdds, lefts: np.ndarray, floor: int) -> np.ndarray:
     """The chance the attack takes the target out from each wounds left."""
     after = lefts[:, None] - found.losses[None, :]
-    return ((after < floor) * found.chances[None, :]).sum(axis=1)
+    chance: np.ndarray = ((after < floor) * found.chances[None, :]).sum(axis=1)
+    return chance
 
 
 def _outcomes(

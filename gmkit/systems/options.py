@@ -94,7 +94,7 @@ class OpenOptions(AttackOptions):
     def __getitem__(self, name: str) -> Any:
         return self._extra[name]
 
-    def __iter__(self) -> Any:  # type: ignore[override]
+    def __iter__(self) -> Any:
         return iter(self._extra)
 
     def __len__(self) -> int:

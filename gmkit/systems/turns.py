@@ -115,8 +115,8 @@ def describe(structure: TurnStructure) -> dict[str, Any]:
     }
 
 
-ACTION_TYPES = ("full", "half", "free", "extended", "move", "run", "charge", "shoot", "fight")
-ACTION_TYPES += ("march", "cast")
+ACTION_TYPES: tuple[str, ...] = ("full", "half", "free", "extended", "move", "run", "charge")
+ACTION_TYPES += ("shoot", "fight", "march", "cast")
 POOLS = ("actions", "move", "shoot", "fight", "reaction", "parry", "dodge")
 
 

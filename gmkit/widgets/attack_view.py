@@ -6,9 +6,11 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 
 from gmkit.dice import DieRoll
-from gmkit.messages import Text, render
+from gmkit.encounter.terms import condition_name, effect_kind_name
+from gmkit.messages import Message, Text, catalogs, render
 from gmkit.systems.base import AttackResult, Effect, Modifier, Step
 from gmkit.systems.offers import Preview
+from gmkit.systems.percentile import location_name
 from gmkit.widgets.i18n import LANGUAGE, t
 
 _E = html.escape
@@ -123,7 +125,8 @@ def steps_html(result: AttackResult | None) -> str:
         f"<td>{'' if step.target is None else step.target}</td></tr>"
         for step in result.steps
     )
-    effects = "".join(f"<li>{_E(describe(effect))}</li>" for effect in result.effects)
+    game = str(getattr(result.request.attacker, "game", ""))
+    effects = "".join(f"<li>{_E(describe(effect, game))}</li>" for effect in result.effects)
     none = _E(label("no_effects", "nothing to apply"))
     return (
         f"<p class='gmkit-summary'><b>{_T(result.summary)}</b></p>"
@@ -133,25 +136,27 @@ def steps_html(result: AttackResult | None) -> str:
     )
 
 
-def describe(effect: Effect) -> str:
-    """One effect in a line: "damage 4 to Ungor Snitch at right arm (Bow)"."""
-    parts = [effect.kind]
+def describe(effect: Effect, game: str = "") -> str:
+    """One effect in a line, in the GM's language: "damage 4 -> Ungor Snitch at right arm"."""
+    parts: list[Text] = [effect_kind_name(str(effect.kind))]
     if effect.amount:
         parts.append(str(effect.amount))
     if effect.condition:
-        parts.append(effect.condition)
+        parts.append(condition_name(game, effect.condition) if game else effect.condition)
     parts.append(f"-> {effect.target}")
     if effect.location:
-        parts.append(f"at {effect.location.replace('_', ' ')}")
+        parts.append(Message("attack.effect.at", location=location_name(effect.location)))
     if effect.damage_type:
-        parts.append(f"({effect.damage_type})")
+        kind = f"imperial.damage_type.{effect.damage_type}"
+        known = catalogs().english(kind) is not None
+        parts.append(f"({render(Message(kind) if known else effect.damage_type, LANGUAGE.value)})")
     if effect.weapon:
         parts.append(f"[{effect.weapon}]")
     if effect.rounds:
-        parts.append(f"for {effect.rounds} rounds")
+        parts.append(Message("attack.effect.rounds", rounds=effect.rounds))
     if effect.note:
-        parts.append(f"- {render(effect.note, LANGUAGE.value)}")
-    return " ".join(parts)
+        parts.append(Message("attack.effect.note", note=effect.note))
+    return " ".join(render(part, LANGUAGE.value) for part in parts)
 
 
 def prompt_html(prompt: str, typed: Sequence[str]) -> str:

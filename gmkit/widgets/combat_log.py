@@ -233,7 +233,8 @@ class CombatLog(widgets.VBox):
         del self._rows[kept:]
         if len(events) > kept:
             frame = combat_log(tuple(events[kept:]), list(states[kept:]), language=LANGUAGE.value)
-            for offset, record in enumerate(frame.to_dict("records")):
+            records: list[dict[str, Any]] = frame.to_dict("records")  # type: ignore[assignment]
+            for offset, record in enumerate(records):
                 record["event"] = kept + offset + 1  # numbered from the log's first event
                 number = kept + offset
                 self._rows.append(_Row(events[number], states[number + 1], record, _row(record)))
@@ -310,7 +311,8 @@ class CombatLog(widgets.VBox):
             newer.on_click(lambda _button: self.show_page(self.page - 1))
             where = self._shared.make(widgets.HTML)
             self.pager = widgets.HBox([newer, older, where])  # its own layout: hidden at times
-            self.children = (*self.children, self.pager)
+            shown: tuple[widgets.Widget, ...] = tuple(self.children)  # type: ignore[has-type]
+            self.children = (*shown, self.pager)
             self._relabel()
         newer, older, where = self.pager.children
         _assign(older, disabled=self.page >= pages - 1)

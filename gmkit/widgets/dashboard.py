@@ -290,19 +290,19 @@ class Dashboard(widgets.VBox):
     @property
     def wounds_picker(self) -> widgets.ToggleButtons:
         """The players' tab's enemy wounds setting (the tab is built on first use)."""
-        return self._players_tab()["wounds"]  # type: ignore[no-any-return]
+        return self._players_tab()["wounds"]
 
     @property
     def sides_picker(self) -> widgets.SelectMultiple:
-        return self._players_tab()["sides"]  # type: ignore[no-any-return]
+        return self._players_tab()["sides"]
 
     @property
     def reveal_picker(self) -> widgets.Dropdown:
-        return self._players_tab()["reveal"]  # type: ignore[no-any-return]
+        return self._players_tab()["reveal"]
 
     @property
     def reveal_button(self) -> widgets.Button:
-        return self._players_tab()["reveal_button"]  # type: ignore[no-any-return]
+        return self._players_tab()["reveal_button"]
 
     @property
     def selected_combatant(self) -> Any:

@@ -139,7 +139,7 @@ class DiceTray(widgets.VBox):
         self._following = False
         LANGUAGE.unobserve(self._on_language, names="value")
         for box in self.children[1:3]:
-            for part in box.children:  # type: ignore[attr-defined]
+            for part in box.children:
                 part.close()
         for part in self.children:
             part.close()

@@ -110,7 +110,7 @@ class Follower:
 def public_log(events: Sequence[Mapping[str, Any]], limit: int = LOG_LINES) -> list[str]:
     """The texts of the newest public attacks, effects and notes (newest first)."""
     lines = []
-    for event in public_events(tuple(events)):
+    for event in public_events(tuple(dict(event) for event in events)):
         if event.get("kind") not in _LOGGED:
             continue
         text = event_text(event, LANGUAGE.value)

@@ -101,7 +101,7 @@ class SimulationWidget(widgets.VBox):
         self._unsubscribe()
         self._unsubscribe = None
         LANGUAGE.unobserve(self._on_language, names="value")
-        for part in self.children[1].children:  # type: ignore[attr-defined]
+        for part in self.children[1].children:
             part.close()
         for part in self.children:
             part.close()

@@ -66,10 +66,10 @@ class Shared:
         made = self._made.get(key)
         if made is None:
             made = self._made[key] = widgets.Layout(**values)
-        return made  # type: ignore[return-value]
+        return made
 
     def style(self, widget_class: type[widgets.Widget], **values: Any) -> widgets.Widget:
-        klass = widget_class.class_traits()["style"].klass  # type: ignore[attr-defined]
+        klass = widget_class.class_traits()["style"].klass
         key = (klass, *sorted(values.items()))
         made = self._made.get(key)
         if made is None:
@@ -88,7 +88,8 @@ class Shared:
         traits["layout"] = self.layout(**(layout or {}))
         if "style" in widget_class.class_traits():
             traits["style"] = self.style(widget_class, **(style or {}))
-        return widget_class(**traits)
+        made: W = widget_class(**traits)
+        return made
 
     def close(self) -> None:
         for made in self._made.values():
@@ -135,12 +136,12 @@ class TrackerRow(widgets.HBox):
             children=[self.html, self.select_button, self.remove_button],
             layout=shared["row_layout"],
         )
-        self._dom_classes = ("gmkit-row", css_class, side_class)
+        self._dom_classes: tuple[str, ...] = ("gmkit-row", css_class, side_class)
 
     def mark(self, current: bool) -> None:
         """Add or drop the ``gmkit-current`` class."""
-        wanted = ("gmkit-row", self.css_class, self.side_class)
-        wanted += ("gmkit-current",) if current else ()
+        wanted: tuple[str, ...] = ("gmkit-row", self.css_class, self.side_class)
+        wanted = (*wanted, "gmkit-current") if current else wanted
         if tuple(self._dom_classes) != wanted:
             self._dom_classes = wanted
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.server]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("servers")]
 
 
 def kernel_ready(page, timeout: float = 120) -> None:

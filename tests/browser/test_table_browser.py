@@ -11,7 +11,7 @@ import pytest
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
 
-pytestmark = [pytest.mark.browser, pytest.mark.server]
+pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("servers")]
 AMBUSH = "Ambush at the Sump Pipes"
 
 

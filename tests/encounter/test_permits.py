@@ -94,7 +94,7 @@ def same_answers(encounter: Encounter) -> None:
 
 
 @pytest.mark.parametrize("game", ["dark_heresy", "wfrp2", "necromunda"])
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(commands=COMMANDS, surprised=st.booleans())
 def test_commands_permits_and_the_form_agree(game, commands, surprised):
     encounter = fresh(game)

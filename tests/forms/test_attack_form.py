@@ -47,7 +47,9 @@ def test_a_new_attacker_takes_its_defaults_and_the_first_visible_enemy():
     assert target.side != "Acolytes"  # never one of its own
     assert not target.hidden  # the hidden demagogue is no default
     assert target.name == "Cultist Ban"
-    assert form.circumstances == {} and form.distance is None and form.reaction == ""
+    assert form.circumstances == {}
+    assert form.distance is None
+    assert form.reaction == ""
 
 
 def test_nothing_of_one_attack_carries_into_the_next_actor(wfrp):
@@ -118,7 +120,8 @@ def test_the_table_dice_are_asked_for_with_a_typed_signal(wfrp):
     assert form.resolve("") is None  # physical dice, none typed yet
     needed = form.dice.needed
     assert isinstance(needed, NeedDie)
-    assert needed.sides == 100 and needed.index == 0
+    assert needed.sides == 100
+    assert needed.index == 0
     assert form.enter(31) is None or form.result is not None
     while form.result is None:
         assert form.dice.needed is not None
@@ -134,7 +137,8 @@ def test_an_applied_attack_is_one_command_with_its_action(wfrp):
     form.apply()
     assert len(wfrp.events) == before + 1
     event = wfrp.events[-1]
-    assert event["kind"] == "attack" and event["spent"]["id"] == attacker
+    assert event["kind"] == "attack"
+    assert event["spent"]["id"] == attacker
     assert dict(wfrp.state.combatants[attacker].spent) == {"actions": 1}
     form.undo()
     assert len(wfrp.effective_events) == before
@@ -146,7 +150,8 @@ def test_an_applied_attack_is_one_command_with_its_action(wfrp):
 def test_apply_refuses_a_result_the_encounter_no_longer_gives(wfrp):
     form = AttackForm(wfrp)
     form.resolve("5 7")  # a hit that wounds
-    assert form.result is not None and form.result.hits == 1
+    assert form.result is not None
+    assert form.result.hits == 1
     target = form.target
     wfrp.add_condition(target, "stunned", rounds=1)  # the target changed since the roll
     form_result = form.result

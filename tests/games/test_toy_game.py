@@ -28,7 +28,8 @@ DUEL = Path(__file__).with_name("duel") / "__init__.py"
 @pytest.fixture
 def duel() -> Iterator[ModuleType]:
     spec = importlib.util.spec_from_file_location("gmkit_toy_duel", DUEL)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -62,7 +63,8 @@ def test_a_duel_is_fought_through_the_encounter_and_the_form(duel):
     assert [field.name for field in form.option_fields] == ["lunge"]
     form.set_option("lunge", True)
     result = form.resolve("5 5")  # 10 against 8 + 2
-    assert result is not None and result.hits == 1
+    assert result is not None
+    assert result.hits == 1
     form.apply()
     assert fight.state.combatants[rugen].counters == {"damage": 1}
     assert fight.state.combatants[inigo].spent == {"strikes": 1}  # spent with the attack

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-
-from dataclasses import replace
 
 from gmkit.dice import DiceSource
 from gmkit.errors import GmkitError

@@ -13,7 +13,6 @@ import ipywidgets as widgets
 import pytest
 
 from gmkit.demo import demo_campaign
-from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.messages.check import english_words
 from gmkit.widgets.attack import AttackPanel
@@ -72,9 +71,11 @@ def fight_of(game: str) -> Encounter:
     return encounter
 
 
-def play(game: str, panel: AttackPanel, tracker: InitiativeTracker) -> None:
+def play(game: str, panel: AttackPanel, tracker: InitiativeTracker) -> list[str]:
     """A few turns: initiative or sides, attacks with gmkit's dice and the table's, a refused
-    choice, the circumstances opened, a condition with its reminder, turns passing."""
+    choice, the circumstances opened, a condition with its reminder, turns passing. Returns
+    the panel's text as each result was shown (its steps and effects), before applying it."""
+    seen: list[str] = []
     encounter = panel.encounter
     if encounter._structure().kind == "initiative":
         tracker.roll_initiative()
@@ -86,6 +87,7 @@ def play(game: str, panel: AttackPanel, tracker: InitiativeTracker) -> None:
         panel.edit_options(True)
         panel.resolve()
         if panel.result is not None:
+            seen.append(shown_text(panel))
             panel.apply()
         panel.select_weapon("No such weapon")  # refused: the error is shown, in Spanish
         current = encounter.state.current
@@ -104,7 +106,8 @@ def play(game: str, panel: AttackPanel, tracker: InitiativeTracker) -> None:
             panel.set_distance(8)
             panel.resolve("")  # the table's dice: the panel asks for the first die
             if panel.prompt:
-                return
+                return seen
+    return seen
 
 
 def choose_actor(panel: AttackPanel) -> None:
@@ -128,10 +131,13 @@ def test_a_fight_reads_in_spanish_without_an_english_rule_word(game):
     panel = AttackPanel(encounter, seed=11, follow_actor=True)
     log = CombatLog(encounter)
     try:
-        play(game, panel, tracker)
+        results = play(game, panel, tracker)
+        assert results  # some attack was shown
         assert len(encounter.effective_events) > len(encounter.state.combatants) + 3
         assert panel.prompt  # a die asked for, in Spanish
         names = names_of(encounter)
+        for text in results:  # the steps and effects of each attack shown
+            assert english_words(text, names) == [], text[:3000]
         for widget in (tracker, panel, log):
             text = shown_text(widget)
             assert english_words(text, names) == [], (type(widget).__name__, text[:3000])

@@ -165,9 +165,8 @@ def _mode(spec: AttackSpec, request: AttackRequest, weapon: Any | None) -> tuple
         return "melee", False
     assert weapon is not None  # a ranged weapon from here on
     if asked in ("semi", "full", "suppressing"):
-        problem = Message(
-            "imperial.request.own_action", mode=mode_name(asked), action=MODE_ACTIONS[asked]
-        )
+        own = action(str(getattr(request.attacker, "game", "dark_heresy")), MODE_ACTIONS[asked])
+        problem = Message("imperial.request.own_action", mode=mode_name(asked), action=own.label)
         raise refuse("mode", problem)
     if asked not in ("single", "thrown"):
         problem = Message("imperial.request.single_only", weapon=weapon.name, asked=repr(asked))
