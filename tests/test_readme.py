@@ -29,3 +29,11 @@ def test_the_rules_examples_print_the_games_numbers(capsys):
     assert "Wounds: 3 lost: 11 -> 8" in printed
     assert "To hit: hit (7 - BS 2 = 5; Partial cover -1; 6 against 6+: success)" in printed
     assert "screened by Reikland Swordsmen, not the closest legal target" in printed
+
+
+def test_the_messages_example_reads_in_spanish_and_refuses_an_unknown_option(capsys):
+    block = next(b for b in BLOCKS if "reactons_left" in b)
+    printed = _run(block, capsys)
+    assert "Tirada de Habilidad de Proyectiles: impacto, 1 grado de éxito" in printed
+    assert "Localización del impacto: cuerpo (34 invertido da 43)" in printed
+    assert "option 'reactons_left': unknown option (did you mean reactions_left?)" in printed

@@ -11,7 +11,7 @@ from gmkit.campaign import DEMO_FIGHTS
 from gmkit.demo import demo_campaign
 from gmkit.store import CampaignStore
 
-pytestmark = [pytest.mark.server, pytest.mark.xdist_group("servers")]
+pytestmark = pytest.mark.server
 
 
 def test_table_serves_the_demo_campaign_file_with_a_prepared_fight_per_game(

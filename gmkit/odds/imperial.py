@@ -40,6 +40,10 @@ hit over the states (reactions left, a hit landed, cover points, hits so far).
 Left out: special attacks (stun, knock-down, feint, manoeuvre, grapple, declaring overwatch)
 raise :class:`~gmkit.odds.percentile.OddsError`; the fatigue of unarmed blows and what the
 critical tables do with the critical damage are not given.
+
+Why over 400 lines: one engine for both 40k games, a section per stage of the attack as the
+resolver runs it (test, reaction, hits, locations, damage with Righteous Fury, soak, hordes),
+each reading the one before; the damage arithmetic is in ``imperial_damage``.
 """
 
 from __future__ import annotations

@@ -20,6 +20,9 @@ Read from the rules the resolver uses (:mod:`gmkit.systems.imperial`):
 
 Values are coded ``damage * stride + critical`` so the house rule's critical damage (which
 bypasses the soak) travels with the damage through the convolutions (``stride`` 1 without it).
+
+Why over 400 lines: the damage of one hit is one computation (dice, degrees as a minimum,
+Righteous Fury chains, penetration, armour, Toughness, cover), each part feeding the next.
 """
 
 from __future__ import annotations

@@ -16,6 +16,14 @@ Fury chains (Righteous Fury, Ulric's Fury) can go on without end in the books an
 resolvers' guard (20 extra rolls); the odds follow them to ``fury_depth`` extra rolls and put
 the mass of the longer chains at the damage already rolled (a lower bound), reported as the
 event ``"fury beyond depth"``. With ``fury_depth`` at the resolver's guard the odds are exact.
+
+Why :class:`Weights` (and its stack :class:`Grid`, and :class:`Residues` for the counts that
+outgrow int64) is not a second distribution type: it is this engine's working form, integer
+arrays laid on a grid of consecutive outcomes so that sums and mixtures are numpy operations;
+nothing outside the engine sees it: the odds leave as :class:`~gmkit.dice.dist.Dist`.
+
+Why over 400 lines: the arrays and the operations on them are one piece (each operation knows
+the layout of the others); the per-game engines (``imperial``, ``wfrp2``) use them.
 """
 
 from __future__ import annotations

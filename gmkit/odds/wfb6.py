@@ -29,6 +29,9 @@ sheet's.
 (at least one unsaved wound, slain or not), ``slain``, ``look out sir`` (the roll passed: the
 hit went to the rank and file). Details: ``models slain``; ``hit on`` for templates (which
 model takes the hit).
+
+Why over 400 lines: the odds of a shot and of the hits' allocation inside a unit (with "Look
+out, Sir!") are one chain; the rules they read are in ``gmkit.systems.wfb6``.
 """
 
 from __future__ import annotations

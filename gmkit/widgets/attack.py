@@ -21,6 +21,10 @@ Cheap to update, for a screen at the table: a control is sent to the page only w
 shows changed (a dropdown's options and choice in one message), and the circumstances show as
 one line (those set) until the GM opens them (``edit_circumstances``): their controls are
 built then. The panel's widgets share their layouts and styles.
+
+Why over 400 lines: its size is its surface: a public method per GM action, bound to a control
+each, and the read-only view of the form; the rules of the cascade are in :mod:`gmkit.forms`,
+the circumstances and options editors and the HTML in modules of their own.
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ Every control calls a public method that tests call the same way: ``select_encou
 the encounter does not have. It follows the campaign file (a :class:`Follower` polling
 ``Encounter.refresh``), so a second GM tab, or a kernel Voila pre-started before the last
 changes, shows the fight as it is.
+
+Why over 400 lines: the dashboard composes every panel and keeps them following the campaign
+file (encounters, settings, the players' sides); each panel is its own module.
 """
 
 from __future__ import annotations

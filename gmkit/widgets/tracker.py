@@ -14,6 +14,9 @@ Who acts now (and who is selected) is not written into the rows: each row carrie
 class, and one small ``<style>`` of the tracker (:func:`~gmkit.widgets.style.highlight_css`)
 highlights those rows and shows their budget, so a turn or side change rewrites that style and
 the rows whose text changed (conditions ticking, a budget reset), not every row of two sides.
+
+Why over 400 lines: the tracker's rows, header, budget and buttons share one state (what
+changed since the last render, so only that is sent); the row is its own class here.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("servers")]
+pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 WAIT = 30_000  # ms: generous, for a loaded CI machine
 FOLLOW_LIMIT = 3.0  # s: the player view follows the GM within this

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("servers")]
+pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 
 def kernel_ready(page, timeout: float = 120) -> None:

@@ -11,7 +11,7 @@ import pytest
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
 
-pytestmark = [pytest.mark.browser, pytest.mark.server, pytest.mark.xdist_group("servers")]
+pytestmark = [pytest.mark.browser, pytest.mark.server]
 AMBUSH = "Ambush at the Sump Pipes"
 
 
@@ -56,7 +56,7 @@ def test_language_picker_and_sheet_editor(table_server, table_campaign, chromium
         bs.wait_for(timeout=30_000)
         bs.fill("4")
         page.locator(".gmkit-sheet-slot button", has_text="Save").click()
-        page.locator(".gmkit-log td.gmkit-kind", has_text="sheet_edited").wait_for(timeout=30_000)
+        page.locator(".gmkit-log td.gmkit-kind", has_text="sheet edited").wait_for(timeout=30_000)
         page.screenshot(path=str(artifacts / "dashboard-sheet.png"), full_page=True)
     finally:
         page.close()

@@ -257,7 +257,7 @@ def test_illegal_fire_modes_are_refused_naming_the_field(setup):
         setup("Lasgun", action="full_auto_burst")
     with pytest.raises(RulesError, match=r"field 'weapon'.*semi fire needs a ranged weapon"):
         setup("Sword", action="semi_auto_burst")
-    with pytest.raises(RulesError, match=r"field 'mode'.*semi_auto_burst"):
+    with pytest.raises(RulesError, match=r"field 'mode'.*Semi-Auto Burst"):
         setup("Lasgun", mode="semi")
     with pytest.raises(RulesError, match=r"field 'mode'.*no single shot"):
         setup("Heavy Stubber", options={"prepared": {"brace_heavy_weapon": True}})

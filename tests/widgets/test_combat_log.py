@@ -228,9 +228,9 @@ def test_each_event_s_row_is_made_once(log, fight, monkeypatch):
     made: list[int] = []
     real = module.combat_log
 
-    def counted(events, states):
+    def counted(events, states, **kwargs):
         made.append(len(events))
-        return real(events, states)
+        return real(events, states, **kwargs)
 
     monkeypatch.setattr(module, "combat_log", counted)
     fight.next_turn()
