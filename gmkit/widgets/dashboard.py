@@ -40,7 +40,7 @@ from gmkit.store import CampaignStore
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.combat_log import CombatLog
 from gmkit.widgets.dice_tray import DiceTray
-from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t
+from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t, words
 from gmkit.widgets.player import Follower
 from gmkit.widgets.render import STYLE as SHEET_STYLE
 from gmkit.widgets.render import sheet_html
@@ -439,9 +439,9 @@ class Dashboard(widgets.VBox):
     def _render_title(self) -> None:
         game = ""
         if self.encounter is not None:
-            from gmkit.sheets import sheet_type
+            from gmkit.games import game as find_game
 
-            game = sheet_type(self.encounter.game).GAME_TITLE or self.encounter.game
+            game = words(find_game(self.encounter.game).title)
         name = html.escape(self.store.name)
         sub = f" <span class='gmkit-side'>{html.escape(game)}</span>" if game else ""
         self.title.value = f"<h1>{name}{sub}</h1>"

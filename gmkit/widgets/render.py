@@ -1,4 +1,5 @@
-"""HTML for sheets and rosters: formatting only, from the sheet's own fields and derived()."""
+"""HTML for sheets and rosters: formatting only, from the sheet's own fields and derived(),
+each field named in the GM's language (:func:`gmkit.sheets.labels.field_label`)."""
 
 from __future__ import annotations
 
@@ -8,61 +9,68 @@ from typing import Any
 
 import pandas as pd
 
+from gmkit.messages import Message
 from gmkit.sheets.base import Sheet
+from gmkit.sheets.labels import field_label
+from gmkit.widgets.i18n import t, words
 
 _SKIP = {"game", "name", "side", "notes"}
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, game: str = "") -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return words(Message("widgets.yes" if value else "widgets.no"))
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, Mapping):
-        return ", ".join(f"{html.escape(str(k))} {_cell(v)}" for k, v in value.items()) or "-"
+        shown = (f"{html.escape(_label(str(k), game))} {_cell(v, game)}" for k, v in value.items())
+        return ", ".join(shown) or "-"
     if isinstance(value, list | tuple):
         if value and all(isinstance(item, Mapping) for item in value):
-            return _table(value)
-        return ", ".join(_cell(item) for item in value) or "-"
+            return _table(value, game)
+        return ", ".join(_cell(item, game) for item in value) or "-"
     return html.escape(str(value)) if value not in (None, "") else "-"
 
 
-def _table(rows: Iterable[Mapping[str, Any]]) -> str:
-    frame = pd.DataFrame([{k: _cell(v) for k, v in row.items()} for row in rows]).fillna("-")
+def _table(rows: Iterable[Mapping[str, Any]], game: str = "") -> str:
+    frame = pd.DataFrame(
+        [{_label(k, game): _cell(v, game) for k, v in row.items()} for row in rows]
+    ).fillna("-")
     return frame.to_html(index=False, escape=False, classes="gmkit-table", border=0)
 
 
-def _label(key: str) -> str:
-    return key.replace("_", " ")
+def _label(key: str, game: str = "") -> str:
+    return words(field_label(game, key)) if game else key.replace("_", " ")
+
+
+def _row(game: str, key: str, value: Any) -> str:
+    return f"<tr><th>{html.escape(_label(key, game))}</th><td>{_cell(value, game)}</td></tr>"
 
 
 def sheet_html(sheet: Sheet, *, show_gm: bool = True) -> str:
     """The sheet as an HTML card: identity, typed fields, then what the rules derive."""
     data = sheet.model_dump(mode="json") if show_gm else sheet.public_view()
-    rows = "".join(
-        f"<tr><th>{html.escape(_label(key))}</th><td>{_cell(value)}</td></tr>"
-        for key, value in data.items()
-        if key not in _SKIP
-    )
-    derived = "".join(
-        f"<tr><th>{html.escape(_label(key))}</th><td>{_cell(value)}</td></tr>"
-        for key, value in sheet.derived().items()
-    )
+    rows = "".join(_row(sheet.game, key, value) for key, value in data.items() if key not in _SKIP)
+    derived = "".join(_row(sheet.game, key, value) for key, value in sheet.derived().items())
     notes = ""
     if show_gm and sheet.notes:
-        notes = f"<p class='gmkit-gm-note'><b>GM:</b> {html.escape(sheet.notes)}</p>"
+        gm = html.escape(t("gm"))
+        notes = f"<p class='gmkit-gm-note'><b>{gm}:</b> {html.escape(sheet.notes)}</p>"
     side = f" <span class='gmkit-side'>({html.escape(sheet.side)})</span>" if sheet.side else ""
     return (
         f"<div class='gmkit-sheet'><h3>{html.escape(sheet.name)}{side}</h3>"
         f"<table class='gmkit-fields'>{rows}</table>"
-        f"<h4>Derived</h4><table class='gmkit-derived'>{derived}</table>{notes}</div>"
+        f"<h4>{html.escape(t('derived'))}</h4><table class='gmkit-derived'>{derived}</table>"
+        f"{notes}</div>"
     )
 
 
 def roster_summary_html(sheets: Iterable[Sheet]) -> str:
     """One line per character: name, side and the game's roster line (``summary()``)."""
-    rows = [{"name": s.name, "side": s.side, **s.summary()} for s in sheets]
-    return _table(rows) if rows else "<p>(nobody)</p>"
+    listed = list(sheets)
+    rows = [{"name": s.name, "side": s.side, **s.summary()} for s in listed]
+    game = listed[0].game if listed else ""
+    return _table(rows, game) if rows else f"<p>{html.escape(t('nobody'))}</p>"
 
 
 STYLE = """

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as widgets
 from traitlets import Unicode, observe
 
+from gmkit.games import game as find_game
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.roster import Campaign, Roster
+from gmkit.widgets.i18n import words
 from gmkit.widgets.render import STYLE, roster_summary_html, sheet_html
 
 
@@ -19,7 +23,8 @@ class SheetView(widgets.VBox):
         self.roster = roster
         self._by_name: dict[str, Sheet] = {sheet.name: sheet for sheet in roster.sheets}
         self.summary = widgets.HTML(
-            f"{STYLE}<h3>{roster.game_title}</h3><p>{roster.summary}</p>"
+            f"{STYLE}<h3>{html.escape(words(find_game(roster.game).title))}</h3>"
+            f"<p>{roster.summary}</p>"
             f"{roster_summary_html(roster.sheets)}"
         )
         self.picker = widgets.Dropdown(
