@@ -33,12 +33,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from importlib import import_module
 from typing import Any, Generic, TypeVar
 
 from gmkit.messages import Message
 from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.systems.base import Effect
+from gmkit.systems.imperial import criticals
 from gmkit.systems.imperial.conditions import gain
 from gmkit.systems.imperial.terms import damage_type
 from gmkit.systems.percentile import location_name
@@ -60,14 +60,8 @@ class Applied(Generic[S]):
 
 
 def critical_effect(game: str, location: str | None, damage_type: str | None, value: int) -> Any:
-    """The critical effect of ``value`` total critical damage, if the criticals module exists."""
-    try:
-        module = import_module("gmkit.systems.imperial.criticals")
-    except ModuleNotFoundError as error:
-        if error.name != "gmkit.systems.imperial.criticals":
-            raise
-        return None
-    return module.critical_effect(game, location or "body", damage_type or "Impact", value)
+    """The critical effect of ``value`` total critical damage (the criticals tables)."""
+    return criticals.critical_effect(game, location or "body", damage_type or "Impact", value)
 
 
 def _criticals(sheet: S, added: int, effect: Effect, notes: list[Message]) -> Applied[S]:
