@@ -101,12 +101,48 @@ def first_preferred(preferred: Iterable[str], offered: Iterable[str]) -> str:
 SHOOT = Choice("shoot", Message("offers.action.shoot"), help=Message("offers.action.shoot_help"))
 
 
+class ShootingOffers:
+    """What the D6 games' offers share: one action, Shoot, priced as a shot of the turn; no
+    reactions, called locations, implied circumstances or options built from the standings.
+    A game's offers subclass it and give their weapons, modes, refusals, circumstances and
+    preview (Necromunda's, WFB 6e's)."""
+
+    game = ""
+
+    def actions(self) -> tuple[Choice, ...]:
+        return (SHOOT,)
+
+    def reactions(self) -> tuple[Choice, ...]:
+        return ()
+
+    def action_types(self, action: str) -> tuple[str, ...]:
+        return ("shoot",)
+
+    def locations(self, action: str) -> tuple[str, ...]:
+        return ()
+
+    def default_action(self, mode: str, offered: Iterable[str]) -> str:
+        return first_preferred([SHOOT.id], offered)
+
+    def reactions_available(self, request: AttackRequest) -> dict[str, Text]:
+        return {}
+
+    def implied(
+        self, action: str, attacker: Iterable[str], target: Iterable[str]
+    ) -> dict[str, Any]:
+        return {}
+
+    def state_options(self, request: AttackRequest) -> dict[str, Any]:
+        return {}
+
+
 __all__ = [
     "MODES",
     "SHOOT",
     "UNARMED",
     "Offers",
     "Preview",
+    "ShootingOffers",
     "first_preferred",
     "mode_choice",
     "mode_label",

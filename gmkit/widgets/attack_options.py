@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import types
 import typing
-from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
@@ -20,9 +19,9 @@ from gmkit.forms import AttackForm
 from gmkit.messages import Message, catalogs
 from gmkit.systems.offers import MODES, mode_label
 from gmkit.systems.options import OptionInfo
+from gmkit.widgets.folded import FoldedSection
 from gmkit.widgets.i18n import t, words
 from gmkit.widgets.sync import assign as _set
-from gmkit.widgets.tracker import Shared
 
 UNSET = "__unset__"
 """The choice that leaves an option to its default."""
@@ -54,97 +53,51 @@ def option_kind(info: OptionInfo) -> tuple[str, tuple[Any, ...]]:
     return "text", ()
 
 
-class OptionEditor:
-    """The line, the toggle, and (built on first use) a control per offered option."""
-
-    def __init__(self, shared: Shared, changed: Callable[[str, Any], None]) -> None:
-        self._shared = shared
-        self._changed = changed
-        self.box = shared.make(widgets.VBox)
-        self.line = shared.make(widgets.HTML)
-        self.toggle = shared.make(widgets.ToggleButton, layout={"width": "auto"})
-        self.row = shared.make(widgets.HBox, children=[self.line, self.toggle])
-        self.grid: widgets.GridBox | None = None
-        self.controls: dict[str, widgets.Widget] = {}
-        self._names: tuple[str, ...] = ()
-        self._syncing = False
+class OptionEditor(FoldedSection):
+    """The options' line, toggle and controls."""
 
     def sync(self, form: AttackForm, open_: bool) -> None:
-        offered = form.option_fields
+        offered = {info.name: info for info in form.option_fields}
         chosen = [
             words(info.label) if value is True else f"{words(info.label)}: {_shown(value)}"
-            for info in offered
+            for info in offered.values()
             if (value := form.options.get(info.name)) is not None
         ]
         summary = html.escape(", ".join(chosen) or words(Message("widgets.none_set")))
         _set(self.line, value=f"<b>{html.escape(t('options'))}</b>: {summary}")
         _set(self.toggle, description=words(Message("widgets.edit_options")))
         _set(self.toggle, value=open_)
-        names = tuple(info.name for info in offered)
-        if names != self._names:
-            self.drop()
-        if open_ and not self.controls and offered:
-            self._names = names
-            self.controls = {info.name: self._control(info) for info in offered}
-            self.grid = self._shared.make(
-                widgets.GridBox,
-                children=list(self.controls.values()),
-                layout={"grid_template_columns": "repeat(2, 26em)"},
-            )
+        self._offered = offered
+        self.build(tuple(offered), lambda name: self._control(offered[name]), now=open_)
         self._syncing = True
         try:
-            for info in offered:
-                control = self.controls.get(info.name)
-                if control is not None:
-                    shown = form.options.get(info.name, info.default)
-                    _set(control, value=_value(control, shown))
+            for name, control in self.controls.items():
+                info = offered[name]
+                _set(control, value=_value(control, form.options.get(name, info.default)))
         finally:
             self._syncing = False
-        wanted = [self.row] if offered else []
-        if open_ and self.grid is not None and offered:
-            wanted.append(self.grid)
-        if list(self.box.children) != wanted:
-            self.box.children = wanted
+        self.show(open_, bool(offered))
 
-    def drop(self) -> None:
-        for control in self.controls.values():
-            control.close()
-        self.controls, self._names = {}, ()
-        grid, self.grid = self.grid, None
-        if grid is not None:
-            kept = tuple(child for child in self.box.children if child is not grid)
-            if kept != tuple(self.box.children):
-                self.box.children = kept
-            grid.close()
-
-    def close(self) -> None:
-        self.drop()
-        for part in (self.line, self.toggle, self.row, self.box):
-            part.close()
+    def read(self, key: str, value: Any) -> Any:
+        """The option's value from its control; its default reads as unset (None)."""
+        info = self._offered[key]
+        found = _read(option_kind(info)[0], value)
+        return None if found == info.default else found
 
     def _control(self, info: OptionInfo) -> widgets.Widget:
         kind, values = option_kind(info)
         text, tip = words(info.label), words(info.help)
         initial = {"description_width": "initial"}
         make = self._shared.make
-        control: widgets.Widget
         if kind == "flag":
-            control = make(widgets.Checkbox, description=text, indent=False, tooltip=tip)
-        elif kind == "choice":
+            return make(widgets.Checkbox, description=text, indent=False, tooltip=tip)
+        if kind == "choice":
             options = [(_choice_label(v), UNSET if v is None else v) for v in values]
-            control = make(
+            return make(
                 widgets.Dropdown, description=text, options=options, style=initial, tooltip=tip
             )
-        else:
-            control = make(widgets.Text, description=text, style=initial, tooltip=tip)
-            control.continuous_update = False
-
-        def changed(change: dict[str, Any]) -> None:
-            if not self._syncing:
-                value = _read(kind, change["new"])
-                self._changed(info.name, None if value == info.default else value)
-
-        control.observe(changed, names="value")
+        control = make(widgets.Text, description=text, style=initial, tooltip=tip)
+        control.continuous_update = False
         return control
 
 

@@ -10,7 +10,7 @@ request's standings (conditions "pinned", "down", "out of action", "hidden", "en
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from gmkit.errors import GmkitError
@@ -27,12 +27,12 @@ from gmkit.systems.necromunda.shooting import (
     shot_setup,
     weapon_of,
 )
-from gmkit.systems.offers import SHOOT, Preview, first_preferred
+from gmkit.systems.offers import SHOOT, Preview, ShootingOffers
 
 GAME = "necromunda"
 
 
-class NecromundaOffers:
+class NecromundaOffers(ShootingOffers):
     game = GAME
 
     def weapons(self, sheet: Sheet) -> tuple[str, ...]:
@@ -40,9 +40,6 @@ class NecromundaOffers:
 
     def modes(self, sheet: Sheet, weapon: str) -> tuple[str, ...]:
         return ("shooting",)
-
-    def actions(self) -> tuple[Choice, ...]:
-        return (SHOOT,)
 
     def refusal(
         self, sheet: Sheet, weapon: str, mode: str, action: str, options: Mapping[str, Any]
@@ -64,18 +61,6 @@ class NecromundaOffers:
             found.append(Choice(item.id, item.label, kind, help=_help(item)))
         return tuple(found)
 
-    def reactions(self) -> tuple[Choice, ...]:
-        return ()
-
-    def action_types(self, action: str) -> tuple[str, ...]:
-        return ("shoot",)
-
-    def locations(self, action: str) -> tuple[str, ...]:
-        return ()
-
-    def default_action(self, mode: str, offered: Iterable[str]) -> str:
-        return first_preferred([SHOOT.id], offered)
-
     def preview(self, request: AttackRequest) -> Preview:
         setup = shot_setup(request, SYSTEM.settings)
         notes: list[Text] = [check.refusal for check in setup.refused]
@@ -93,17 +78,6 @@ class NecromundaOffers:
             setup.needed,
             tuple(notes),
         )
-
-    def reactions_available(self, request: AttackRequest) -> dict[str, Text]:
-        return {}
-
-    def implied(
-        self, action: str, attacker: Iterable[str], target: Iterable[str]
-    ) -> dict[str, Any]:
-        return {}
-
-    def state_options(self, request: AttackRequest) -> dict[str, Any]:
-        return {}  # the rules read the fighters' states from the request's standings
 
 
 def _help(item: Circumstance) -> Message:

@@ -7,7 +7,7 @@ to-hit modifiers of ``shooting.yaml`` a GM sets (the automatic ones come from th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from gmkit.errors import GmkitError
@@ -15,7 +15,7 @@ from gmkit.messages import Message, Text
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.wfb6 import Weapon, WFB6Character
 from gmkit.systems.base import AttackRequest, Choice
-from gmkit.systems.offers import SHOOT, Preview, first_preferred
+from gmkit.systems.offers import SHOOT, Preview, ShootingOffers
 from gmkit.systems.wfb6 import targeting
 from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
 
@@ -29,7 +29,7 @@ def find_weapon(sheet: Sheet, weapon: str) -> Weapon:
     return targeting.find_weapon(sheet, weapon.strip())
 
 
-class WFB6Offers:
+class WFB6Offers(ShootingOffers):
     game = GAME
 
     def weapons(self, sheet: Sheet) -> tuple[str, ...]:
@@ -42,9 +42,6 @@ class WFB6Offers:
 
     def modes(self, sheet: Sheet, weapon: str) -> tuple[str, ...]:
         return (str(targeting_rules().kind_of(find_weapon(sheet, weapon)).id),)
-
-    def actions(self) -> tuple[Choice, ...]:
-        return (SHOOT,)
 
     def refusal(
         self, sheet: Sheet, weapon: str, mode: str, action: str, options: Mapping[str, Any]
@@ -73,31 +70,8 @@ class WFB6Offers:
                 found.append(Choice(entry.id, entry.term, "number", help=helped))
         return tuple(found)
 
-    def reactions(self) -> tuple[Choice, ...]:
-        return ()
-
-    def action_types(self, action: str) -> tuple[str, ...]:
-        return ("shoot",)
-
-    def locations(self, action: str) -> tuple[str, ...]:
-        return ()
-
-    def default_action(self, mode: str, offered: Iterable[str]) -> str:
-        return first_preferred([SHOOT.id], offered)
-
     def preview(self, request: AttackRequest) -> Preview | None:
         return None  # the target's modifiers come with may_target: shown from the steps
-
-    def reactions_available(self, request: AttackRequest) -> dict[str, Text]:
-        return {}
-
-    def implied(
-        self, action: str, attacker: Iterable[str], target: Iterable[str]
-    ) -> dict[str, Any]:
-        return {}
-
-    def state_options(self, request: AttackRequest) -> dict[str, Any]:
-        return {}
 
 
 OFFERS = WFB6Offers()
