@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import sys
 import types
 
 import pytest
@@ -23,7 +22,7 @@ def no_criticals_table(monkeypatch: pytest.MonkeyPatch) -> None:
     """A criticals module whose tables have no rows (the GM has not filled them)."""
     stub = types.ModuleType("gmkit.systems.imperial.criticals")
     stub.critical_effect = lambda game, location, damage_type, value: None  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "gmkit.systems.imperial.criticals", stub)
+    monkeypatch.setattr(fx, "criticals", stub)
 
 
 def test_damage_fills_wounds(acolyte):
@@ -53,7 +52,7 @@ def test_critical_damage_calls_the_critical_table_and_returns_its_effects(monkey
 
     stub = types.ModuleType("gmkit.systems.imperial.criticals")
     stub.critical_effect = critical_effect  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "gmkit.systems.imperial.criticals", stub)
+    monkeypatch.setattr(fx, "criticals", stub)
     sheet = marine(damage=20, critical_damage=1)
     applied = fx.apply(sheet, Effect("damage", "Castor", 2, "head", "Explosive"))
     assert calls == [("deathwatch", "head", "Explosive", 3)]  # the total critical damage
