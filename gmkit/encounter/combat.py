@@ -7,25 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 from gmkit.dice import DiceSource
-from gmkit.encounter.core import EncounterCore, roll_record, text_record
-from gmkit.encounter.effects import (
-    application,
-    as_effect,
-    effect_record,
-    find_target,
-    no_combatant,
-    not_applied,
-    unapplied_records,
-)
-from gmkit.encounter.flow import TurnCommands, spent_event
+from gmkit.encounter.acting import ActionCommands
+from gmkit.encounter.core import roll_record
+from gmkit.encounter.effects import application, as_effect, no_combatant, unapplied_records
+from gmkit.encounter.flow import spent_event
+from gmkit.encounter.records import step_record, summary_record, target_record
 from gmkit.encounter.state import Combatant
 from gmkit.errors import RulesError
-from gmkit.messages import Message, as_message
+from gmkit.messages import Message
 from gmkit.systems import system
-from gmkit.systems.base import AttackRequest, AttackResult, Effect, Standing, Step
+from gmkit.systems.base import AttackRequest, AttackResult, Effect, Standing
 
 
-class CombatCommands(TurnCommands):
+class CombatCommands(ActionCommands):
     def attack_request(
         self,
         attacker: str,
@@ -113,7 +107,7 @@ class CombatCommands(TurnCommands):
         result = system(self.game).resolve_attack(built, source)
         if expect is not None and (result.steps, result.effects) != (expect.steps, expect.effects):
             raise RulesError(Message("attack.changed_since_roll"))
-        records = [_effect_record(effect, self) for effect in result.effects]
+        records = [target_record(effect, self) for effect in result.effects]
         effects = [record for record in records if record["target"] in self.state.combatants]
         strays = [record for record in records if record["target"] not in self.state.combatants]
         applied: dict[str, Any] = {}
@@ -146,7 +140,7 @@ class CombatCommands(TurnCommands):
     def apply_effects(self, effects: list[Effect], *, note: str = "") -> None:
         """Apply effects the GM confirms (an attack's, or ones typed by hand), through the
         game's rules; the event records what they changed."""
-        records = [_effect_record(effect, self, strict=True) for effect in effects]
+        records = [target_record(effect, self, strict=True) for effect in effects]
         self._append(
             {
                 "kind": "effects",
@@ -155,40 +149,3 @@ class CombatCommands(TurnCommands):
                 **application(self.state, records).record(),
             }
         )
-
-
-def _effect_record(
-    effect: Effect, encounter: EncounterCore, *, strict: bool = False
-) -> dict[str, Any]:
-    """``effect`` as the event keeps it: its target the combatant's id (a target naming no
-    combatant is kept as named, unless ``strict``: RulesError)."""
-    record = effect_record(effect)
-    found = find_target(encounter.state, effect.target)
-    if found is None and strict:
-        found = encounter.combatant(effect.target)
-    record["target"] = found.id if found is not None else effect.target
-    return record
-
-
-def step_record(step: Step) -> dict[str, Any]:
-    """A step as the event keeps it: its texts as message ids and parameters (a log reads in
-    the reader's language), the number rolled against, the modifiers."""
-    record: dict[str, Any] = {
-        "title": text_record(step.title),
-        "outcome": text_record(step.outcome),
-    }
-    if step.detail:
-        record["detail"] = text_record(step.detail)
-    if step.target is not None:
-        record["target"] = step.target
-    if step.modifiers:
-        record["modifiers"] = [[text_record(m.source), m.value] for m in step.modifiers]
-    return record
-
-
-def summary_record(summary: Any, unapplied: Any) -> Any:
-    """The result's summary as the event keeps it, with what could not be applied."""
-    stray = not_applied(unapplied)
-    if not stray:
-        return text_record(summary)
-    return text_record(Message("common.join", parts=(as_message(summary), as_message(stray))))

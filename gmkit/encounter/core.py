@@ -121,7 +121,7 @@ class EncounterCore:
         if "visibility" not in event:
             secret = any(c.hidden for c in self._subjects(event))
             event["visibility"] = "gm" if secret else "public"
-        event = _as_json(event)  # what is folded now is exactly what a replay will read
+        event = as_json(event)  # what is folded now is exactly what a replay will read
         next_state = self._log.check(event)  # the rules refuse before anything is written
         if self.store is not None and self.encounter_id is not None:
             self.store.append_event(self.encounter_id, event, seq=len(self._log.raw) + 1)
@@ -253,7 +253,7 @@ class EncounterCore:
         )
 
 
-def _as_json(event: dict[str, Any]) -> dict[str, Any]:
+def as_json(event: dict[str, Any]) -> dict[str, Any]:
     """The event as the store writes and reads it back (tuples become lists...); a value JSON
     cannot hold is refused, naming the event."""
     try:

@@ -7,10 +7,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from gmkit.dice import DiceSource, DieRoll
-from gmkit.encounter.core import EncounterCore, check_dice, roll_record
+from gmkit.encounter.core import EncounterCore, as_json, check_dice, roll_record
+from gmkit.encounter.dues import dues_between, phase_of
 from gmkit.encounter.permits import Permit, may_act, may_react, may_take
 from gmkit.encounter.state import Combatant, Tick
 from gmkit.errors import RulesError
+from gmkit.games import game as find_game
 from gmkit.messages import Message, Text
 from gmkit.systems import choices
 from gmkit.systems.percentile import opposed_winner, roll_test
@@ -18,6 +20,11 @@ from gmkit.systems.turns import TurnStructure, turn_structure
 
 
 class TurnCommands(EncounterCore):
+    @property
+    def phase(self) -> str:
+        """The current phase's name (sides games: "movement", "shooting"...), "" otherwise."""
+        return phase_of(self.state)
+
     def roll_initiative(
         self, source: DiceSource, *, ids: Iterable[str] | None = None, by_group: bool = False
     ) -> dict[str, int]:
@@ -85,11 +92,18 @@ class TurnCommands(EncounterCore):
             order, roll_offs = initiative_order(state.present, source)
             event["order"] = order
             event["rolls"] = [roll_record(roll) for roll in roll_offs]
-        self._append(event)
+        self._append(self._with_dues(event))
 
     def next_turn(self) -> None:
-        """End the current turn (or phase) and begin the next, ticking conditions."""
-        self._append({"kind": "turn", "direction": 1})
+        """End the current turn (or phase) and begin the next, ticking conditions; the rolls
+        the moments passed ask for (on fire, recovery...) are listed in ``state.due``."""
+        self._append(self._with_dues({"kind": "turn", "direction": 1}))
+
+    def _with_dues(self, event: dict[str, Any]) -> dict[str, Any]:
+        """``event`` (a turn change) with the rolls due it asks for (:mod:`.dues`)."""
+        after = self._log.check(as_json(event))
+        event["due"] = [due.to_json() for due in dues_between(self.state, after)]
+        return event
 
     def previous_turn(self) -> None:
         """Step back to the previous actor (or phase); conditions do not tick back: use undo
@@ -98,16 +112,19 @@ class TurnCommands(EncounterCore):
 
     # --- the action budget -------------------------------------------------------------
 
-    def may(self, ident: str, action_type: str) -> Permit:
+    def may(self, ident: str, action_type: str, *, action: str = "") -> Permit:
         """May combatant ``ident`` take an action of ``action_type`` now, and if not, why
-        (:mod:`gmkit.encounter.permits`: the one rule every command and panel asks)."""
-        return may_act(self.state, self.combatant(ident), action_type, self._structure())
+        (:mod:`gmkit.encounter.permits`: the one rule every command and panel asks);
+        ``action`` names the catalog's action, for the conditions that allow only some."""
+        structure = self._structure()
+        return may_act(self.state, self.combatant(ident), action_type, structure, action=action)
 
     def may_take(self, ident: str, action: str) -> Permit:
         """May combatant ``ident`` take the action ``action`` of the game's catalog now: as the
         first of the types the catalog gives it (half/full...) that the budget allows."""
         types = choices.action_types(self.game, action)
-        return may_take(self.state, self.combatant(ident), types, self._structure())
+        structure = self._structure()
+        return may_take(self.state, self.combatant(ident), types, structure, action=action)
 
     def may_react(self, ident: str, reaction: str) -> Permit:
         """May combatant ``ident`` take ``reaction`` (dodge, parry) now, and if not, why."""
@@ -133,7 +150,7 @@ class TurnCommands(EncounterCore):
             )
         if not self.state.started:
             raise RulesError(Message("turns.not_started_spend"))
-        permit = self.may(ident, action_type)
+        permit = self.may(ident, action_type, action=action)
         self._append(spent_event(self.combatant(ident).id, permit, action, override))
 
     def react(self, ident: str, reaction: str, *, override: str | None = None) -> None:
@@ -148,7 +165,11 @@ class TurnCommands(EncounterCore):
         if not self.state.started:
             raise RulesError(Message("turns.not_started_react"))
         permit = self.may_react(ident, reaction)
-        self._append(spent_event(self.combatant(ident).id, permit, "", override))
+        event = spent_event(self.combatant(ident).id, permit, "", override)
+        lapsed = find_game(self.game).acting.lapsed_by_reaction(self.combatant(ident).conditions)
+        if lapsed:
+            event["lapsed"] = list(lapsed)
+        self._append(event)
 
     # --- delay, ready, triggers -------------------------------------------------------
 
@@ -167,7 +188,8 @@ class TurnCommands(EncounterCore):
             left = structure.turn_pools[pool] - combatant.spent.get(pool, 0)
             if left < cost:
                 raise RulesError(Message("turns.delay_no_half", name=combatant.name))
-        self._append({"kind": "delayed", "id": combatant.id, "waiting": True, "pools": dict(costs)})
+        event = {"kind": "delayed", "id": combatant.id, "waiting": True, "pools": dict(costs)}
+        self._append(self._with_dues(event))
 
     def delayed_first(self, first: str, second: str, source: DiceSource) -> str:
         """Two delayed actions at once: an opposed Agility test says who acts first (a tie,

@@ -19,6 +19,7 @@ from gmkit.encounter.terms import condition_name
 from gmkit.errors import RulesError, SheetError
 from gmkit.messages import Message, from_json
 from gmkit.sheets import load_sheet
+from gmkit.systems.acting import Due
 from gmkit.systems.turns import turn_structure
 
 Event = Mapping[str, Any]
@@ -35,11 +36,19 @@ def handles(kind: str) -> Callable[[Handler], Handler]:
     return register
 
 
+TURN_CHANGES = ("started", "turn", "delayed")
+"""Event kinds that change whose turn (or phase) it is: each replaces the rolls due with its
+own ``due`` (what the command asked the rules for at that moment)."""
+
+
 def fold(state: EncounterState, event: Event) -> EncounterState:
     kind = event.get("kind")
     if kind not in _HANDLERS:
         raise RulesError(Message("encounter.unknown_event", kind=repr(kind)))
-    return evolve(_HANDLERS[str(kind)](state, event), events=state.events + 1)
+    new = _HANDLERS[str(kind)](state, event)
+    if kind in TURN_CHANGES or event.get("delays"):
+        new = evolve(new, due=tuple(Due.from_json(item) for item in event.get("due", ())))
+    return evolve(new, events=state.events + 1)
 
 
 def _combatant(state: EncounterState, ident: Any, *, present: bool = True) -> Combatant:
@@ -262,6 +271,12 @@ def _spent(state: EncounterState, event: Event) -> EncounterState:
         return state.with_combatant(evolve(combatant, delayed=False, hidden=False))
     else:
         field_name = "spent"
+    lapsed = [str(name) for name in event.get("lapsed", ())]
+    if lapsed:  # what the reaction (or action) ended: Aim's bonus
+        combatant = evolve(
+            combatant,
+            conditions={k: v for k, v in combatant.conditions.items() if k not in lapsed},
+        )
     spent = dict(getattr(combatant, field_name))
     for pool, cost in pools.items():
         spent[pool] = spent.get(pool, 0) + cost
@@ -371,6 +386,50 @@ def _attack(state: EncounterState, event: Event) -> EncounterState:
 @handles("effects")
 def _effects(state: EncounterState, event: Event) -> EncounterState:
     return _apply(state, event)
+
+
+@handles("action")
+def _action(state: EncounterState, event: Event) -> EncounterState:
+    """A non-attack action: what it spent, the effects it applied, then what it does to the
+    turn (a delay ends the actor's turn, keeping a half action; a readied action)."""
+    actor = _combatant(state, event["id"])
+    if event.get("spent"):
+        state = _spent(state, event["spent"])
+    state = _apply(state, event)
+    if event.get("readies"):
+        actor = state.combatants[actor.id]
+        state = state.with_combatant(evolve(actor, readied=str(event["readies"])))
+    if event.get("delays"):
+        # the half action Delay costs was spent above: the wait keeps the other half
+        state = _delayed(state, {"id": actor.id, "waiting": True, "pools": {}})
+    return state
+
+
+def _due_at(state: EncounterState, event: Event) -> Due:
+    index = int(event["index"])
+    if not 0 <= index < len(state.due):
+        raise RulesError(Message("encounter.due_none", index=index))
+    due = state.due[index]
+    if due.bearer != event.get("id") or due.rule != event.get("rule"):
+        raise RulesError(Message("encounter.due_changed", index=index))
+    return due
+
+
+@handles("due_rolled")
+def _due_rolled(state: EncounterState, event: Event) -> EncounterState:
+    """A roll due, rolled: it leaves the list and its effects apply."""
+    _due_at(state, event)
+    index = int(event["index"])
+    state = evolve(state, due=state.due[:index] + state.due[index + 1 :])
+    return _apply(state, event)
+
+
+@handles("due_dismissed")
+def _due_dismissed(state: EncounterState, event: Event) -> EncounterState:
+    """A roll due the GM passes over (an optional one, or the GM's call)."""
+    _due_at(state, event)
+    index = int(event["index"])
+    return evolve(state, due=state.due[:index] + state.due[index + 1 :])
 
 
 def _apply(state: EncounterState, event: Event) -> EncounterState:

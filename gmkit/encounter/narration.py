@@ -338,6 +338,29 @@ def _effects(event: Event, context: _Context) -> Text:
     return Message("encounter.event.effects", names=tuple(targets))
 
 
+@_describes("action")
+def _action(event: Event, context: _Context) -> Text:
+    action = str(event.get("action") or "")
+    named = action_name(context.game, action) if context.game else Message.verbatim(action)
+    return Message("encounter.event.action", name=context.name(event.get("id")), action=named)
+
+
+@_describes("due_rolled", "due_dismissed")
+def _due(event: Event, context: _Context) -> Text:
+    index = int(event.get("index", 0))
+    before = context.before
+    name = context.name(event.get("id"))
+    if before is None or not 0 <= index < len(before.due):
+        what: Text = Message.verbatim(str(event.get("rule", "")))
+    else:
+        what = before.due[index].text
+    if event.get("kind") == "due_rolled":
+        return Message("encounter.event.due_rolled", name=name, due=as_message(what))
+    reason = str(event.get("reason") or "")
+    said = Message("encounter.event.due_dismissed", name=name, due=as_message(what))
+    return _joined(said, Message.verbatim(reason) if reason else None)
+
+
 @_describes("undo", "redo")
 def _marker(event: Event, context: _Context) -> Text:
     return Message(f"encounter.event.{event['kind']}")

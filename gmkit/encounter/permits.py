@@ -8,7 +8,12 @@ round, a delayed half action kept):
 
 - Before the fight starts there is no budget: anything may be tried, nothing is spent.
 - A type the game does not price is the GM's to count: allowed, nothing spent.
-- Surprised in round 1: nothing at all (001, 002).
+- Surprised in round 1: nothing at all (001, 002). Fallen (the game's ``fallen`` conditions:
+  dead, out of action): nothing either.
+- What the combatant's conditions forbid it, as the game's rules say
+  (:class:`~gmkit.systems.acting.Restriction`: stunned, pinned, down...).
+- Sides games: an action of another phase's types is refused (move in the movement phase,
+  shoot in the shooting phase), and one the seeds give no rules for says what to do instead.
 - Out of its turn (initiative games) only a free action, or the half action a delay kept; out
   of its side's turn (sides games) only a free action.
 - Otherwise the pools left this turn (or, for a reaction, this round, under the conditions
@@ -21,7 +26,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.encounter.terms import condition_name, phase_name
+from gmkit.games import game as find_game
 from gmkit.messages import Message
+from gmkit.systems.acting import Restriction, restriction_problems
 from gmkit.systems.turns import TurnStructure, action_type_name, pool_name, reaction_problems
 
 
@@ -65,14 +73,88 @@ def _surprised(state: EncounterState, combatant: Combatant) -> list[Message]:
     return []
 
 
+def fallen(combatant: Combatant, structure: TurnStructure) -> str | None:
+    """The first of the game's ``fallen`` conditions ``combatant`` bears (dead...), or None."""
+    return next((name for name in structure.fallen if name in combatant.conditions), None)
+
+
+def _fallen(state: EncounterState, combatant: Combatant, structure: TurnStructure) -> list[Message]:
+    found = fallen(combatant, structure)
+    if found is None:
+        return []
+    named = condition_name(state.game, found)
+    return [Message("turns.permit.fallen", name=combatant.name, condition=named)]
+
+
+def restrictions(state: EncounterState, combatant: Combatant) -> tuple[Restriction, ...]:
+    """What ``combatant``'s conditions forbid it, as its game's rules say."""
+    if not combatant.conditions:
+        return ()
+    return find_game(state.game).acting.restrictions(tuple(combatant.conditions))
+
+
+def _phase(state: EncounterState, structure: TurnStructure) -> str | None:
+    if structure.kind != "sides" or not structure.phases or not state.started:
+        return None
+    return structure.phases[state.phase % len(structure.phases)]
+
+
+def _phase_problems(
+    state: EncounterState, action_type: str, structure: TurnStructure
+) -> list[Message]:
+    phase = _phase(state, structure)
+    if phase is None or action_type == "free" or phase not in structure.phase_actions:
+        return []
+    if action_type in structure.phase_actions[phase]:
+        return []
+    proper = tuple(
+        phase_name(other)
+        for other, kinds in structure.phase_actions.items()
+        if action_type in kinds
+    )
+    if not proper:
+        return [
+            Message(
+                "turns.permit.no_phase",
+                action_type=action_type_name(action_type),
+                phase=phase_name(phase),
+            )
+        ]
+    return [
+        Message(
+            "turns.permit.wrong_phase",
+            action_type=action_type_name(action_type),
+            phase=phase_name(phase),
+            proper=proper,
+        )
+    ]
+
+
 def may_act(
-    state: EncounterState, combatant: Combatant, action_type: str, structure: TurnStructure
+    state: EncounterState,
+    combatant: Combatant,
+    action_type: str,
+    structure: TurnStructure,
+    *,
+    action: str = "",
 ) -> Permit:
-    """May ``combatant`` take an action of ``action_type`` now (see the module docstring)."""
+    """May ``combatant`` take an action of ``action_type`` now (see the module docstring);
+    ``action``: the catalog's id of the action, for the restrictions naming actions."""
     costs = structure.action_costs.get(action_type)
     if not state.started or costs is None:
         return Permit(action_type)
-    reasons = _surprised(state, combatant)
+    reasons = _surprised(state, combatant) + _fallen(state, combatant, structure)
+    reasons += restriction_problems(
+        restrictions(state, combatant),
+        combatant.name,
+        action_type,
+        action,
+        combatant.spent,
+        costs,
+    )
+    reasons += _phase_problems(state, action_type, structure)
+    if action_type in structure.not_covered:
+        reasons.append(Message(structure.not_covered[action_type]))
     delayed = False
     if action_type != "free":
         if structure.kind == "initiative":
@@ -95,7 +177,9 @@ def may_act(
                         if whose is not None
                         else Message("turns.permit.no_ones_turn", name=combatant.name)
                     )
-        elif combatant.side != state.current_side:
+        elif combatant.side != state.current_side and _phase(state, structure) not in set(
+            structure.both_sides_phases
+        ):
             reasons.append(
                 Message(
                     "turns.permit.not_their_side",
@@ -126,11 +210,13 @@ def may_take(
     combatant: Combatant,
     action_types: Iterable[str],
     structure: TurnStructure,
+    *,
+    action: str = "",
 ) -> Permit:
     """May ``combatant`` take an action that may be taken as any of ``action_types`` (an
     action "half/full" in the catalogs) now: the first type allowed, else the first type's
     refusal with every type's reasons."""
-    answers = [may_act(state, combatant, kind, structure) for kind in action_types]
+    answers = [may_act(state, combatant, kind, structure, action=action) for kind in action_types]
     if not answers:
         return Permit("")
     for answer in answers:
@@ -149,11 +235,16 @@ def may_react(
     costs = structure.reaction_costs.get(reaction)
     if not state.started or costs is None:
         return Permit(reaction, reaction=True)
-    reasons = _surprised(state, combatant)
+    reasons = _surprised(state, combatant) + _fallen(state, combatant, structure)
+    reasons += [
+        Message("turns.permit.restricted", name=combatant.name, why=rule.why)
+        for rule in restrictions(state, combatant)
+        if rule.no_reactions
+    ]
     reasons += reaction_problems(
         state.game, combatant.name, combatant.conditions, combatant.reactions, reaction
     )
     return Permit(reaction, tuple(reasons), dict(costs), reaction=True)
 
 
-__all__ = ["Permit", "may_act", "may_react", "may_take"]
+__all__ = ["Permit", "fallen", "may_act", "may_react", "may_take", "restrictions"]

@@ -12,11 +12,18 @@ from gmkit.encounter.state import Combatant, EncounterState, evolve
 from gmkit.encounter.terms import condition_name
 from gmkit.errors import RulesError
 from gmkit.messages import Message, Text, as_message
+from gmkit.systems.turns import turn_structure
 
 
 def _can_act(state: EncounterState, ident: str) -> bool:
+    """Whether ``ident``'s turn is played: not removed, not surprised in round 1 and, unless
+    the setting ``skip_fallen`` is off, bearing none of the game's ``fallen`` conditions."""
     combatant = state.combatants[ident]
-    return not combatant.removed and not (combatant.surprised and state.round == 1)
+    if combatant.removed or (combatant.surprised and state.round == 1):
+        return False
+    if state.settings.get("skip_fallen", True) is False:
+        return True
+    return not any(name in combatant.conditions for name in turn_structure(state.game).fallen)
 
 
 def begin_turn(state: EncounterState, *, skip_first: bool = False) -> EncounterState:
@@ -98,7 +105,7 @@ def _tick(game: str, combatant: Combatant, moment: str) -> tuple[Combatant, list
 
 def advance(state: EncounterState) -> EncounterState:
     """End the current actor's turn and begin the next one who can act."""
-    if not any(not state.combatants[i].removed for i in state.order):
+    if not any(_can_act(state, i) or _can_act(evolve(state, round=2), i) for i in state.order):
         raise RulesError(Message("encounter.turn_no_one"))
     reminders: list[Text] = []
     current = state.current
@@ -128,9 +135,8 @@ def previous_turn(state: EncounterState) -> EncounterState:
             raise RulesError(Message("encounter.turn_before_first"))
         position = (round_, turn)
         ident = state.order[turn]
-        combatant = state.combatants[ident]
-        if not combatant.removed and not (combatant.surprised and round_ == 1):
-            return evolve(state, round=round_, turn=turn, reminders=())
+        if _can_act(evolve(state, round=round_), ident):
+            return evolve(state, round=round_, turn=turn, reminders=(), due=())
     raise RulesError(Message("encounter.turn_no_earlier"))
 
 

@@ -14,6 +14,7 @@ from typing import Any, Literal, TypeVar
 
 from gmkit.messages import Text, render
 from gmkit.sheets.base import Sheet
+from gmkit.systems.acting import Due
 
 Tick = Literal["start_of_turn", "end_of_turn", "end_of_round", "never"]
 
@@ -62,6 +63,20 @@ class Trigger:
     expires_round: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit of a mass-battle game on the table (WFB): the models it has left besides the
+    combatants that joined it (whose sheets name it as their ``unit``), and how it stands."""
+
+    name: str
+    side: str
+    rank_and_file: int = 0
+    champions: int = 0
+    troop_type: str = ""
+    engaged: bool = False
+    visible: bool = True
+
+
 @dataclass(frozen=True)
 class Combatant:
     id: str
@@ -108,6 +123,11 @@ class EncounterState:
     triggers: tuple[Trigger, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)
     reminders: tuple[Text, ...] = ()  # what the last turn change asks the GM to do
+    due: tuple[Due, ...] = ()  # the rolls the last turn change asks for, not yet rolled
+    units: Mapping[str, Unit] = field(default_factory=dict)  # by name (mass-battle games)
+    # what the GM measured, in the game's unit: {(a, b): distance}, a and b unit names or
+    # combatant ids, the pair sorted
+    distances: Mapping[tuple[str, str], float] = field(default_factory=dict)
     events: int = 0  # effective events folded
 
     @property
@@ -137,6 +157,10 @@ class EncounterState:
 
     def combatant(self, ident: str) -> Combatant:
         return self.combatants[ident]
+
+    def distance(self, a: str, b: str) -> float | None:
+        """The distance the GM measured between ``a`` and ``b`` (either order), or None."""
+        return self.distances.get((a, b) if a <= b else (b, a))
 
     def with_combatant(self, combatant: Combatant) -> EncounterState:
         return evolve(self, combatants={**self.combatants, combatant.id: combatant})

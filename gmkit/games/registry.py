@@ -2,9 +2,9 @@
 
 A :class:`Game` names its parts in every layer: the sheet model, the rules, the options model
 of its attacks, what a panel may offer (:class:`~gmkit.systems.offers.Offers`), the pacing of
-its fight, the unit it measures in, its exact odds and its simulation tables. Adding a game is
-one package holding those parts and one :func:`register` call (``tests/games`` registers a toy
-game that way).
+its fight and its rules of the turn beyond attacks (``acting``), the unit it measures in, its
+exact odds and its simulation tables. Adding a game is one package holding those parts and
+one :func:`register` call (``tests/games`` registers a toy game that way).
 
 The registry holds entries and imports none: lower layers (the rules' request type, the
 encounter) look a game up at run time; the built-in games are registered on the first lookup
@@ -22,6 +22,7 @@ from gmkit.messages import Message
 
 if TYPE_CHECKING:
     from gmkit.sheets.base import Sheet
+    from gmkit.systems.acting import TurnRules
     from gmkit.systems.base import AttackRequest, GameSystem
     from gmkit.systems.offers import Offers
     from gmkit.systems.options import AttackOptions
@@ -48,6 +49,12 @@ class Simulation:
     notes: tuple[Message, ...] = ()
 
 
+def _no_turn_rules() -> TurnRules:
+    from gmkit.systems.acting import NoTurnRules
+
+    return NoTurnRules()
+
+
 @dataclass(frozen=True)
 class Game:
     """One game, with its parts (see the module docstring)."""
@@ -62,6 +69,8 @@ class Game:
     unit: str  # "m", "in", "cm"
     odds: OddsEngine | None = None
     simulation: Simulation | None = None
+    # the rules of the turn beyond attacks: restrictions, non-attack actions, rolls due
+    acting: TurnRules = field(default_factory=_no_turn_rules)
     extras: dict[str, Any] = field(default_factory=dict)  # what only this game's parts read
 
 

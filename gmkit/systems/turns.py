@@ -35,6 +35,17 @@ class TurnStructure:
     phases: tuple[str, ...] = ()
     initiative_base: Callable[[Sheet], int] | None = None
     initiative_base_name: str = ""
+    # conditions that take a combatant out of the fight: Next passes over their turns (the
+    # encounter's setting ``skip_fallen``, on by default) and they may take no action
+    fallen: tuple[str, ...] = ()
+    # sides games: the action types each phase allows (free ones are allowed in any); a phase
+    # not listed allows every type
+    phase_actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # sides games: phases in which both sides act (close combat), whoever's turn it is
+    both_sides_phases: tuple[str, ...] = ()
+    # action types whose rules the seeds do not give: refused (the GM may override) with the
+    # message of this id, which says what to do instead
+    not_covered: Mapping[str, str] = field(default_factory=dict)
 
 
 def _agility_bonus(sheet: Sheet) -> int:
@@ -59,6 +70,7 @@ FORTY_K = TurnStructure(
     reaction_costs={"dodge": {"reaction": 1}, "parry": {"reaction": 1}},
     initiative_base=_agility_bonus,
     initiative_base_name="Agility Bonus",
+    fallen=("dead",),
 )
 
 WFRP2 = TurnStructure(
@@ -69,6 +81,7 @@ WFRP2 = TurnStructure(
     reaction_costs={"dodge": {"dodge": 1}, "parry": {"parry": 1}},
     initiative_base=_agility,
     initiative_base_name="Agility",
+    fallen=("dead",),
 )
 NECROMUNDA = TurnStructure(
     kind="sides",
@@ -82,6 +95,15 @@ NECROMUNDA = TurnStructure(
         "free": {},
     },
     phases=("movement", "shooting", "close combat", "recovery"),
+    fallen=("out of action",),
+    phase_actions={
+        "movement": ("move", "run", "charge"),
+        "shooting": ("shoot",),
+        "close combat": ("fight",),
+        "recovery": (),
+    },
+    both_sides_phases=("close combat",),
+    not_covered={"fight": "turns.not_covered.necromunda_close_combat"},
 )
 WFB6 = TurnStructure(
     kind="sides",
@@ -96,6 +118,21 @@ WFB6 = TurnStructure(
         "free": {},
     },
     phases=("movement", "magic", "shooting", "close combat"),
+    fallen=("dead",),
+    phase_actions={
+        "movement": ("move", "march", "charge"),
+        "magic": ("cast",),
+        "shooting": ("shoot",),
+        "close combat": ("fight",),
+    },
+    both_sides_phases=("close combat",),
+    not_covered={
+        "move": "turns.not_covered.wfb6_movement",
+        "march": "turns.not_covered.wfb6_movement",
+        "charge": "turns.not_covered.wfb6_movement",
+        "cast": "turns.not_covered.wfb6_magic",
+        "fight": "turns.not_covered.wfb6_close_combat",
+    },
 )
 
 

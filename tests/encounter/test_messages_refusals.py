@@ -19,6 +19,7 @@ from gmkit.encounter.state import evolve
 from gmkit.errors import GmkitError, RulesError, SheetError
 from gmkit.messages import Message, render
 from gmkit.messages.check import english_words
+from gmkit.systems.acting import Due
 from gmkit.systems.base import Effect
 
 ENCOUNTER = Path(__file__).parents[2] / "gmkit" / "encounter"
@@ -114,7 +115,28 @@ def _delayed_tull(d: Any) -> EncounterState:
     return fight.state
 
 
+def _tull_owes_a_roll(d: Any) -> EncounterState:
+    state = chapel(d).state
+    due = Due("on_fire", Message("encounter.due_none", index=0), (10,), bearer="tull")
+    return evolve(state, due=(due,))
+
+
 CASES: list[Case] = [
+    (
+        "encounter.due_none",
+        "no roll due at position 0",
+        lambda d, m: fold(
+            chapel(d).state, {"kind": "due_rolled", "index": 0, "id": "tull", "rule": "on_fire"}
+        ),
+    ),
+    (
+        "encounter.due_changed",
+        "the roll due at position 0 is no longer the one chosen: choose again",
+        lambda d, m: fold(
+            _tull_owes_a_roll(d),
+            {"kind": "due_dismissed", "index": 0, "id": "ban", "rule": "on_fire"},
+        ),
+    ),
     (
         "encounter.unknown_event",
         "event 'teleport' is not an encounter event",

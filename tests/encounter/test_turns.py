@@ -230,6 +230,8 @@ def test_sides_budget_per_side_turn(sheet, refused):
     refused(fight, lambda: fight.spend(kael, "move"), "has not started")
     fight.start()
     fight.spend(kael, "run")  # move and shoot
+    fight.next_turn()
+    assert fight.phase == "shooting"
     refused(
         fight,
         lambda: fight.spend(kael, "shoot"),
@@ -247,24 +249,36 @@ def test_sides_budget_per_side_turn(sheet, refused):
     assert [str(from_json(problem)) for problem in event["problems"]] == [
         "it is The Ashen Brethren's turn, not The Sump Scavvies's"
     ]
-    fight.spend(kael, "fight")
+    fight.next_turn()
+    assert fight.phase == "close combat"
+    refused(fight, lambda: fight.spend(kael, "fight"), "the seed gives no close combat rules")
+    fight.spend(kael, "fight", override="fought by the book")
     assert fight.state.combatant(kael).spent == {"move": 1, "shoot": 1, "fight": 1}
-    for _ in range(4):
+    for _ in range(2):
         fight.next_turn()
+    assert (fight.phase, fight.state.current_side) == ("movement", "The Sump Scavvies")
     assert fight.state.combatant(kael).spent == {}
     assert fight.state.combatant(tom).spent == {}  # a fresh budget for the Scavvies' turn
     fight.spend(tom, "charge")
     assert fight.state.combatant(tom).spent == {"move": 1, "shoot": 1}
 
 
-def test_wfb6_casting_costs_no_pool(sheet, refused):
+def test_wfb6_phases_the_seed_does_not_cover_say_what_to_do_and_casting_costs_no_pool(
+    sheet, refused
+):
     fight = Encounter("wfb6")
     anselm = fight.add(sheet("wfb6", "Father Anselm"))
     fight.start()
-    fight.spend(anselm, "cast")
-    fight.spend(anselm, "cast")
-    fight.spend(anselm, "march")
+    refused(fight, lambda: fight.spend(anselm, "march"), "the seed gives no movement rules")
+    fight.spend(anselm, "march", override="marched on the table")
     refused(fight, lambda: fight.spend(anselm, "move"), "0 move left")
+    fight.next_turn()
+    assert fight.phase == "magic"
+    refused(fight, lambda: fight.spend(anselm, "cast"), "the seed gives no magic rules")
+    fight.spend(anselm, "cast", override="by the book")
+    fight.spend(anselm, "cast", override="by the book")
+    assert fight.state.combatant(anselm).spent == {"move": 1, "shoot": 1}
+    refused(fight, lambda: fight.spend(anselm, "shoot"), "belongs to the shooting phase")
     refused(fight, lambda: fight.spend(anselm, "parry"), "'parry' is not one of move, march")
 
 
@@ -273,8 +287,9 @@ def test_a_hidden_fighter_in_a_sides_game_is_revealed_when_it_acts(sheet):
     fight.add(sheet("necromunda", "Mordecai"))
     tom = fight.add(sheet("necromunda", "Scabby Tom"), hidden=True)
     fight.start()
-    for _ in range(4):
+    for _ in range(5):
         fight.next_turn()
+    assert fight.phase == "shooting"
     assert fight.state.combatant(tom).hidden  # the side's turn alone does not give it away
     fight.spend(tom, "free")
     assert fight.state.combatant(tom).hidden

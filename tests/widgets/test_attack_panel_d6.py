@@ -139,6 +139,7 @@ def test_a_fighter_without_a_shooting_weapon_is_told_why(underhive):
 def test_the_sides_take_turns(underhive):
     encounter, panel = underhive
     encounter.start()
+    encounter.next_turn()  # the shooting phase
     panel.select_attacker("scabby-tom")
     assert panel.actions == ()
     assert "it is The Ashen Brethren's turn" in panel.not_offered["shoot"]

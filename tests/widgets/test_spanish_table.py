@@ -81,6 +81,7 @@ def play(game: str, panel: AttackPanel, tracker: InitiativeTracker) -> list[str]
         tracker.roll_initiative()
     tracker.start()
     for turn in range(4):
+        to_the_shooting_phase(tracker)
         choose_actor(panel)
         panel.set_distance(8)
         panel.edit_circumstances(True)
@@ -95,6 +96,7 @@ def play(game: str, panel: AttackPanel, tracker: InitiativeTracker) -> list[str]
             encounter.add_condition(current.id, "stunned", rounds=1, reminder="")
         tracker.next_turn()
     panel.set_dice_mode("physical")
+    to_the_shooting_phase(tracker)
     state = encounter.state
     who = [state.current] if state.current is not None else state.present
     for combatant in who:
@@ -108,6 +110,12 @@ def play(game: str, panel: AttackPanel, tracker: InitiativeTracker) -> list[str]
             if panel.prompt:
                 return seen
     return seen
+
+
+def to_the_shooting_phase(tracker: InitiativeTracker) -> None:
+    """Sides games: Next until the shooting phase (the only one where the seeds shoot)."""
+    while tracker.encounter.phase not in ("", "shooting"):
+        tracker.next_turn()
 
 
 def choose_actor(panel: AttackPanel) -> None:

@@ -17,6 +17,17 @@ from gmkit.games import Game, OddsEngine
 from gmkit.messages import Message, Text
 from gmkit.odds import Dist, Odds
 from gmkit.sheets.base import Sheet
+from gmkit.systems.acting import (
+    ActionInfo,
+    ActionRequest,
+    ActionResult,
+    Bearer,
+    Due,
+    Moment,
+    NoTurnRules,
+    Restriction,
+    unknown_action,
+)
 from gmkit.systems.base import AttackRequest, AttackResult, Choice, Effect, Step
 from gmkit.systems.offers import Preview
 from gmkit.systems.options import AttackOptions, option
@@ -121,6 +132,83 @@ def duel_odds(request: AttackRequest) -> Odds:
     return Odds(GAME_ID, hits, Dist.certain(1), hits, hits, states, {"hit": hit})
 
 
+class DuelTurns(NoTurnRules):
+    """The rules of the turn beyond strikes: a stunned duellist does nothing, a disarmed one
+    may only pick up its sword; a salute (free), a feint (a strike's worth, one side, a d6:
+    4+ leaves the foe off guard for a round); a bleeding duellist rolls a d6 at the end of
+    its side's turn and loses a wound on 1-2."""
+
+    def restrictions(self, conditions: Iterable[str]) -> tuple[Restriction, ...]:
+        found: list[Restriction] = []
+        for name in conditions:
+            if name == "stunned":
+                found.append(Restriction(name, Message.verbatim("stunned"), no_actions=True))
+            if name == "disarmed":
+                found.append(
+                    Restriction(
+                        name,
+                        Message.verbatim("disarmed: picks up the sword first"),
+                        actions=frozenset({"pick_up"}),
+                        no_reactions=True,
+                    )
+                )
+        return tuple(found)
+
+    def actions(self) -> tuple[ActionInfo, ...]:
+        side = Choice("side", Message.verbatim("side"), "choice", ("left", "right"))
+        return (
+            ActionInfo("salute", Message.verbatim("Salute"), ("free",)),
+            ActionInfo(
+                "feint", Message.verbatim("Feint"), ("strike",), target=True, inputs=(side,)
+            ),
+            ActionInfo("pick_up", Message.verbatim("Pick up"), ("strike",)),
+        )
+
+    def perform_action(self, request: ActionRequest, source: DiceSource) -> ActionResult:
+        name = request.actor.name
+        if request.action == "salute":
+            step = Step(Message.verbatim("Salute"), Message.verbatim("salutes"))
+            return ActionResult((step,), summary=Message.verbatim(f"{name} salutes"))
+        if request.action == "pick_up":
+            effect = Effect("remove_condition", name, condition="disarmed")
+            step = Step(Message.verbatim("Pick up"), Message.verbatim("armed again"))
+            return ActionResult((step,), (effect,))
+        if request.action == "feint":
+            assert request.target is not None
+            die = source.roll_die(6, Message.verbatim("feint die"))
+            fooled = die.value >= 4
+            side = str(request.inputs.get("side", "left"))
+            step = Step(
+                Message.verbatim("Feint"),
+                Message.verbatim("fooled" if fooled else "not fooled"),
+                Message.verbatim(f"{die.value} against 4, to the {side}"),
+                (die,),
+                4,
+            )
+            off_guard = Effect("condition", request.target.name, condition="off guard", rounds=1)
+            return ActionResult((step,), (off_guard,) if fooled else ())
+        raise unknown_action(request.action, self.actions())
+
+    def turn_rolls(self, moment: Moment, bearer: Bearer) -> tuple[Due, ...]:
+        if moment == "end_of_turn" and "bleeding" in bearer.standing.conditions:
+            text = Message.verbatim(f"{bearer.sheet.name} bleeds: 1-2 loses a wound")
+            return (Due("bleeding", text, (6,)),)
+        return ()
+
+    def roll_due(self, due: Due, bearer: Bearer, source: DiceSource) -> ActionResult:
+        if due.rule != "bleeding":
+            return super().roll_due(due, bearer, source)
+        die = source.roll_die(6, Message.verbatim("bleeding die"))
+        lost = die.value <= 2
+        step = Step(
+            Message.verbatim("Bleeding"),
+            Message.verbatim("a wound lost" if lost else "holds"),
+            rolls=(die,),
+        )
+        effects = (Effect("damage", bearer.sheet.name, amount=1),) if lost else ()
+        return ActionResult((step,), effects)
+
+
 TURNS = TurnStructure(
     kind="sides",
     turn_pools={"strikes": 1},
@@ -138,4 +226,5 @@ GAME = Game(
     turns=TURNS,
     unit="paces",
     odds=OddsEngine(duel_odds),
+    acting=DuelTurns(),
 )
