@@ -279,3 +279,25 @@ def chromium() -> Iterator[object]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+DUEL = ROOT / "tests" / "games" / "duel" / "__init__.py"
+
+
+@pytest.fixture
+def duel() -> Iterator[Any]:
+    """The toy game Duel (tests/games/duel) registered for one test, then unregistered."""
+    import importlib.util
+
+    from gmkit.games import register, unregister
+
+    spec = importlib.util.spec_from_file_location("gmkit_toy_duel", DUEL)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    register(module.GAME)  # the one registration
+    yield module
+    unregister("duel")
+    sys.modules.pop(spec.name, None)

@@ -37,6 +37,20 @@ def condition_name(game: str, key: str) -> Message:
     return Message.verbatim(key)
 
 
+def known_conditions(game: str) -> tuple[str, ...]:
+    """The condition keys the game's catalogs name (``<game>.condition.<key>``), as the state
+    keeps them: the catalog's English where it is the key itself (lower case: "out of action",
+    "stunned"), else the id's last part (the 40k catalogs' "Stunned" is kept as "stunned"). A
+    panel offers them; the GM may still type a condition of their own."""
+    prefix = f"{game}.condition."
+    found: list[str] = []
+    for message_id, entry in catalogs().templates.items():
+        if message_id.startswith(prefix):
+            english = entry.english
+            found.append(english if english == english.lower() else message_id[len(prefix) :])
+    return tuple(dict.fromkeys(found))
+
+
 def action_name(game: str, key: str) -> Message:
     """An action of the game's data by its id ("aim": the data's name, Aim, Apuntar), else the
     key as it is (an action the GM named)."""
@@ -69,5 +83,6 @@ __all__ = [
     "band_name",
     "condition_name",
     "effect_kind_name",
+    "known_conditions",
     "phase_name",
 ]

@@ -107,6 +107,13 @@ def steps_html(result: AttackResult | None) -> str:
     """The rules' explained steps, in order, with the dice and the numbers rolled against."""
     if result is None:
         return ""
+    game = str(getattr(result.request.attacker, "game", ""))
+    return result_html(result.steps, result.summary, result.effects, game)
+
+
+def result_html(steps: Sequence[Step], summary: Text, effects: Sequence[Effect], game: str) -> str:
+    """A resolution's summary, its explained steps and the effects it applies (an attack's,
+    a non-attack action's, a roll due's)."""
     head = "".join(
         f"<th>{_E(text)}</th>"
         for text in (
@@ -123,16 +130,15 @@ def steps_html(result: AttackResult | None) -> str:
         + (f"<br><i>{_modifiers(step.modifiers)}</i>" if step.modifiers else "")
         + f"</td><td>{_rolls(step.rolls)}</td>"
         f"<td>{'' if step.target is None else step.target}</td></tr>"
-        for step in result.steps
+        for step in steps
     )
-    game = str(getattr(result.request.attacker, "game", ""))
-    effects = "".join(f"<li>{_E(describe(effect, game))}</li>" for effect in result.effects)
+    shown = "".join(f"<li>{_E(describe(effect, game))}</li>" for effect in effects)
     none = _E(label("no_effects", "nothing to apply"))
     return (
-        f"<p class='gmkit-summary'><b>{_T(result.summary)}</b></p>"
+        f"<p class='gmkit-summary'><b>{_T(summary)}</b></p>"
         f"<table class='gmkit-table gmkit-steps'><tr>{head}</tr>{rows}</table>"
         f"<p><b>{_E(label('effects', 'Effects'))}</b></p>"
-        f"<ul class='gmkit-effects'>{effects or f'<li>{none}</li>'}</ul>"
+        f"<ul class='gmkit-effects'>{shown or f'<li>{none}</li>'}</ul>"
     )
 
 

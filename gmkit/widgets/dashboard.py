@@ -3,8 +3,9 @@
 ``Dashboard(store, encounter_name=None)`` composes, for the encounter picked (the campaign's
 first by default):
 
-- the initiative tracker (:class:`~gmkit.widgets.tracker.InitiativeTracker`), with the combat
-  log (:class:`~gmkit.widgets.combat_log.CombatLog`) under it;
+- the initiative tracker (:class:`~gmkit.widgets.tracker.InitiativeTracker`), with the turn
+  panel (:class:`~gmkit.widgets.turn_panel.TurnPanel`: actions besides attacks, the rolls due,
+  conditions) and the combat log (:class:`~gmkit.widgets.combat_log.CombatLog`) under it;
 - the attack panel (:class:`~gmkit.widgets.attack.AttackPanel`), whose attacker follows the
   current actor;
 - tabs: the sheet of the combatant selected in the tracker (its card, and an editor whose save
@@ -47,6 +48,7 @@ from gmkit.widgets.render import sheet_html
 from gmkit.widgets.sheet_editor import SheetEditor
 from gmkit.widgets.style import STYLE, THEME_CLASS
 from gmkit.widgets.tracker import InitiativeTracker, Shared
+from gmkit.widgets.turn_panel import TurnPanel
 
 __all__ = ["LANGUAGE_NAMES", "WOUNDS_SHOWN", "Dashboard"]
 
@@ -120,6 +122,7 @@ class Dashboard(widgets.VBox):
         self.tracker: InitiativeTracker | None = None
         self.attack: AttackPanel | None = None
         self.combat_log: CombatLog | None = None
+        self.turn_panel: TurnPanel | None = None
         self.sheet_editor: SheetEditor | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._card: tuple[Any, str] | None = None  # the sheet shown on the card, its language
@@ -211,7 +214,8 @@ class Dashboard(widgets.VBox):
         self.tracker = InitiativeTracker(encounter, seed=self.seed, with_style=False)
         self.attack = AttackPanel(encounter, seed=self.seed, follow_actor=True, with_style=False)
         self.combat_log = CombatLog(encounter, with_style=False)
-        self.left.children = [self.tracker, self.combat_log]
+        self.turn_panel = TurnPanel(encounter, seed=self.seed)
+        self.left.children = [self.tracker, self.turn_panel, self.combat_log]
         self.attack_slot.children = [self.attack]
         self.tracker.observe(self._on_selected, names="selected")
         self._unsubscribe = encounter.subscribe(self._on_change)
@@ -352,13 +356,13 @@ class Dashboard(widgets.VBox):
         if self.tracker is not None:
             self.tracker.unobserve(self._on_selected, names="selected")
         self._close_editor()
-        for part in (self.tracker, self.attack, self.combat_log):
+        for part in (self.tracker, self.attack, self.turn_panel, self.combat_log):
             if part is not None:
                 part.close()
                 # ipywidgets closes a widget again when collecting it; a panel's close need
                 # not expect that twice (AttackPanel's does not)
                 part.close = _closed  # type: ignore[method-assign]
-        self.tracker = self.attack = self.combat_log = None
+        self.tracker = self.attack = self.combat_log = self.turn_panel = None
         self.encounter = None
 
     def _say(self, text: str, *, error: bool = False) -> None:

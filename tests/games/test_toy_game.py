@@ -4,12 +4,7 @@ of which names it."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -17,26 +12,10 @@ from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.errors import RulesError
 from gmkit.forms import AttackForm
-from gmkit.games import game, game_ids, register, unregister
+from gmkit.games import game, game_ids
 from gmkit.odds import odds
 from gmkit.sheets import load_sheet
 from gmkit.systems import system
-
-DUEL = Path(__file__).with_name("duel") / "__init__.py"
-
-
-@pytest.fixture
-def duel() -> Iterator[ModuleType]:
-    spec = importlib.util.spec_from_file_location("gmkit_toy_duel", DUEL)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    register(module.GAME)  # the one registration
-    yield module
-    unregister("duel")
-    sys.modules.pop(spec.name, None)
 
 
 def test_a_registered_game_is_known_everywhere(duel):

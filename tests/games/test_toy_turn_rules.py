@@ -4,35 +4,12 @@ event each, and the rolls a turn change asks for. Nothing in gmkit names the gam
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter, event_text
 from gmkit.errors import RulesError
-from gmkit.games import register, unregister
 from gmkit.store import CampaignStore
-
-DUEL = Path(__file__).with_name("duel") / "__init__.py"
-
-
-@pytest.fixture
-def duel() -> Iterator[ModuleType]:
-    spec = importlib.util.spec_from_file_location("gmkit_toy_duel_turns", DUEL)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    register(module.GAME)
-    yield module
-    unregister("duel")
-    sys.modules.pop(spec.name, None)
 
 
 @pytest.fixture

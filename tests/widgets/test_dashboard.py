@@ -68,7 +68,11 @@ def test_composes_every_panel_on_the_first_encounter(dashboard, store):
     assert isinstance(dashboard.attack, AttackPanel)
     assert isinstance(dashboard.combat_log, CombatLog)
     assert isinstance(dashboard.dice, DiceTray)
-    assert list(dashboard.left.children) == [dashboard.tracker, dashboard.combat_log]
+    assert list(dashboard.left.children) == [
+        dashboard.tracker,
+        dashboard.turn_panel,
+        dashboard.combat_log,
+    ]
     assert list(dashboard.attack_slot.children) == [dashboard.attack]
     assert "gmkit-dark" in dashboard._dom_classes  # the dark theme, for the TV
     assert "gmkit demo campaign" in dashboard.title.value

@@ -1,0 +1,254 @@
+"""The turn panel: what a combatant does besides attacking, the rolls the turn asks for, and the
+GM's hand on conditions: a thin view of :class:`~gmkit.forms.action.ActionForm`.
+
+- **Rolls due**, always shown: what the last turn change asks for (on fire, blood loss, a
+  recovery roll, the pin escape), each with *Roll*, a box for the table's die and *Dismiss*.
+- **Actions** (folded; built when first opened): the actor (following whoever acts now), the
+  game's non-attack actions (Aim, Reload, Move, Defensive Stance...; one the actor may not take
+  now is marked and says why), the type it is taken as, its target, weapon and inputs, the
+  table's dice if typed, and *Do it* (refused: *Do it anyway* with the GM's reason). The
+  result's steps and effects show under it.
+- **Conditions** (folded): a combatant's conditions as chips (click one to remove it), a
+  condition to add from the game's catalog or in the GM's own words, with its rounds, and the
+  setting *Next skips the dead and the out of action*.
+
+Every control calls a public method that tests call the same way (``select_action``,
+``perform``, ``roll_due``, ``dismiss_due``, ``add_condition``, ``remove_condition``,
+``set_skip_fallen``, ``open_actions``, ``open_conditions``); a refusal is shown in the panel's
+message line and changes nothing. The folded parts cost nothing until opened
+(:mod:`gmkit.widgets.turn_controls`).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+from traitlets import Unicode
+
+from gmkit.encounter import Encounter
+from gmkit.errors import GmkitError, NeedDie
+from gmkit.forms.action import ActionForm
+from gmkit.widgets.i18n import LANGUAGE, t, words
+from gmkit.widgets.tracker import Shared
+from gmkit.widgets.turn_controls import ActionControls, ConditionControls
+
+__all__ = ["TurnPanel"]
+
+
+class TurnPanel(widgets.VBox):
+    """Rolls due, non-attack actions and conditions (see the module docstring)."""
+
+    message = Unicode("", help="the last refusal or prompt shown")
+
+    def __init__(
+        self,
+        encounter: Encounter,
+        *,
+        seed: int | None = None,
+        follow_actor: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        self.encounter = encounter
+        self.form = ActionForm(encounter, seed=seed, follow_actor=follow_actor)
+        self._shown_due: tuple[Any, ...] | None = None
+        self._looks = looks = Shared()
+        self.title = looks.make(widgets.HTML)
+        self.due_box = looks.make(widgets.VBox)
+        self.actions_toggle = looks.make(widgets.ToggleButton, layout={"width": "auto"})
+        self.conditions_toggle = looks.make(widgets.ToggleButton, layout={"width": "auto"})
+        toggles = looks.make(widgets.HBox, children=[self.actions_toggle, self.conditions_toggle])
+        self.actions_box = looks.make(widgets.VBox)
+        self.conditions_box = looks.make(widgets.VBox)
+        self.status = looks.make(widgets.HTML)
+        self.action_controls: ActionControls | None = None  # built when first opened
+        self.condition_controls: ConditionControls | None = None
+        super().__init__(
+            children=[
+                self.title,
+                self.due_box,
+                toggles,
+                self.actions_box,
+                self.conditions_box,
+                self.status,
+            ],
+            **kwargs,
+        )
+        self.add_class("gmkit-turn-panel")
+        self.actions_toggle.observe(lambda c: self.open_actions(bool(c["new"])), names="value")
+        self.conditions_toggle.observe(
+            lambda c: self.open_conditions(bool(c["new"])), names="value"
+        )
+        self._unsubscribe_form = self.form.subscribe(lambda _f: self._render())
+        LANGUAGE.observe(self._on_language, names="value")
+        self._relabel()
+        self._render()
+
+    # --- the GM's actions -------------------------------------------------------------------
+
+    def open_actions(self, open_: bool = True) -> None:
+        """Show (building on first use) or hide the actions' controls."""
+        if open_ and self.action_controls is None:
+            self.action_controls = ActionControls(self)
+            self.action_controls.relabel()
+        self._unfold(self.actions_box, self.actions_toggle, self.action_controls, open_)
+
+    def open_conditions(self, open_: bool = True) -> None:
+        """Show (building on first use) or hide the conditions' controls."""
+        if open_ and self.condition_controls is None:
+            self.condition_controls = ConditionControls(self)
+            self.condition_controls.relabel()
+        self._unfold(self.conditions_box, self.conditions_toggle, self.condition_controls, open_)
+
+    def select_actor(self, ident: str) -> bool:
+        return self._run(lambda: self.form.select_actor(ident))
+
+    def select_action(self, action: str) -> bool:
+        """Choose a non-attack action (by id; the actions' controls open)."""
+        if self.action_controls is None:
+            self.open_actions(True)
+        return self._run(lambda: self.form.select_action(action))
+
+    def set_type(self, action_type: str) -> bool:
+        return self._run(lambda: self.form.set_type(action_type))
+
+    def select_target(self, ident: str) -> bool:
+        return self._run(lambda: self.form.select_target(ident))
+
+    def select_weapon(self, name: str) -> bool:
+        return self._run(lambda: self.form.select_weapon(name))
+
+    def set_input(self, name: str, value: Any) -> bool:
+        return self._run(lambda: self.form.set_input(name, value))
+
+    def perform(self, typed: str | None = None, *, override: str | None = None) -> bool:
+        """Take the chosen action (``typed``: the table's dice; ``override``: the GM's reason
+        to take a refused one); True when it was recorded."""
+        done = self._run(lambda: self.form.perform(typed, override=override))
+        if done and self.action_controls is not None:
+            self.action_controls.cleared()
+        return done
+
+    def roll_due(self, index: int, typed: str | None = None) -> bool:
+        """Roll the ``index``-th roll due (``typed``: the table's die)."""
+        return self._run(lambda: self.form.roll_due(index, typed))
+
+    def dismiss_due(self, index: int, reason: str = "") -> bool:
+        """Pass over the ``index``-th roll due."""
+        return self._run(lambda: self.form.dismiss_due(index, reason))
+
+    def add_condition(self, ident: str, name: str, rounds: int | str | None = None) -> bool:
+        """Put ``name`` on ``ident`` for ``rounds`` (empty: until removed)."""
+        done = self._run(lambda: self.form.add_condition(ident, name, rounds))
+        if done and self.condition_controls is not None:
+            self.condition_controls.cleared()
+        return done
+
+    def remove_condition(self, ident: str, name: str) -> bool:
+        return self._run(lambda: self.form.remove_condition(ident, name))
+
+    def set_skip_fallen(self, skip: bool) -> bool:
+        """Whether Next passes over the dead and the out of action (on by default)."""
+        return self._run(lambda: self.encounter.set("skip_fallen", bool(skip)))
+
+    def close(self) -> None:
+        LANGUAGE.unobserve(self._on_language, names="value")
+        self._unsubscribe_form()
+        self.form.close()
+        for part in (self.action_controls, self.condition_controls):
+            if part is not None:
+                part.close()
+        for row in self.due_box.children:
+            row.close()
+        self._looks.close()
+        super().close()
+
+    # --- for the controls -------------------------------------------------------------------
+
+    def name_of(self, ident: str) -> str:
+        found = self.encounter.state.combatants.get(ident)
+        return found.name if found is not None else ident
+
+    @staticmethod
+    def escape(text: str) -> str:
+        return html.escape(text)
+
+    # --- inside -------------------------------------------------------------------------------
+
+    def _unfold(
+        self, box: widgets.VBox, toggle: widgets.ToggleButton, part: Any, open_: bool
+    ) -> None:
+        wanted = [part.box] if open_ and part is not None else []
+        if list(box.children) != wanted:
+            box.children = wanted
+        if toggle.value != open_:
+            toggle.value = open_
+        if open_ and part is not None:
+            part.render()
+
+    def _run(self, command: Callable[[], object]) -> bool:
+        try:
+            command()
+        except NeedDie as need:
+            self._say(words(need.message))
+            return False
+        except GmkitError as error:
+            self._say(words(error.message), error=True)
+            return False
+        self._say("")
+        self._render()
+        return True
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.message = text
+        css = "gmkit-error" if error else "gmkit-prompt"
+        self.status.value = f"<div class='{css}'><b>{html.escape(text)}</b></div>" if text else ""
+
+    def _render(self) -> None:
+        self._render_due()
+        if self.actions_toggle.value and self.action_controls is not None:
+            self.action_controls.render()
+        if self.conditions_toggle.value and self.condition_controls is not None:
+            self.condition_controls.render()
+
+    def _render_due(self) -> None:
+        due = (self.encounter.due, LANGUAGE.value)
+        if due == self._shown_due:
+            return
+        self._shown_due = due
+        for row in self.due_box.children:
+            row.close()
+        rows: list[widgets.Widget] = []
+        for index, one in enumerate(self.encounter.due):
+            who = html.escape(self.name_of(one.bearer))
+            text = widgets.HTML(f"<b>{who}</b>: {html.escape(words(one.text))}")
+            typed = widgets.Text(placeholder=t("typed_dice"), layout={"width": "8em"})
+            roll = widgets.Button(description=t("roll"), layout={"width": "auto"})
+            dismiss = widgets.Button(description=t("dismiss"), layout={"width": "auto"})
+            roll.on_click(
+                lambda _b, i=index, box=typed: self.roll_due(i, box.value.strip() or None)
+            )
+            dismiss.on_click(lambda _b, i=index: self.dismiss_due(i))
+            row = widgets.HBox([text, typed, roll, dismiss], layout={"align_items": "center"})
+            rows.append(row)
+        self.due_box.children = rows
+        count = len(rows)
+        self.title.value = (
+            f"<div class='gmkit-slot-title'>{html.escape(t('rolls_due'))}: {count}</div>"
+            if count
+            else ""
+        )
+
+    def _relabel(self) -> None:
+        self.actions_toggle.description = t("turn_actions")
+        self.conditions_toggle.description = t("conditions")
+        for part in (self.action_controls, self.condition_controls):
+            if part is not None:
+                part.relabel()
+
+    def _on_language(self, _change: object) -> None:
+        self._shown_due = None
+        self._relabel()
+        self._render()

@@ -1,0 +1,237 @@
+"""The turn panel and its form: non-attack actions, the rolls due and the conditions, driven the
+way the GM's clicks drive them, on the toy game Duel (tests/games/duel) and a real game."""
+
+from __future__ import annotations
+
+import warnings
+
+import ipywidgets
+import pytest
+
+from gmkit.demo import demo_campaign
+from gmkit.encounter import Encounter
+from gmkit.errors import GmkitError, NeedDie
+from gmkit.forms.action import ActionForm
+from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.turn_panel import TurnPanel
+
+
+def models() -> int:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # deprecated name, same registry
+        return len(ipywidgets.Widget.widgets)
+
+
+@pytest.fixture
+def fight(duel) -> Encounter:
+    encounter = Encounter("duel")
+    encounter.add(duel.Duellist.build(name="Inigo", side="Montoya", skill=8), ident="inigo")
+    encounter.add(duel.Duellist.build(name="Fezzik", side="Montoya"), ident="fezzik")
+    encounter.add(duel.Duellist.build(name="Rugen", side="Rugen", skill=6), ident="rugen")
+    encounter.start()
+    return encounter
+
+
+@pytest.fixture
+def panel(fight):
+    made = TurnPanel(fight, seed=3)
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def spanish():
+    LANGUAGE.value = "es"
+    yield
+    LANGUAGE.value = "en"
+
+
+def test_the_form_lists_every_action_with_its_permit_and_follows_the_actor(fight):
+    form = ActionForm(fight)
+    assert form.actor == "inigo"
+    assert [(o.info.id, o.allowed) for o in form.offered] == [
+        ("salute", True),
+        ("feint", True),
+        ("pick_up", True),
+    ]
+    form.select_action("feint")
+    assert (form.target, form.inputs) == ("rugen", {})  # the first foe
+    form.set_input("side", "left")
+    fight.next_turn()  # Rugen's side: the form follows, nothing carried over
+    assert (form.actor, form.action, form.target, form.inputs) == ("rugen", "", "", {})
+    form.close()
+
+
+def test_the_form_refuses_what_is_not_offered_by_name(fight):
+    form = ActionForm(fight)
+    with pytest.raises(GmkitError, match=r"'lunge'.*salute, feint, pick_up"):
+        form.select_action("lunge")
+    with pytest.raises(GmkitError, match="choose the action first"):
+        form.perform()
+    form.select_action("feint")
+    with pytest.raises(GmkitError, match=r"'sde'.*side"):
+        form.set_input("sde", "left")
+    with pytest.raises(GmkitError, match=r"'half'.*strike"):
+        form.set_type("half")
+    with pytest.raises(GmkitError, match="rounds: 'x' is not a whole number"):
+        form.add_condition("inigo", "bleeding", "x")
+    with pytest.raises(GmkitError, match="condition"):
+        form.add_condition("inigo", "  ")
+    assert fight.state.combatant("inigo").conditions == {}
+    form.close()
+
+
+def test_a_feint_with_the_tables_die_asks_for_it_then_is_one_event(panel, fight):
+    assert panel.select_action("feint")
+    events = len(fight.effective_events)
+    assert not panel.perform("")  # the table's dice, none typed yet: the panel asks
+    assert "feint die" in panel.message
+    assert len(fight.effective_events) == events
+    controls = panel.action_controls
+    assert controls is not None
+    assert controls.target.value == "rugen"
+    assert controls.target.layout.display == ""
+    assert controls.weapon.layout.display == "none"  # a feint needs no weapon
+    assert [c.description for c in controls.inputs.children] == ["side"]
+    controls.dice.value = "5"
+    controls.do.click()
+    assert len(fight.effective_events) == events + 1
+    assert "off guard" in fight.state.combatant("rugen").conditions
+    assert "Feint" in controls.result.value
+    assert "fooled" in controls.result.value
+    assert controls.dice.value == ""  # the dice of one action do not carry into the next
+    assert controls.do.disabled is True  # Inigo's one strike is spent
+    assert "0 strikes left" in controls.why.value
+
+
+def test_too_few_typed_dice_say_which_die_and_record_nothing(fight):
+    form = ActionForm(fight)
+    form.select_action("feint")
+    with pytest.raises(NeedDie):
+        form.perform("")  # typed, but no value
+    assert form.needed is not None
+    assert form.needed.sides == 6
+    assert "off guard" not in fight.state.combatant("rugen").conditions
+    assert fight.state.combatant("inigo").spent == {}
+    form.close()
+
+
+def test_a_refused_action_is_marked_and_done_anyway_with_the_gms_reason(panel, fight):
+    fight.add_condition("inigo", "stunned", rounds=1)
+    panel.open_actions()
+    controls = panel.action_controls
+    assert controls is not None
+    labels = dict((value, label) for label, value in controls.action.options)
+    assert labels["salute"].endswith("⨯")  # no action of any kind
+    panel.select_action("salute")
+    assert controls.do.disabled
+    assert controls.anyway.layout.display == ""
+    assert "Inigo is stunned" in controls.why.value
+    controls.reason.value = "the GM allows a salute"
+    controls.anyway.click()
+    event = fight.effective_events[-1]
+    assert event["kind"] == "action"
+    assert event["spent"]["override"] == "the GM allows a salute"
+
+
+def test_rolls_due_are_listed_rolled_and_dismissed_from_the_panel(panel, fight):
+    fight.add_condition("inigo", "bleeding")
+    fight.add_condition("fezzik", "bleeding")
+    assert panel.due_box.children == ()
+    fight.next_turn()  # Montoya's turn ends: both bleed
+    assert "Rolls due: 2" in panel.title.value
+    first, _ = panel.due_box.children
+    assert "Inigo bleeds" in first.children[0].value
+    first.children[1].value = "1"  # the table's die
+    first.children[2].click()  # Roll
+    assert fight.state.combatant("inigo").counters == {"damage": 1}
+    assert len(panel.due_box.children) == 1
+    panel.due_box.children[0].children[3].click()  # Dismiss Fezzik's
+    assert panel.due_box.children == ()
+    assert fight.state.combatant("fezzik").counters == {}
+    assert panel.title.value == ""
+    assert not panel.roll_due(0)
+    assert "no roll due at position 0" in panel.message
+
+
+def test_conditions_are_added_with_rounds_and_removed_by_their_chip(panel, fight):
+    panel.open_conditions()
+    controls = panel.condition_controls
+    assert controls is not None
+    assert controls.who.value == "inigo"
+    controls.name.value = "winded"
+    controls.rounds.value = "2"
+    controls.add.click()
+    condition = fight.state.combatant("inigo").conditions["winded"]
+    assert condition.rounds == 2
+    assert [chip.description for chip in controls.chips.children] == ["winded · 2 ✕"]
+    assert controls.name.value == ""  # cleared for the next one
+    controls.rounds.value = "0"
+    controls.name.value = "dazed"
+    controls.add.click()
+    assert "rounds: '0'" in panel.message
+    assert "dazed" not in fight.state.combatant("inigo").conditions
+    controls.chips.children[0].click()
+    assert fight.state.combatant("inigo").conditions == {}
+    controls.who.value = "rugen"
+    fight.add_condition("rugen", "off guard", rounds=1)
+    assert [chip.description for chip in controls.chips.children] == ["off guard · 1 ✕"]
+
+
+def test_next_skips_the_fallen_unless_the_setting_keeps_them(sheet_dh):
+    fight, _, ban, hesk = sheet_dh
+    panel = TurnPanel(fight)
+    try:
+        fight.add_condition(ban, "dead")
+        fight.next_turn()
+        assert fight.state.current.id == hesk  # Ban is passed over
+        panel.open_conditions()
+        controls = panel.condition_controls
+        assert controls is not None
+        assert controls.skip_fallen.value is True
+        assert "dead" in controls.name.options
+        controls.skip_fallen.value = False
+        assert fight.state.settings["skip_fallen"] is False
+        fight.next_turn()
+        fight.next_turn()
+        assert fight.state.current.id == ban  # kept, for a GM who wants the turn shown
+    finally:
+        panel.close()
+
+
+@pytest.fixture
+def sheet_dh():
+    roster = next(r for r in demo_campaign().rosters if r.game == "dark_heresy")
+    sheets = {s.name: s for s in roster.sheets}
+    fight = Encounter("dark_heresy")
+    tull = fight.add(sheets["Sergeant Varro Tull"])
+    ban = fight.add(sheets["Cultist Ban"])
+    hesk = fight.add(sheets["Cultist Hesk"])
+    for ident, score in ((tull, 20), (ban, 15), (hesk, 10)):
+        fight.set_initiative(ident, score)
+    fight.start()
+    return fight, tull, ban, hesk
+
+
+def test_the_panel_reads_in_spanish(panel, fight, spanish):
+    panel.open_actions()
+    panel.open_conditions()
+    controls = panel.action_controls
+    assert controls is not None
+    assert controls.do.description == "Hacerlo"
+    assert panel.conditions_toggle.description != "Conditions"
+    fight.add_condition("inigo", "bleeding")
+    fight.next_turn()
+    roll = panel.due_box.children[0].children[2]
+    assert roll.description != "Roll"
+
+
+def test_the_panel_costs_few_widgets_until_opened(fight):
+    before = models()
+    made = TurnPanel(fight, seed=1)
+    try:
+        assert models() - before <= 14
+        assert made.action_controls is None
+        assert made.condition_controls is None
+    finally:
+        made.close()
