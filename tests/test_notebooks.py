@@ -92,10 +92,11 @@ SEED_NUMBERS = {
         "screened by Swordsmen",
     ],
     "tour_deathwatch.ipynb": [
-        "2 degrees of success: 3 hits",
+        "Horde size (magnitude 30) +10",  # the ruling's size bonus
+        "3 degrees of success: 4 hits",
         "Explosive damage: one more hit",
-        "'Castor hits Ork mob 4 times with Bolter: magnitude -4'",
-        "(30, 26)",
+        "'Castor hits Ork mob 5 times with Bolter: magnitude -5'",
+        "(30, 25)",
     ],
 }
 

@@ -26,6 +26,7 @@ from gmkit.encounter.views import (
     event_text,
     player_view,
     step_texts,
+    units_frame,
     wound_band,
 )
 
@@ -44,6 +45,10 @@ class Encounter(CombatCommands):
     def summary_frame(self) -> pd.DataFrame:
         return combatant_summary(self.effective_events, self.state)
 
+    def units_frame(self) -> pd.DataFrame:
+        """The units on the table (WFB), one row each: their models left and how they stand."""
+        return units_frame(self.state)
+
 
 __all__ = [
     "Combatant",
@@ -57,5 +62,6 @@ __all__ = [
     "event_text",
     "player_view",
     "step_texts",
+    "units_frame",
     "wound_band",
 ]

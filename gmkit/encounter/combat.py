@@ -1,9 +1,14 @@
 """Attacks through the encounter: the request built from the current state, the game's rules
 resolve it, and one event records the result (and, by default, applies its effects: what they
-changed is worked out now and recorded, see :mod:`gmkit.encounter.effects`)."""
+changed is worked out now and recorded, see :mod:`gmkit.encounter.effects`).
+
+In a fight that holds units (WFB 6e: :mod:`gmkit.encounter.units`), the request carries the
+table around the shot (the units, their models left and the distances measured) and the
+sheets as members of their units; an effect on a unit's rank and file applies to its trooper."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from gmkit.dice import DiceSource
@@ -13,13 +18,15 @@ from gmkit.encounter.effects import application, as_effect, no_combatant, unappl
 from gmkit.encounter.flow import spent_event
 from gmkit.encounter.records import step_record, summary_record, target_record
 from gmkit.encounter.state import Combatant
+from gmkit.encounter.units import UnitCommands
 from gmkit.errors import RulesError
+from gmkit.games import game as find_game
 from gmkit.messages import Message
 from gmkit.systems import system
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Standing
 
 
-class CombatCommands(ActionCommands):
+class CombatCommands(UnitCommands, ActionCommands):
     def attack_request(
         self,
         attacker: str,
@@ -36,7 +43,11 @@ class CombatCommands(ActionCommands):
         """The request for the rules, with what the encounter knows of both combatants: their
         conditions (``surprised`` too, in the first round, for one the start named), their
         counters (wounds lost in the D6 games, ammunition spent...) and the reaction pools they
-        spent this round. ``options`` given win over these."""
+        spent this round. ``options`` given win over these.
+
+        With units on the table (a game whose registry entry has a ``table``), the game's
+        table around the shot (WFB: ``options["situation"]``, unless given) and the sheets as
+        members of their units; the ``distance`` measured between the two, unless given."""
         a, t = self.combatant(attacker), self.combatant(target)
         for who in (a, t):
             if who.removed:
@@ -49,10 +60,18 @@ class CombatCommands(ActionCommands):
                 given.pop(f"{role}_counters", who.counters),
                 given.pop(f"{role}_reactions", who.reactions),
             )
+        attacking, targeted = a.sheet, t.sheet
+        table = find_game(self.game).table
+        if table is not None and self.state.units and "situation" not in given:
+            attacking, targeted, situation = table.situation(self.state, a, t)
+            if distance is not None:
+                situation = dataclasses.replace(situation, distance_cm=distance)
+            distance = situation.distance_cm
+            given["situation"] = situation
         return AttackRequest(
-            attacker=a.sheet,
+            attacker=attacking,
             weapon=weapon,
-            target=t.sheet,
+            target=targeted,
             action=action,
             mode=mode,
             distance=distance,
@@ -107,7 +126,7 @@ class CombatCommands(ActionCommands):
         result = system(self.game).resolve_attack(built, source)
         if expect is not None and (result.steps, result.effects) != (expect.steps, expect.effects):
             raise RulesError(Message("attack.changed_since_roll"))
-        records = [target_record(effect, self) for effect in result.effects]
+        records = [target_record(self._on_trooper(effect), self) for effect in result.effects]
         effects = [record for record in records if record["target"] in self.state.combatants]
         strays = [record for record in records if record["target"] not in self.state.combatants]
         applied: dict[str, Any] = {}
@@ -136,6 +155,13 @@ class CombatCommands(ActionCommands):
             }
         )
         return result
+
+    def _on_trooper(self, effect: Effect) -> Effect:
+        """An effect naming a unit (its rank and file) falls on the unit's trooper."""
+        unit = self.state.units.get(effect.target)
+        if unit is None or not unit.trooper or unit.trooper not in self.state.combatants:
+            return effect
+        return dataclasses.replace(effect, target=unit.trooper)
 
     def apply_effects(self, effects: list[Effect], *, note: str = "") -> None:
         """Apply effects the GM confirms (an attack's, or ones typed by hand), through the

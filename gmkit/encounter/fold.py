@@ -437,3 +437,7 @@ def _apply(state: EncounterState, event: Event) -> EncounterState:
     if "changes" in event:
         return apply_recorded(state, event)
     return apply_effects(state, event.get("effects", ()))
+
+
+# the units' events (their handlers register on import: gmkit.encounter.units)
+from gmkit.encounter import units as _units  # noqa: E402, F401

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gmkit.encounter.state import EncounterState
+from gmkit.encounter.table import troop_type_term
 from gmkit.encounter.terms import action_name, condition_name, phase_name
 from gmkit.messages import Message, Text, as_message, from_json, render
 from gmkit.systems.turns import action_type_name, pool_name, turn_structure
@@ -359,6 +360,69 @@ def _due(event: Event, context: _Context) -> Text:
     reason = str(event.get("reason") or "")
     said = Message("encounter.event.due_dismissed", name=name, due=as_message(what))
     return _joined(said, Message.verbatim(reason) if reason else None)
+
+
+# --- units on the table (mass-battle games) -----------------------------------------------
+
+
+@_describes("unit_set")
+def _unit_set(event: Event, context: _Context) -> Text:
+    unit = dict(event.get("unit") or {})
+    troop_type = str(unit.get("troop_type", ""))
+    term = troop_type_term(context.game, troop_type)
+    said = Message(
+        "encounter.event.unit_set",
+        unit=str(unit.get("name", "")),
+        side=str(unit.get("side", "")),
+        rank_and_file=int(unit.get("rank_and_file", 0)),
+        champions=int(unit.get("champions", 0)),
+        troop_type=term,
+    )
+    joined = context.names(unit.get("characters"))
+    return _joined(
+        said,
+        Message("encounter.event.unit_joined", names=joined) if joined else None,
+        Message("encounter.event.unit_engaged") if unit.get("engaged") else None,
+        Message("encounter.event.unit_out_of_sight") if unit.get("visible") is False else None,
+    )
+
+
+@_describes("unit_removed")
+def _unit_removed(event: Event, context: _Context) -> Text:
+    return Message("encounter.event.unit_removed", unit=str(event.get("name", "")))
+
+
+@_describes("unit_engaged")
+def _unit_engaged_event(event: Event, context: _Context) -> Text:
+    chosen = "engaged_now" if event.get("engaged", True) else "disengaged"
+    return Message(f"encounter.event.unit_{chosen}", unit=str(event.get("name", "")))
+
+
+@_describes("distance")
+def _distance(event: Event, context: _Context) -> Text:
+    def end(key: Any) -> str:
+        for state in (context.before, context.after):
+            if state is not None and key in state.units:
+                return str(key)
+        return context.name(key)
+
+    value = event.get("distance")
+    return Message(
+        "encounter.event.distance",
+        a=end(event.get("a")),
+        b=end(event.get("b")),
+        distance=float(value) if isinstance(value, int | float) else 0.0,
+        unit=_measure(context.game),
+    )
+
+
+def _measure(game: str | None) -> str:
+    """The unit the game measures in ("cm"), as its registry entry says."""
+    if game is None:
+        return ""
+    from gmkit.systems.choices import unit
+
+    return unit(game)
 
 
 @_describes("undo", "redo")

@@ -65,16 +65,31 @@ class Trigger:
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """A unit of a mass-battle game on the table (WFB): the models it has left besides the
-    combatants that joined it (whose sheets name it as their ``unit``), and how it stands."""
+    """A unit of a mass-battle game on the table (WFB), as the GM set it
+    (:mod:`gmkit.encounter.units`): its rank and file and champions when set, its troop type
+    (``large_target`` None: the type's default), whether it is engaged in combat or in sight,
+    the ``characters`` that joined it (combatant ids) and its ``trooper`` (the id of the
+    combatant whose sheet is its rank and file's profile, "" for none). ``losses_from``: the
+    wounds the trooper had lost when the unit was set (the models lost since are counted from
+    the trooper's ``damage`` counter: :meth:`rank_and_file_left`)."""
 
     name: str
     side: str
     rank_and_file: int = 0
     champions: int = 0
-    troop_type: str = ""
+    troop_type: str = "infantry"
     engaged: bool = False
     visible: bool = True
+    characters: tuple[str, ...] = ()
+    trooper: str = ""
+    large_target: bool | None = None
+    losses_from: int = 0
+
+    def rank_and_file_left(self, trooper_damage: int, wounds_each: int = 1) -> int:
+        """The rank and file left once the trooper has lost ``trooper_damage`` wounds in all:
+        one model for every ``wounds_each`` wounds lost since the unit was set."""
+        lost = max(0, trooper_damage - self.losses_from) // max(wounds_each, 1)
+        return max(0, self.rank_and_file - lost)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import pandas as pd
 
 from gmkit.encounter.narration import event_message, event_text, step_texts
 from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.encounter.table import models_left
 from gmkit.encounter.terms import band_name, condition_name
 from gmkit.messages import from_json, render
 from gmkit.systems.health import health
@@ -142,6 +143,32 @@ def _name(before: EncounterState, after: EncounterState, ident: Any) -> str:
     return str(ident) if ident else ""
 
 
+def units_frame(state: EncounterState) -> pd.DataFrame:
+    """One row per unit on the table (mass-battle games): side, troop type, rank and file left
+    (of those set), champions, the characters joined (names), trooper, engaged, in sight."""
+    rows = []
+    for unit in state.units.values():
+        trooper = state.combatants.get(unit.trooper) if unit.trooper else None
+        joined = [state.combatants[c].name for c in unit.characters if c in state.combatants]
+        rows.append(
+            {
+                "unit": unit.name,
+                "side": unit.side,
+                "troop type": unit.troop_type,
+                "rank and file": models_left(state, unit),
+                "set": unit.rank_and_file,
+                "champions": unit.champions,
+                "characters": ", ".join(joined),
+                "trooper": trooper.name if trooper is not None else "",
+                "engaged": unit.engaged,
+                "visible": unit.visible,
+            }
+        )
+    columns = ["unit", "side", "troop type", "rank and file", "set", "champions"]
+    columns += ["characters", "trooper", "engaged", "visible"]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def combatant_summary(events: tuple[dict[str, Any], ...], state: EncounterState) -> pd.DataFrame:
     """Per combatant: attacks, hits, damage dealt and taken, and dice luck (the mean of each
     die's place between its lowest and highest face: 0.5 is average luck)."""
@@ -205,5 +232,6 @@ __all__ = [
     "player_view",
     "public_events",
     "step_texts",
+    "units_frame",
     "wound_band",
 ]

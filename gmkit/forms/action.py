@@ -124,6 +124,7 @@ class ActionForm:
 
     def close(self) -> None:
         self._unsubscribe()
+        self._unsubscribe = _nothing
         self._listeners.clear()
 
     # --- the selections -----------------------------------------------------------------------
@@ -311,6 +312,10 @@ class ActionForm:
     def _notify(self) -> None:
         for listener in list(self._listeners):
             listener(self)
+
+
+def _nothing() -> None:
+    """What ``close`` leaves to unsubscribe: nothing."""
 
 
 def _rounds(rounds: int | str | None) -> int | None:

@@ -3,7 +3,8 @@
 A :class:`Game` names its parts in every layer: the sheet model, the rules, the options model
 of its attacks, what a panel may offer (:class:`~gmkit.systems.offers.Offers`), the pacing of
 its fight and its rules of the turn beyond attacks (``acting``), the unit it measures in, its
-exact odds and its simulation tables. Adding a game is one package holding those parts and
+exact odds, its simulation tables, and (a mass-battle game) how its fights hold units
+(``table``). Adding a game is one package holding those parts and
 one :func:`register` call (``tests/games`` registers a toy game that way).
 
 The registry holds entries and imports none: lower layers (the rules' request type, the
@@ -49,6 +50,17 @@ class Simulation:
     notes: tuple[Message, ...] = ()
 
 
+@dataclass(frozen=True)
+class Table:
+    """A mass-battle game's table: its fights hold units (``Encounter.set_unit``).
+    ``troop_types()`` gives the troop types a unit may be (id -> English name); ``situation(
+    state, attacker, target)`` reads the encounter's units and distances into what the game's
+    attack rules take (the sheets as placed on the table, and the situation of the shot)."""
+
+    troop_types: Callable[[], Any]
+    situation: Callable[[Any, Any, Any], Any]
+
+
 def _no_turn_rules() -> TurnRules:
     from gmkit.systems.acting import NoTurnRules
 
@@ -71,6 +83,7 @@ class Game:
     simulation: Simulation | None = None
     # the rules of the turn beyond attacks: restrictions, non-attack actions, rolls due
     acting: TurnRules = field(default_factory=_no_turn_rules)
+    table: Table | None = None  # a mass-battle game's units on the table (WFB)
     extras: dict[str, Any] = field(default_factory=dict)  # what only this game's parts read
 
 

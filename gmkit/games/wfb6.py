@@ -1,6 +1,7 @@
 """Warhammer Fantasy Battle 6th ed. (seed 003): its parts, one entry."""
 
-from gmkit.games.registry import Game, OddsEngine, Simulation
+from gmkit.encounter.table import wfb6_table, wfb6_troop_types
+from gmkit.games.registry import Game, OddsEngine, Simulation, Table
 from gmkit.messages import Message
 from gmkit.odds.wfb6 import wfb6_curve, wfb6_odds
 from gmkit.sheets.wfb6 import WFB6Character
@@ -21,4 +22,5 @@ GAME = Game(
     unit="cm",
     odds=OddsEngine(wfb6_odds, wfb6_curve),
     simulation=Simulation(pool_tables, 20, (Message("simulate.note.wfb6"),)),
+    table=Table(wfb6_troop_types, wfb6_table),
 )

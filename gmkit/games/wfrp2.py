@@ -7,6 +7,7 @@ from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.simulate.pool import pool_tables
 from gmkit.systems.turns import WFRP2
 from gmkit.systems.wfrp2 import SYSTEM
+from gmkit.systems.wfrp2.acting import TURN_RULES
 from gmkit.systems.wfrp2.offers import OFFERS
 from gmkit.systems.wfrp2.options import WFRP2Options
 
@@ -21,4 +22,5 @@ GAME = Game(
     unit="m",
     odds=OddsEngine(wfrp2_odds, wfrp2_curve),
     simulation=Simulation(pool_tables, 10, (Message("simulate.note.wfrp2"),)),
+    acting=TURN_RULES,
 )

@@ -7,7 +7,9 @@ all, after soak), ``damage`` (as the ``damage`` effects report it: none for a ho
 ``states`` (the target's damage state by its sheet's rule; a horde's standing), ``events``
 (test, jam, hit, wounded, critically damaged, magnitude lost, on fire, pinned, and "fury beyond
 depth") and ``details`` (degrees of success, the first hit's location, damage and wounds,
-critical damage, magnitude lost). ``imperial_curve`` gives them for every total modifier from
+critical damage, magnitude lost); for a horde target the result (:class:`ImperialAttackOdds`)
+also has ``magnitude_lost`` (a distribution) and ``expected_magnitude_lost``, since a horde
+takes no ``damage``. ``imperial_curve`` gives them for every total modifier from
 -60 to +60; :class:`ImperialOdds` keeps what does not depend on the modifier, so its
 ``at(target)`` is cheap.
 
@@ -111,6 +113,27 @@ State = tuple[int, bool, int, int]  # reactions left, a hit landed, cover points
 HitKey = tuple[str | None, int, int]  # location, cover points before, degrees as a minimum
 
 
+@dataclass(frozen=True)
+class ImperialAttackOdds(Odds):
+    """The common odds, with what a horde target loses: ``magnitude_lost`` (its distribution,
+    None when the target is no horde) and ``expected_magnitude_lost``. A horde takes no
+    ``damage`` (it loses magnitude instead), so its odds card reads these."""
+
+    magnitude_lost: Dist[int] | None = None
+
+    @property
+    def expected_magnitude_lost(self) -> Fraction:
+        """The magnitude a horde target is expected to lose (0 for any other target)."""
+        return self.magnitude_lost.mean() if self.magnitude_lost is not None else ZERO
+
+    def as_float(self) -> dict[str, Any]:
+        found = super().as_float()
+        if self.magnitude_lost is not None:
+            found["magnitude_lost"] = self.magnitude_lost.as_float()
+            found["expected_magnitude_lost"] = float(self.expected_magnitude_lost)
+        return found
+
+
 @dataclass(frozen=True, slots=True)
 class Shots:
     """One attack test against a target number: jams, successes, and how its hits fall, as
@@ -211,7 +234,11 @@ class ImperialOdds:
         target_sheet = strike.target
         self.toughness = toughness_bonus(target_sheet, int(weapon.quality("Felling")))
         horde = getattr(target_sheet, "horde", None)
-        self.horde_armour = horde.armour if horde is not None else None
+        self.horde_armour = (
+            target_sheet.horde_armour  # type: ignore[attr-defined]
+            if horde is not None
+            else None
+        )
         self.remaining = int(getattr(target_sheet, "wounds_remaining", 0))
         rules = strike.damage_rules
         self.later_zero = all(
@@ -660,7 +687,7 @@ class ImperialOdds:
                     run: dict[int, Weights] = {points: part}
                     spots = self.locations(first, count)
                     for index, spot in enumerate(spots):
-                        dm = rules.degrees_for_hit(degrees, hits + index + 1)
+                        dm = rules.degrees_for_hit(degrees, index + 1)  # within its test
                         run = self._step(run, spot, dm, p, kind, picked)
                     for cover_left, added in run.items():
                         put(after, (now, True, cover_left, hits + count), added)
@@ -716,6 +743,7 @@ class ImperialOdds:
             "wounded": wounds.at_least(1),
         }
         details: dict[str, Dist[Any]] = {}
+        lost: Dist[int] | None = None
         shots = outcome.shots
         if self.setup.auto_hit:
             details["degrees of success"] = Dist({"automatic hit": 1}, 1)
@@ -747,7 +775,7 @@ class ImperialOdds:
             damage = Dist.certain(0)
             events["critically damaged"] = ZERO
             events["magnitude lost"] = magnitude.at_least(1)
-            details["magnitude lost"] = to_dist(magnitude)
+            details["magnitude lost"] = lost = to_dist(magnitude)
             states = self._horde_states(magnitude)
         events.update(self._conditions(events["hit"]))
         fury = fury_term(self.game)
@@ -761,7 +789,7 @@ class ImperialOdds:
             notes.append(Message("odds.note.fury_cut_damage", chance=float(hit_cut)))
         if self.empty:
             notes.append(Message("odds.note.empty", weapon=self.weapon.name))
-        return Odds(
+        return ImperialAttackOdds(
             game=self.game,
             hits=hits,
             per_hit=to_dist(
@@ -773,6 +801,7 @@ class ImperialOdds:
             events=events,
             details=details,
             notes=tuple(notes),
+            magnitude_lost=lost,
         )
 
     def _damage_states(self, codes: Weights) -> Dist[str]:
@@ -920,4 +949,11 @@ def imperial_curve(
     return Curve(chosen, tuple(model.at(model.base + m) for m in chosen), current)
 
 
-__all__ = ["GAMES", "ImperialOdds", "Outcome", "imperial_curve", "imperial_odds"]
+__all__ = [
+    "GAMES",
+    "ImperialAttackOdds",
+    "ImperialOdds",
+    "Outcome",
+    "imperial_curve",
+    "imperial_odds",
+]

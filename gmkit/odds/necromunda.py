@@ -26,13 +26,17 @@ out), ``went down`` (a "down" result that counts: not one ignored on a fighter a
 wounds`` (new ones), ``wounds left``.
 
 A refused shot raises the resolver's :class:`~gmkit.errors.RulesError`; one the GM allows
-(``gm_allows_shot``) has its refusals in ``notes``.
+(``gm_allows_shot``) has its refusals in ``notes``. The disputes rolled before a shot
+(:mod:`~gmkit.systems.necromunda.disputes`) are in the odds: a shot not made (no sight, a
+target that stays hidden beyond the spotting range) is a miss without its ammo roll; a cover
+roll-off is right for either player half the time (ties are rolled again), so its chance to
+hit is the mean of the two (a curve's points are of the shot with the claim rejected).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -44,6 +48,9 @@ from gmkit.odds.sixes import MODIFIERS, faces, needed_at, total_of
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.necromunda import SYSTEM
+from gmkit.systems.necromunda.charts import seven_plus_chart
+from gmkit.systems.necromunda.disputes import COVERS, sight_score
+from gmkit.systems.necromunda.hiding import detects
 from gmkit.systems.necromunda.injuries import Injury, already_out, injury_rolls, injury_table
 from gmkit.systems.necromunda.resolve import _ammo, _save, _settings, refusal, refused_shot
 from gmkit.systems.necromunda.shooting import ShotSetup, shot_setup
@@ -173,13 +180,20 @@ class Shot:
     on_hit: Dist[Outcome]
     on_miss: Outcome
     notes: tuple[Message, ...]
+    sees: Fraction = ONE  # the chance the disputes let the shot be made (none: 1)
+    upheld_needed: int | None = None  # a cover roll-off: the score needed if the claim holds
+    disputed: bool = False  # a cover roll-off: half the time ``needed``, half this
 
     def hit_chance(self, total: int | None = None) -> Fraction:
         """The chance to hit, at the total modifier ``total`` (None: the shot's own)."""
         if not self.rolled:
-            return ONE if self.certain_hit else Fraction(0)
+            return self.sees if self.certain_hit else Fraction(0)
         needed = self.needed if total is None else needed_at(self.setup.bs, total)
-        return chance(needed)
+        chart = seven_plus_chart()
+        if self.disputed and total is None:  # the roll-off: either player right, 1/2 each
+            both = chance(needed, chart) + chance(self.upheld_needed, chart)
+            return self.sees * both / 2
+        return self.sees * chance(needed, chart)
 
 
 def _refusals(request: AttackRequest, setup: ShotSetup) -> tuple[Message, ...]:
@@ -195,12 +209,41 @@ def _refusals(request: AttackRequest, setup: ShotSetup) -> tuple[Message, ...]:
     return (Message("necromunda.odds.allowed", reasons=reasons),)
 
 
+def sight_chance() -> Fraction:
+    """The chance the sight roll lets the shot be made (a D6 scoring ``disputes.yaml``'s)."""
+    return Fraction(7 - max(1, min(7, sight_score())), 6)
+
+
+def _roll_off(
+    request: AttackRequest, settings: Settings
+) -> tuple[AttackRequest, AttackRequest | None, Fraction]:
+    """A shot with a roll-off (``disputed``), ties rolled again so either player is right half
+    the time: the request the odds are of (the claim rejected), the request with the claim of
+    cover upheld (None: no cover dispute), and the chance the shot is made (a hidden target
+    upheld beyond the shooter's spotting range is not shot)."""
+    point = request.options.disputed
+    if point is None:
+        return request, None, ONE
+    if point in COVERS:
+        plain = {k: v for k, v in request.circumstances.items() if k not in COVERS}
+        rejected = replace(request, circumstances=plain)
+        return rejected, replace(request, circumstances={**plain, point: True}), ONE
+    shooter = fighter_of(request.attacker, "attacker")
+    state = FighterState.read(request.options.target_state)
+    spotted = request.distance is not None and detects(
+        shooter, request.distance, settings.spotting_multiplier
+    )
+    seen = request.with_options(target_state=state.with_changes(hidden=False))
+    return seen, None, ONE if spotted else Fraction(1, 2)
+
+
 def prepare(request: AttackRequest, settings: Settings | None = None) -> Shot:
     """Everything about the shot but the to-hit chance (which a curve varies); the fighters'
     states from the request's standings where its options give none, as the resolver reads
     them."""
     request = with_encounter_states(request)
     settings = _settings(request, settings or SYSTEM.settings)
+    request, upheld, shoots = _roll_off(request, settings)
     setup = shot_setup(request, settings)
     notes = _refusals(request, setup)
     shooter = fighter_of(request.attacker, "attacker")
@@ -209,7 +252,9 @@ def prepare(request: AttackRequest, settings: Settings | None = None) -> Shot:
     rolled = not template and setup.band != "out of range"
     six = DieRoll(6, 6, Message("necromunda.purpose.to_hit"), physical=False)
     jam_on_six = faces(lambda probe: bool(_ammo(setup, six, shooter.name, settings, probe)[1]))
-    jam = Fraction(0) if template else Fraction(1, 6) * jam_on_six.p(True)
+    sees = shoots * (sight_chance() if request.options.sight_in_doubt else ONE)
+    jam = Fraction(0) if template else sees * Fraction(1, 6) * jam_on_six.p(True)
+    upheld_needed = shot_setup(upheld, settings).needed if upheld is not None else None
 
     before = setup.target_state
     on_miss = _unhurt(
@@ -228,6 +273,9 @@ def prepare(request: AttackRequest, settings: Settings | None = None) -> Shot:
         _on_hit(setup, settings, shooter, target),
         on_miss,
         notes,
+        sees,
+        upheld_needed if rolled else None,
+        upheld is not None and rolled,
     )
 
 

@@ -27,8 +27,9 @@ The structure (attack after attack; one parry and one dodge a round, spent on a 
 critical hit when a blow takes the wounds below zero, its value how far below plus Precise)
 follows ``wfrp2.resolve.resolve_attack``; ``tests/odds`` checks the odds against it.
 
-Left out: what a critical hit does (``criticals.yaml`` is a placeholder the GM fills; the
-odds give the critical value), and the conditions the action gives the attacker.
+Left out: what a critical hit does (002 has no critical table: the GM's own table or answer
+gives it, :mod:`gmkit.systems.wfrp2.criticals`; the odds give the critical value), and the
+conditions the action gives the attacker.
 """
 
 from __future__ import annotations

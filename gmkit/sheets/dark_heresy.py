@@ -11,7 +11,9 @@ Dark Heresy's own choices where the rule texts are silent:
 - Seed 001's carrying house rules allow exceptions with the GM's leave, so breaking them is a
   warning (a message) in ``derived()["house_rule_warnings"]``, not an error: one main ranged
   weapon (basic or heavy), one pistol, two melee weapons; at most two armour layers at a
-  location, power armour alone, one synthskin.
+  location, power armour alone, one synthskin; and one piece on the head (001's example: no
+  second helmet over the first), so two pieces covering the Head are a warning even though two
+  layers elsewhere are allowed.
 - ``minion``: seed 001's house Righteous Fury kills an unimportant minion at 1 critical damage.
 """
 
@@ -46,6 +48,9 @@ class DarkHeresyCharacter(ImperialCharacter):
     game: Literal["dark_heresy"] = "dark_heresy"
     armour: list[Armour] = Field(default_factory=list)  # type: ignore[assignment]
     weapons: list[Weapon] = Field(default_factory=list)  # type: ignore[assignment]
+    SINGLE_PIECE_LOCATIONS: ClassVar[tuple[str, ...]] = ("head",)
+    """Locations that take one piece of armour (001: never a second helmet over the first)."""
+
     minion: bool = Field(False, description="an unimportant minion: dies at 1 critical damage")
 
     @property
@@ -77,6 +82,8 @@ class DarkHeresyCharacter(ImperialCharacter):
                 warnings.append(Message("sheets.warning.power_armour_layered", location=where))
             elif len(layers) > 2:
                 warnings.append(Message("sheets.warning.armour_layers", location=where))
+            elif location in self.SINGLE_PIECE_LOCATIONS and len(layers) > 1:
+                warnings.append(Message("dark_heresy.warning.two_helmets", location=where))
         return warnings
 
     def derived(self) -> dict[str, Any]:

@@ -19,8 +19,10 @@ silent:
   ``magnitude`` may be 0 (destroyed); it may not exceed ``magnitude_max``, the starting value.
 - Breaking (004): broken when the magnitude is below 25 % of the starting one; -10 to Willpower
   below 50 %; a Willpower test after losing 25 % of the starting magnitude in one turn
-  (``break_test_loss`` is that loss, rounded up). The size bonus to hit a horde by magnitude is
-  a table the text lost; it is not guessed here.
+  (``break_test_loss`` is that loss, rounded up). The size bonus to hit a horde by its current
+  magnitude (a table the text lost) is the seeds' README ruling, ``HordeRules.size_bonus``.
+- A horde's armour: ``horde.armour`` when the sheet gives it; left out, the armour its members
+  wear at the body (the sheet's ``armour`` list: an ork mob in flak has the flak's points).
 - ``HORDE_RULES`` keeps 004's horde damage facts as data for the resolver (and a GM) to read.
 """
 
@@ -83,6 +85,14 @@ class HordeRules(Model):
     willpower_penalty_below_percent: int = 50
     willpower_penalty: int = -10
     auto_break_below_percent: int = 25
+    size_bonus: tuple[tuple[int, int], ...] = ((30, 10), (60, 20), (90, 30), (120, 40))
+    """(from magnitude, bonus to hit): the bonus of the highest step the current magnitude
+    reaches, none below the first (the seeds' README ruling; 004 lost the table)."""
+
+    def size_bonus_at(self, magnitude: int) -> int:
+        """The bonus to hit a horde of ``magnitude`` (0 below the first step)."""
+        reached = [bonus for start, bonus in sorted(self.size_bonus) if magnitude >= start]
+        return reached[-1] if reached else 0
 
     def flame_hits(self, weapon_range: int, d5: int) -> int:
         """Hits of a flame weapon of ``weapon_range`` metres, given the rolled ``d5``."""
@@ -97,7 +107,8 @@ class Horde(Model):
 
     magnitude_max: Annotated[Whole, ranged(1, 1000)]
     magnitude: Annotated[Magnitude, at_most("magnitude_max")]
-    armour: Annotated[Whole, ranged(0, 50)] = 0
+    armour: Annotated[Whole, ranged(0, 50)] | None = None
+    """The horde's single armour value; None: the armour its members wear (at the body)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -185,6 +196,13 @@ class DeathwatchCharacter(ImperialCharacter):
     @property
     def is_horde(self) -> bool:
         return self.horde is not None
+
+    @property
+    def horde_armour(self) -> int:
+        """A horde's single armour value: ``horde.armour``, else its members' body armour."""
+        if self.horde is not None and self.horde.armour is not None:
+            return self.horde.armour
+        return self.armour_at("body")
 
     def summary(self) -> dict[str, Any]:
         """The Imperial line, with a horde's magnitude left of its full size."""

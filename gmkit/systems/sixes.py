@@ -6,12 +6,14 @@
 - To wound: the Strength-versus-Toughness chart (seed README): S - T of +2 or more 2+, +1 3+,
   0 4+, -1 5+, -2 and -3 6+, -4 or less no wound possible.
 
-Both charts are data (``SEVEN_PLUS``, ``TO_WOUND``) a GM may replace.
+Both charts are data (``SEVEN_PLUS``, ``TO_WOUND``, the defaults) a GM may replace: each
+function takes a game's own chart (Necromunda reads its charts from
+``systems/data/necromunda/to_wound.yaml`` and ``to_hit_7plus.yaml``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -32,10 +34,14 @@ def to_hit_needed(skill: int, modifiers: Iterable[Modifier] = ()) -> int:
     return max(BEST_TO_HIT, 7 - skill - sum(modifier.value for modifier in modifiers))
 
 
-def to_wound_needed(strength: int, toughness: int) -> int | None:
-    """The D6 score needed to wound, or None where no wound is possible."""
-    difference = max(-4, min(2, strength - toughness))
-    return TO_WOUND[difference]
+def to_wound_needed(
+    strength: int, toughness: int, chart: Mapping[int, int | None] | None = None
+) -> int | None:
+    """The D6 score needed to wound, or None where no wound is possible: ``chart`` (S - T ->
+    score, clamped to its lowest and highest differences; :data:`TO_WOUND` by default)."""
+    rows = TO_WOUND if chart is None else chart
+    difference = max(min(rows), min(max(rows), strength - toughness))
+    return rows[difference]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +54,23 @@ class D6Test:
     explanation: Message
 
 
-def roll_needed(needed: int | None, source: DiceSource, purpose: Text) -> D6Test:
-    """Roll for a needed score (2..9 by the charts), a natural 1 always failing.
+def _possible(needed: int | None, seven_plus: Mapping[int, int]) -> bool:
+    return needed is not None and (needed <= 6 or needed in seven_plus)
 
-    ``needed`` None or 10+ cannot succeed and rolls nothing.
+
+def roll_needed(
+    needed: int | None,
+    source: DiceSource,
+    purpose: Text,
+    seven_plus: Mapping[int, int] | None = None,
+) -> D6Test:
+    """Roll for a needed score (2..9 by the charts), a natural 1 always failing; above 6 the
+    ``seven_plus`` chart (needed -> the second die's score; :data:`SEVEN_PLUS` by default).
+
+    ``needed`` None, or above 6 and not on the chart (10+), cannot succeed and rolls nothing.
     """
-    if needed is None or needed >= 10:
+    chart = SEVEN_PLUS if seven_plus is None else seven_plus
+    if needed is None or not _possible(needed, chart):
         return D6Test(needed, False, (), Message("sixes.impossible"))
     first = source.roll_die(6, purpose)
     if first.value == 1:
@@ -65,7 +82,7 @@ def roll_needed(needed: int | None, source: DiceSource, purpose: Text) -> D6Test
     if first.value != 6:
         explained = Message("sixes.needs_six_first", value=first.value, needed=needed)
         return D6Test(needed, False, (first,), explained)
-    follow_up = SEVEN_PLUS[needed]
+    follow_up = chart[needed]
     second = source.roll_die(6, Message("sixes.after_the_six", purpose=purpose))
     success = second.value >= follow_up
     which = "sixes.seven_plus_success" if success else "sixes.seven_plus_failure"
@@ -73,10 +90,11 @@ def roll_needed(needed: int | None, source: DiceSource, purpose: Text) -> D6Test
     return D6Test(needed, success, (first, second), explanation)
 
 
-def chance(needed: int | None) -> Fraction:
-    """The exact chance of :func:`roll_needed` succeeding."""
-    if needed is None or needed >= 10:
+def chance(needed: int | None, seven_plus: Mapping[int, int] | None = None) -> Fraction:
+    """The exact chance of :func:`roll_needed` succeeding (with the same ``seven_plus``)."""
+    chart = SEVEN_PLUS if seven_plus is None else seven_plus
+    if needed is None or not _possible(needed, chart):
         return Fraction(0)
     if needed <= 6:
         return Fraction(7 - max(needed, 2), 6)
-    return Fraction(1, 6) * Fraction(7 - SEVEN_PLUS[needed], 6)
+    return Fraction(1, 6) * Fraction(7 - max(chart[needed], 2), 6)

@@ -8,11 +8,12 @@ The encounter reads these values and holds no rule of its own:
 - ``sides`` games (Necromunda, WFB): the sides take turns; a turn runs the phases in order.
 - The budget: ``turn_pools`` are spent by actions in a turn (a full action costs both halves:
   001 "1 full or 2 half actions and any free actions"), ``round_pools`` by reactions in a round
-  (001/004: one reaction; 002: one parry and one dodge). Defensive Stance's extra reaction and
-  All Out Attack's "no reactions" come as effects of those actions: the conditions they leave
-  on the actor (``REACTION_CONDITIONS``); :func:`reactions_allowed` gives a combatant's round
-  pools under its conditions and :func:`reaction_problems` why a reaction is over that budget:
-  the one rule the encounter's ``react`` and the games' resolvers count reactions by.
+  (001/004: one reaction; 002: one parry and one dodge). The 40k Defensive Stance's extra
+  reaction and All Out Attack's "no reactions" come as effects of those actions: the
+  conditions they leave on the actor (each structure's ``reaction_conditions``);
+  :func:`reactions_allowed` gives a combatant's round pools under its conditions and
+  :func:`reaction_problems` why a reaction is over that budget: the one rule the encounter's
+  ``react`` and the games' resolvers count reactions by.
 """
 
 from __future__ import annotations
@@ -26,6 +27,26 @@ from gmkit.sheets.base import Sheet
 
 
 @dataclass(frozen=True)
+class ReactionCondition:
+    """What a condition does to its bearer's reactions in a round."""
+
+    extra: int | None  # reactions added to each round pool; None: no reaction at all
+    why: str  # the id of the message a refusal words it with, after the bearer's name
+
+
+# 004/002: no Dodge or Parry until the start of the attacker's next turn
+_ALL_OUT_ATTACK = ReactionCondition(None, "turns.reaction_barred.all_out_attack")
+REACTION_CONDITIONS: Mapping[str, ReactionCondition] = {
+    "all_out_attack": _ALL_OUT_ATTACK,
+    # 004: one extra Reaction until the start of the actor's next turn
+    "defensive_stance": ReactionCondition(1, "turns.reaction_barred.defensive_stance"),
+}
+"""The 40k games' conditions (by id, as the actions leave them on their actor) that change the
+round's reaction pools. WFRP's Defensive Stance adds none (002: the attackers' -20 is its
+whole effect): its structure has All Out Attack's alone."""
+
+
+@dataclass(frozen=True)
 class TurnStructure:
     kind: Literal["initiative", "sides"]
     turn_pools: Mapping[str, int]
@@ -34,6 +55,8 @@ class TurnStructure:
     reaction_costs: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     phases: tuple[str, ...] = ()
     initiative_base: Callable[[Sheet], int] | None = None
+    # conditions that change the round's reaction pools (All Out Attack: none)
+    reaction_conditions: Mapping[str, ReactionCondition] = field(default_factory=dict)
     initiative_base_name: str = ""
     # conditions that take a combatant out of the fight: Next passes over their turns (the
     # encounter's setting ``skip_fallen``, on by default) and they may take no action
@@ -70,6 +93,7 @@ FORTY_K = TurnStructure(
     reaction_costs={"dodge": {"reaction": 1}, "parry": {"reaction": 1}},
     initiative_base=_agility_bonus,
     initiative_base_name="Agility Bonus",
+    reaction_conditions=REACTION_CONDITIONS,
     fallen=("dead",),
 )
 
@@ -81,6 +105,7 @@ WFRP2 = TurnStructure(
     reaction_costs={"dodge": {"dodge": 1}, "parry": {"parry": 1}},
     initiative_base=_agility,
     initiative_base_name="Agility",
+    reaction_conditions={"all_out_attack": _ALL_OUT_ATTACK},
     fallen=("dead",),
 )
 NECROMUNDA = TurnStructure(
@@ -169,35 +194,13 @@ def pool_name(pool: str) -> Message:
     return Message(f"turns.pool.{pool}") if pool in POOLS else Message.verbatim(pool)
 
 
-@dataclass(frozen=True)
-class ReactionCondition:
-    """What a condition does to its bearer's reactions in a round."""
-
-    extra: int | None  # reactions added to each round pool; None: no reaction at all
-    why: str  # the id of the message a refusal words it with, after the bearer's name
-
-
-REACTION_CONDITIONS: Mapping[str, ReactionCondition] = {
-    # 004/002: no Dodge or Parry until the start of the attacker's next turn
-    "all_out_attack": ReactionCondition(None, "turns.reaction_barred.all_out_attack"),
-    # 004: one extra Reaction until the start of the actor's next turn (002: a parry and a dodge
-    # more)
-    "defensive_stance": ReactionCondition(1, "turns.reaction_barred.defensive_stance"),
-}
-"""Conditions (by id, as the actions leave them on their actor) that change the round's
-reaction pools."""
-
-
 def reactions_allowed(game: str, conditions: Iterable[str] = ()) -> dict[str, int]:
     """Each round pool of ``game`` (``turn_structure(game).round_pools``) as a combatant bearing
     ``conditions`` (names, a combatant's ``conditions`` mapping too) has it this round: an All
-    Out Attack empties them all, a Defensive Stance adds one to each."""
-    pools = turn_structure(game).round_pools
-    held = [
-        REACTION_CONDITIONS[name]
-        for name in dict.fromkeys(conditions)
-        if name in REACTION_CONDITIONS
-    ]
+    Out Attack empties them all, a 40k Defensive Stance adds one to each."""
+    structure = turn_structure(game)
+    pools, rules = structure.round_pools, structure.reaction_conditions
+    held = [rules[name] for name in dict.fromkeys(conditions) if name in rules]
     if any(rule.extra is None for rule in held):
         return {pool: 0 for pool in pools}
     extra = sum(rule.extra or 0 for rule in held)
@@ -213,11 +216,12 @@ def reaction_problems(
 ) -> list[Message]:
     """Why ``name``, bearing ``conditions`` and having ``spent`` these round pools, may not take
     ``reaction`` (dodge, parry) now; [] when it may. KeyError for a reaction the game lacks."""
-    costs = turn_structure(game).reaction_costs[reaction]
+    structure = turn_structure(game)
+    costs, rules = structure.reaction_costs[reaction], structure.reaction_conditions
     held = list(dict.fromkeys(conditions))
-    barring = [c for c in held if c in REACTION_CONDITIONS and REACTION_CONDITIONS[c].extra is None]
+    barring = [c for c in held if c in rules and rules[c].extra is None]
     if barring:
-        why = Message(REACTION_CONDITIONS[barring[0]].why, name=name)
+        why = Message(rules[barring[0]].why, name=name)
         return [Message("turns.no_reaction_until_turn", why=why, reaction=pool_name(reaction))]
     allowed = reactions_allowed(game, held)
     return [

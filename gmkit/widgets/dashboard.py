@@ -5,7 +5,9 @@ first by default):
 
 - the initiative tracker (:class:`~gmkit.widgets.tracker.InitiativeTracker`), with the turn
   panel (:class:`~gmkit.widgets.turn_panel.TurnPanel`: actions besides attacks, the rolls due,
-  conditions) and the combat log (:class:`~gmkit.widgets.combat_log.CombatLog`) under it;
+  conditions), for a mass-battle game the units panel
+  (:class:`~gmkit.widgets.units_panel.UnitsPanel`: units and distances on the table) and the
+  combat log (:class:`~gmkit.widgets.combat_log.CombatLog`) under it;
 - the attack panel (:class:`~gmkit.widgets.attack.AttackPanel`), whose attacker follows the
   current actor;
 - tabs: the sheet of the combatant selected in the tracker (its card, and an editor whose save
@@ -49,6 +51,7 @@ from gmkit.widgets.sheet_editor import SheetEditor
 from gmkit.widgets.style import STYLE, THEME_CLASS
 from gmkit.widgets.tracker import InitiativeTracker, Shared
 from gmkit.widgets.turn_panel import TurnPanel
+from gmkit.widgets.units_panel import UnitsPanel, has_units
 
 __all__ = ["LANGUAGE_NAMES", "WOUNDS_SHOWN", "Dashboard"]
 
@@ -123,6 +126,7 @@ class Dashboard(widgets.VBox):
         self.attack: AttackPanel | None = None
         self.combat_log: CombatLog | None = None
         self.turn_panel: TurnPanel | None = None
+        self.units_panel: UnitsPanel | None = None
         self.sheet_editor: SheetEditor | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._card: tuple[Any, str] | None = None  # the sheet shown on the card, its language
@@ -215,7 +219,12 @@ class Dashboard(widgets.VBox):
         self.attack = AttackPanel(encounter, seed=self.seed, follow_actor=True, with_style=False)
         self.combat_log = CombatLog(encounter, with_style=False)
         self.turn_panel = TurnPanel(encounter, seed=self.seed)
-        self.left.children = [self.tracker, self.turn_panel, self.combat_log]
+        self.units_panel = UnitsPanel(encounter) if has_units(encounter.game) else None
+        self.left.children = [
+            part
+            for part in (self.tracker, self.turn_panel, self.units_panel, self.combat_log)
+            if part is not None
+        ]
         self.attack_slot.children = [self.attack]
         self.tracker.observe(self._on_selected, names="selected")
         self._unsubscribe = encounter.subscribe(self._on_change)
@@ -356,13 +365,13 @@ class Dashboard(widgets.VBox):
         if self.tracker is not None:
             self.tracker.unobserve(self._on_selected, names="selected")
         self._close_editor()
-        for part in (self.tracker, self.attack, self.turn_panel, self.combat_log):
+        for part in (self.tracker, self.attack, self.turn_panel, self.units_panel, self.combat_log):
             if part is not None:
                 part.close()
                 # ipywidgets closes a widget again when collecting it; a panel's close need
                 # not expect that twice (AttackPanel's does not)
                 part.close = _closed  # type: ignore[method-assign]
-        self.tracker = self.attack = self.combat_log = self.turn_panel = None
+        self.tracker = self.attack = self.combat_log = self.turn_panel = self.units_panel = None
         self.encounter = None
 
     def _say(self, text: str, *, error: bool = False) -> None:

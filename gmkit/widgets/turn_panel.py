@@ -154,6 +154,8 @@ class TurnPanel(widgets.VBox):
         return self._run(lambda: self.encounter.set("skip_fallen", bool(skip)))
 
     def close(self) -> None:
+        if self.comm is None:  # closed already (ipywidgets closes again when collecting)
+            return
         LANGUAGE.unobserve(self._on_language, names="value")
         self._unsubscribe_form()
         self.form.close()

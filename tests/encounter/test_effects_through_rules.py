@@ -5,6 +5,7 @@ from the encounter, and how hurt everyone is (``health``)."""
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Condition, Encounter
@@ -14,6 +15,7 @@ from gmkit.store import CampaignStore
 from gmkit.systems import system
 from gmkit.systems.base import Effect
 from gmkit.systems.health import health
+from gmkit.systems.tables import table
 from gmkit.systems.wfrp2 import WFRP2System
 
 
@@ -144,11 +146,21 @@ def test_effects_the_rules_refuse_refuse_the_command(sheet, refused):
 # --- follow-ups ---------------------------------------------------------------------------
 
 
-def test_the_critical_the_resolver_rolled_is_applied_once(sheet):
+def test_the_critical_the_resolver_rolled_is_applied_once(sheet, tmp_path):
     fight = wfrp(sheet)
     fight.edit_sheet("gor-bloodhorn", wounds_current=2)
+    # the GM's own table (the packaged rows, placeholder: false): the packaged ones never apply
+    mine = tmp_path / "criticals.yaml"
+    mine.write_text(yaml.safe_dump({**table("wfrp2", "criticals"), "placeholder": False}))
     # 21 hits the head (12); 8 + 3 = 11 - TB 4: 7 lost, 5 below zero; d100 40: result 3
-    fight.attack("elsa-wendt", "Bow", "gor-bloodhorn", EnteredDice([21, 8, 40]), distance=20)
+    fight.attack(
+        "elsa-wendt",
+        "Bow",
+        "gor-bloodhorn",
+        EnteredDice([21, 8, 40]),
+        distance=20,
+        options={"critical_table": str(mine)},
+    )
     gor = fight.combatant("gor-bloodhorn")
     assert gor.sheet.wounds_current == 0
     assert gor.counters == {"critical": 5}  # the resolver's critical, not the follow-up too
@@ -220,28 +232,28 @@ def test_a_condition_gained_in_ones_own_turn_lasts_until_the_next(sheet):
         fight.set_initiative(ident, score)
     fight.set_initiative("gunther-brandauer", 38)
     fight.start()
-    aim = system("wfrp2").perform_action(
-        "aim", fight.combatant("elsa-wendt").sheet, EnteredDice([])
+    stance = system("wfrp2").perform_action(
+        "defensive_stance", fight.combatant("elsa-wendt").sheet, EnteredDice([])
     )
-    fight.apply_effects(list(aim.effects))  # Elsa's own turn: until her next one
+    fight.apply_effects(list(stance.effects))  # Elsa's own turn: until her next one
     dealt = Effect("condition", "ungor-snitch", condition="stunned", rounds=1)
     fight.apply_effects([dealt])  # on a foe: costs it its next turn
     assert fight.combatant("elsa-wendt").conditions == {
-        "aiming": Condition("aiming", 1, "start_of_turn")
+        "defensive_stance": Condition("defensive_stance", 1, "start_of_turn")
     }
     assert fight.combatant("ungor-snitch").conditions == {
         "stunned": Condition("stunned", 1, "end_of_turn")
     }
     assert fight.effective_events[-1]["generic"][0]["ticks"] == "end_of_turn"
     request = fight.attack_request("elsa-wendt", "Bow", "ungor-snitch")
-    assert request.attacker_standing.conditions == ("aiming",)
-    fight.next_turn()  # Ungor's turn ends: stunned ends; Elsa still aims
+    assert request.attacker_standing.conditions == ("defensive_stance",)
+    fight.next_turn()  # Ungor's turn ends: stunned ends; Elsa still in her stance
     fight.next_turn()
     assert "Ungor Snitch: stunned ends" in fight.state.reminder_texts()
-    assert set(fight.combatant("elsa-wendt").conditions) == {"aiming"}
+    assert set(fight.combatant("elsa-wendt").conditions) == {"defensive_stance"}
     fight.next_turn()
-    fight.next_turn()  # round 2, Elsa's turn begins: the aim is gone
-    assert fight.state.reminder_texts() == ("Elsa Wendt: aiming ends",)
+    fight.next_turn()  # round 2, Elsa's turn begins: the stance is over
+    assert fight.state.reminder_texts() == ("Elsa Wendt: defensive_stance ends",)
     assert fight.combatant("elsa-wendt").conditions == {}
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Condition, Encounter
 from gmkit.messages import from_json
@@ -20,6 +22,7 @@ from gmkit.systems import necromunda, system
 from gmkit.systems.base import AttackResult
 from gmkit.systems.health import health
 from gmkit.systems.imperial.hordes import break_check, break_test, horde_rules
+from gmkit.systems.tables import table
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 
 
@@ -51,6 +54,10 @@ def replays_exactly(path: Path, fight: Encounter) -> None:
 def test_wfrp_beastmen_on_the_drakwald_road(tmp_path, demo_sheets, refused):
     path = tmp_path / "campaign.gmkit"
     rules = system("wfrp2")
+    # the GM's critical table (the packaged rows as the GM's own: the packaged never apply)
+    book = tmp_path / "criticals.yaml"
+    book.write_text(yaml.safe_dump({**table("wfrp2", "criticals"), "placeholder": False}))
+    criticals = {"critical_table": str(book)}
     with CampaignStore(path, create=True) as store:
         fight = Encounter.create(store, "drakwald", "wfrp2")
         fight.add_many(demo_sheets["wfrp2"])
@@ -78,13 +85,14 @@ def test_wfrp_beastmen_on_the_drakwald_road(tmp_path, demo_sheets, refused):
         fight.spend("elsa-wendt", "half", action="aim")
         fight.apply_effects(list(rules.perform_action("aim", elsa, EnteredDice([])).effects))
         assert fight.combatant("elsa-wendt").conditions == {
-            "aiming": Condition("aiming", 1, "start_of_turn")  # until her next turn
+            "aiming": Condition("aiming", 2, "start_of_turn")  # for her next action
         }
         fight.spend("elsa-wendt", "half", action="standard_attack")
         shot = fight.attack("elsa-wendt", "Bow", "ungor-snitch", EnteredDice([53, 4]), distance=20)
         assert step(shot, "BS test").startswith("BS test: hit (BS 43 +10 = 53 [Aimed")
         assert step(shot, "Wounds") == "Wounds: 4 lost: 9 -> 5 (lightly wounded)"
         assert wounds(fight, "ungor-snitch") == (5, 9)
+        assert fight.combatant("elsa-wendt").conditions == {}  # the shot spent the aim
 
         fight.next_turn()  # Ungor Snitch
         spear = fight.attack("ungor-snitch", "Spear", "brother-matthias", SeededDice(7))
@@ -153,11 +161,13 @@ def test_wfrp_beastmen_on_the_drakwald_road(tmp_path, demo_sheets, refused):
 
         fight.next_turn()  # Matthias, surprised, loses round 1: round 2 begins with Elsa
         assert (fight.state.round, fight.state.current.id) == (2, "elsa-wendt")
-        assert fight.state.reminder_texts() == ("Elsa Wendt: aiming ends",)
+        assert fight.state.reminder_texts() == ()
         assert fight.combatant("gunther-brandauer").reactions == {}  # a new round
 
         # --- round 2 ---------------------------------------------------------------------
-        crit = fight.attack("elsa-wendt", "Bow", "gor-bloodhorn", EnteredDice([21, 8, 40]))
+        crit = fight.attack(
+            "elsa-wendt", "Bow", "gor-bloodhorn", EnteredDice([21, 8, 40]), options=criticals
+        )
         assert step(crit, "Wounds") == (
             "Wounds: 7 lost: 2 -> 0, a critical hit (5 below zero: critical value +5)"
         )
@@ -183,7 +193,11 @@ def test_wfrp_beastmen_on_the_drakwald_road(tmp_path, demo_sheets, refused):
         assert fight.combatant("gunther-brandauer").conditions == {}
 
         kill = fight.attack(
-            "gunther-brandauer", "Hand Weapon", "gor-bloodhorn", EnteredDice([19, 10, 50, 3, 77])
+            "gunther-brandauer",
+            "Hand Weapon",
+            "gor-bloodhorn",
+            EnteredDice([19, 10, 50, 3, 77]),
+            options=criticals,
         )
         assert step(kill, "WS test") == (
             "WS test: hit (WS 41 +20 = 61 [Target is stunned +20]; rolled 19: success, "
@@ -227,7 +241,9 @@ def test_wfrp_beastmen_on_the_drakwald_road(tmp_path, demo_sheets, refused):
         assert (miss.hits, miss.effects) == (0, ())
 
         fight.next_turn()  # Matthias at last
-        blow = fight.attack("brother-matthias", "Hand Weapon", "ungor-snitch", SeededDice(8))
+        blow = fight.attack(
+            "brother-matthias", "Hand Weapon", "ungor-snitch", SeededDice(8), options=criticals
+        )
         assert step(blow, "Wounds") == (
             "Wounds: 6 lost: 5 -> 0, a critical hit (1 below zero: critical value +1)"
         )

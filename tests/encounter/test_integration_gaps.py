@@ -90,7 +90,9 @@ def test_the_round_pools_under_the_conditions_are_one_rule():
     assert reactions_allowed("dark_heresy", ["all_out_attack", "defensive_stance"]) == {
         "reaction": 0
     }
-    assert reactions_allowed("wfrp2", {"defensive_stance": None}) == {"parry": 2, "dodge": 2}
+    # 002: Defensive Stance's effect is the attackers' -20, not a reaction more
+    assert reactions_allowed("wfrp2", {"defensive_stance": None}) == {"parry": 1, "dodge": 1}
+    assert reactions_allowed("wfrp2", ["all_out_attack"]) == {"parry": 0, "dodge": 0}
     assert reactions_allowed("necromunda", ["defensive_stance"]) == {}
     assert [
         str(p) for p in reaction_problems("dark_heresy", "Ban", ["all_out_attack"], {}, "dodge")

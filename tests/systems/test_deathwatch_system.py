@@ -44,14 +44,16 @@ def test_apply_effect_damage_past_wounds_calls_the_critical_table(marine):
     assert found is not None
     sheet, follow = found
     assert (sheet.damage, sheet.critical_damage) == (20, 2)
-    # the table's row (head, Impact, 2), addressed to the encounter's id
-    stunned = follow[0]
-    assert (stunned.kind, stunned.target, stunned.condition, stunned.rounds) == (
-        "condition",
+    # 004 lost the table: no placeholder row applies; the GM is asked, addressed to the id
+    prompt = follow[0]
+    assert (prompt.kind, prompt.target, prompt.amount, prompt.location, prompt.damage_type) == (
+        "note",
         "c1",
-        "stunned",
-        1,
+        2,
+        "head",
+        "Impact",
     )
+    assert not any(e.kind == "condition" for e in follow)
     assert {e.target for e in follow} == {"c1"}
     assert SYSTEM.apply_effect(brother, Effect("ammo", "c1", 1, weapon="Bolter")) is None
 

@@ -240,7 +240,12 @@ def attacks(cast: dict[str, Any]) -> list[tuple[str, AttackRequest, list[int], A
             vex,
         ),
         ("a flamer that sets the target on fire", shot("Flamer", distance=10), [40, 5, 95], vex),
-        ("a horde hit by a chainsword", blow("Chainsword", orks, castor), [5, 4, 6, 3, 2], orks),
+        (
+            "a horde hit by a chainsword",
+            blow("Chainsword", orks, castor),
+            [5, 4, 6, 3, 2, 7, 8],
+            orks,
+        ),
         (
             "a critical from the table",
             shot("Bolter", ork.edit(damage=6), castor),

@@ -139,6 +139,8 @@ def test_the_registry_declares_the_options_model():
         "in_arc",
         "in_sight",
         "target_is_nearest_or_easier",
+        "sight_in_doubt",
+        "disputed",
         "ammo_auto",
         "armour_saves",
     ]

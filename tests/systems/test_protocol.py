@@ -161,16 +161,27 @@ def test_necromunda_flesh_wounds_go_on_the_sheet_and_stop_at_what_it_can_bear():
     assert again.flesh_wounds == 2  # the sheet holds no more than WS and BS allow
 
 
-def test_necromunda_leaves_damage_down_out_of_action_and_pinned_to_the_encounter():
+def test_necromunda_leaves_damage_down_and_out_of_action_to_the_encounter():
     tom = sheet("necromunda", "Scabby Tom")
     rules = system("necromunda")
     for effect in (
         Effect("damage", "scabby-tom", 1),
         Effect("injury", "scabby-tom", condition="down"),
         Effect("injury", "scabby-tom", condition="out of action"),
-        Effect("pinned", "scabby-tom", note="hit by a shot: face up"),
     ):
         assert rules.apply_effect(tom, effect) is None, effect
+
+
+def test_necromunda_pinned_by_a_shot_lasts_through_the_fighters_next_turn():
+    tom = sheet("necromunda", "Scabby Tom")
+    shot = Effect("pinned", "scabby-tom", note="hit by a shot: face up")
+    same, follow = system("necromunda").apply_effect(tom, shot)
+    assert same is tom
+    assert follow == (
+        Effect(
+            "condition", "scabby-tom", condition="pinned", rounds=1, note="hit by a shot: face up"
+        ),
+    )
 
 
 def test_necromunda_pinned_for_a_turn_by_recovery_lasts_through_the_next_turn():

@@ -61,7 +61,7 @@ def test_the_attack_actions_carry_002s_modifiers_and_attacks():
         "bonus_attack": ("melee", 1, {}),
     }
     assert actions()["charge_attack"].min_distance == 4
-    assert actions()["feint"].on_win == Grant("feint", 1)
+    assert actions()["feint"].on_win == Grant("feint", 2)
 
 
 def test_circumstances_carry_002s_numbers():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -133,10 +134,12 @@ def test_a_natural_10_confirmed_adds_a_d10():
 
 
 def test_ulrics_fury_chains_on_each_further_10():
-    result = attack([20, 10, 30, 10, 10, 4, 50])  # 33 lost: a critical
+    result = attack([20, 10, 30, 10, 10, 4])  # 33 lost: a critical, the GM asked
     assert str(step(result, "Ulric's Fury").outcome) == "+24 (10 + 10 + 4)"
     assert str(step(result, "Damage total").outcome) == "37"
-    assert str(step(result, "Critical hit").outcome) == "critical value +10, d100 50: result 10"
+    assert str(step(result, "Critical hit").outcome) == (
+        "critical value +10 at the head: the GM gives the effect"
+    )
 
 
 def test_an_unconfirmed_fury_adds_nothing():
@@ -193,44 +196,48 @@ def test_armour_piercing_ignores_a_point_never_below_zero():
 # --- critical hits ---------------------------------------------------------------------------
 
 
-def test_a_hit_below_zero_wounds_is_a_critical_on_the_table():
+def test_a_hit_below_zero_wounds_is_a_critical_the_gm_gives_the_effect_of():
     target = character("Gor", wounds_current=2)
-    result = attack([26, 8, 70], target=target)  # 11 - 4 = 7 lost: 5 below zero
+    result = attack([26, 8], target=target)  # 11 - 4 = 7 lost: 5 below zero
     assert str(step(result, "Wounds").outcome) == "7 lost: 2 -> 0, a critical hit"
     critical = step(result, "Critical hit")
-    assert str(critical.outcome) == "critical value +5, d100 70: result 5"
-    assert str(critical.detail).startswith("PLACEHOLDER table")
+    assert str(critical.outcome) == "critical value +5 at the body: the GM gives the effect"
+    assert str(critical.detail).startswith("no critical table is loaded")
+    # the packaged rows are placeholders: they never apply
     assert [(e.kind, e.amount, e.location, e.condition, e.rounds) for e in result.effects[1:]] == [
         ("critical", 5, "body", None, None),
-        ("condition", 0, "body", "helpless", 1),
-        ("note", 0, "body", None, None),
-    ]
-    assert [str(e.note) for e in result.effects[1:]] == [
-        "PLACEHOLDER: a crippling blow; helpless for 1 round",
-        "",
-        "PLACEHOLDER: the book may give a lasting injury here",
     ]
 
 
-def test_the_location_specific_row_wins_over_any():
-    critical = roll_critical("Gor", 5, "head", EnteredDice([70]))
+def book_like(folder: Path) -> Path:
+    """The packaged rows as a GM's own table (placeholder: false), for the reading rules."""
+    mine = {**table("wfrp2", "criticals"), "placeholder": False}
+    path = folder / "mine.yaml"
+    path.write_text(yaml.safe_dump(mine))
+    return path
+
+
+def test_the_location_specific_row_wins_over_any(tmp_path):
+    critical = roll_critical("Gor", 5, "head", EnteredDice([70]), table_path=book_like(tmp_path))
     assert critical.result == 5
     assert critical.effects[1] == Effect(
         "condition", "Gor", location="head", condition="stunned", rounds=3
     )
 
 
-def test_a_critical_value_without_a_chart_row_asks_for_the_book_and_rolls_nothing():
+def test_a_critical_value_without_a_chart_row_asks_for_the_book_and_rolls_nothing(tmp_path):
     source = EnteredDice([])
-    critical = roll_critical("Gor", 3, "body", source)
+    critical = roll_critical("Gor", 3, "body", source, table_path=book_like(tmp_path))
     assert (critical.value, critical.roll, critical.result) == (3, None, None)
-    assert critical.effects == (Effect("critical", "Gor", 3, "body", note=critical.text),)
+    assert critical.effects == (Effect("critical", "Gor", 3, "body", note=critical.prompt.note),)
     assert "read the book" in str(critical.text)
     assert source.history == []
 
 
-def test_values_above_the_maximum_read_its_column():
-    critical = roll_critical("Gor", 14, "left_leg", EnteredDice([1]))
+def test_values_above_the_maximum_read_its_column(tmp_path):
+    critical = roll_critical(
+        "Gor", 14, "left_leg", EnteredDice([1]), table_path=book_like(tmp_path)
+    )
     assert critical.value == 10
     assert critical.effects[1] == Effect("condition", "Gor", location="left_leg", condition="dead")
 
@@ -239,7 +246,9 @@ def test_precise_adds_one_to_the_critical_value_and_zero_wounds_count_as_zero():
     target = character("Gor", wounds_current=0)
     result = attack([20, 5], "Foil", target=target)  # 5 + 1 = 6 - 4 = 2 lost
     assert str(step(result, "Wounds").detail) == "2 below zero (+1 Precise): critical value +3"
-    assert str(step(result, "Critical hit").outcome) == "critical value +3"
+    assert str(step(result, "Critical hit").outcome) == (
+        "critical value +3 at the head: the GM gives the effect"
+    )
 
 
 def test_a_swift_attack_runs_the_wounds_down_hit_by_hit():
@@ -247,7 +256,9 @@ def test_a_swift_attack_runs_the_wounds_down_hit_by_hit():
     target = character("Gor", wounds_current=5)
     result = attack([20, 6, 30, 5], attacker=attacker, target=target, action="swift_attack")
     assert str(step(result, "Attack 1: Wounds").outcome) == "5 lost: 5 -> 0 (seriously wounded)"
-    assert str(step(result, "Attack 2: Critical hit").outcome) == "critical value +4"
+    assert str(step(result, "Attack 2: Critical hit").outcome) == (
+        "critical value +4 at the head: the GM gives the effect"
+    )
     assert str(result.summary) == (
         "Gunther (Swift Attack, Hand Weapon): 2 of 2 hits; Gor loses 9 wounds (0 left)"
     )

@@ -101,10 +101,16 @@ def assert_spanish(texts: Iterable[str], names: Iterable[str] = NAMES) -> None:
 
 def test_the_registry_declares_the_wfrp2_options():
     assert game("wfrp2").options is WFRP2Options
-    assert list(WFRP2Options.model_fields) == ["reaction", "parry_weapon", "ulrics_fury"]
+    assert list(WFRP2Options.model_fields) == [
+        "reaction",
+        "parry_weapon",
+        "ulrics_fury",
+        "critical_table",
+    ]
     assert [info.name for info in offered_options(WFRP2Options)] == [
         "parry_weapon",
         "ulrics_fury",
+        "critical_table",
     ]
     made = request(options={"reaction": "parry", "ulrics_fury": False})
     assert isinstance(made.options, WFRP2Options)
@@ -136,7 +142,7 @@ def test_an_unknown_option_is_refused_naming_it_and_the_nearest_valid_one():
     text = str(refused.value)
     assert text == (
         "wfrp2 attack options: option 'ulric_fury': unknown option (did you mean "
-        "ulrics_fury?); valid options: reaction, parry_weapon, ulrics_fury"
+        "ulrics_fury?); valid options: reaction, parry_weapon, ulrics_fury, critical_table"
     )
     assert "opción desconocida" in refused.value.render("es")
 
@@ -221,9 +227,9 @@ ATTACKS: list[tuple[str, list[int | str], dict[str, Any]]] = [
     ("all out", [20, 5], {"action": "all_out_attack"}),
     ("charge", [51, 5], {"action": "charge_attack", "distance": 10}),
     ("cautious", [20, 5], {"action": "cautious_attack"}),
-    ("critical", [26, 8, 70], {"target": character("Gor", wounds_current=2)}),
+    ("critical", [26, 8], {"target": character("Gor", wounds_current=2)}),
     ("critical, no row", [20, 8], {"target": character("Gor", wounds_current=5)}),
-    ("fury confirmed", [20, 10, 30, 10, 4, 50], {}),
+    ("fury confirmed", [20, 10, 30, 10, 4], {}),
     ("fury unconfirmed", [20, 10, 42], {}),
     ("impact", [20, 3, 8], {"weapon": "Great Weapon"}),
     ("precise", [20, 5], {"weapon": "Foil", "target": character("Gor", wounds_current=0)}),

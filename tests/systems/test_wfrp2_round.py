@@ -105,7 +105,9 @@ def test_actions_move_and_grant_conditions_until_the_next_turn(action, metres, c
     moved = [str(s.outcome) for s in result.steps if str(s.title) == "Movement"]
     assert moved == ([metres] if metres else [])
     assert tuple(e.condition for e in result.effects) == conditions
-    assert all(e.rounds == 1 and e.target == "Gunther" for e in result.effects)
+    # aim holds for the next action, into the next turn if need be (rounds 2)
+    assert all(e.rounds == (2 if action == "aim" else 1) for e in result.effects)
+    assert all(e.target == "Gunther" for e in result.effects)
 
 
 def test_a_feint_won_makes_the_next_attack_unparriable():
@@ -113,7 +115,7 @@ def test_a_feint_won_makes_the_next_attack_unparriable():
         "feint", character("Gunther"), EnteredDice([20, 50]), target=character("Gor", ws=30)
     )
     assert result.won is True
-    assert result.effects == (Effect("condition", "Gunther", condition="feint", rounds=1),)
+    assert result.effects == (Effect("condition", "Gunther", condition="feint", rounds=2),)
 
 
 @pytest.mark.parametrize("dice", [[60, 10], [60, 70], [21, 15]])

@@ -109,6 +109,7 @@ def clear_caches() -> None:
     table.cache_clear()
     game_data.cache_clear()
     actions.cache_clear()
+    turn_actions.cache_clear()
 
 
 def name_of(entry: Mapping[str, Any]) -> str:
@@ -264,6 +265,9 @@ class Action:
     options: Mapping[str, ActionOption] = field(default_factory=dict)
     effects: Effects = ()
     requires_condition: str | None = None
+    weapon: bool = False  # taken on one of the actor's weapons (Reload, Clear Jam)
+    test_modifier: int = 0  # the modifier of a non-attack action's test (Put Out Fire)
+    removes: str | None = None  # the condition a passed test ends (Put Out Fire: on_fire)
 
     @property
     def label(self) -> Message:
@@ -328,6 +332,9 @@ def _action(raw: Mapping[str, Any], game: str) -> Action:
         options=options,
         effects=effects_of(raw.get("effects")),
         requires_condition=raw.get("requires_condition"),
+        weapon=bool(raw.get("weapon", False)),
+        test_modifier=int(raw.get("test_modifier", 0)),
+        removes=raw.get("removes"),
     )
 
 
@@ -336,6 +343,14 @@ def actions(game: str) -> Mapping[str, Action]:
     """Every action of ``game`` by id, in the file's order."""
     data = game_data(check_game(game), "actions")
     return {str(raw["id"]): _action(raw, game) for raw in data.get("actions", [])}
+
+
+@cache
+def turn_actions(game: str) -> Mapping[str, Action]:
+    """The actions of the turn the texts give outside 004's list (actions.yaml
+    ``turn_actions``: Clear Jam, Put Out Fire), by id."""
+    data = game_data(check_game(game), "actions")
+    return {str(raw["id"]): _action(raw, game) for raw in data.get("turn_actions", [])}
 
 
 def action(game: str, action_id: str) -> Action:

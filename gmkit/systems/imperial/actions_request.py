@@ -15,6 +15,8 @@ Choices where the texts are silent:
   ``"suppressing"`` are their own actions (Semi-Auto Burst, Full Auto Burst, Suppressing
   Fire), which Overwatch and Multiple Attacks name through the mode. A melee weapon with a
   range is thrown with ``mode="thrown"`` (a BS attack); otherwise it strikes in melee.
+- An Aim the encounter keeps on the attacker (``"aimed: full"``, left by
+  ``acting_actions``) reads as the option ``prepared={"aim": "full"}`` unless that names Aim.
 - Training is the sheet's (``trained``), but "<Class> Training (Universal)" trains every weapon
   of that class whatever its group.
 - Multiple Attacks needs Swift Attack or Lightning Attack (the books' talents 004 names), or a
@@ -271,6 +273,26 @@ def trained(sheet: Any, weapon: Any) -> bool:
     return "universal" in getattr(sheet, "weapon_training", {}).get(weapon.weapon_class, ())
 
 
+def standing_aim(request: AttackRequest) -> tuple[str, str] | None:
+    """(the condition's name, the type) of the Aim the encounter says the attacker took
+    (``"aimed: full"`` among its conditions: ``gmkit.systems.imperial.acting``), if any."""
+    for name in request.attacker_standing.conditions:
+        head, _, kind = name.partition(":")
+        if head.strip() == "aimed" and kind.strip():
+            return name, kind.strip()
+    return None
+
+
+def with_standing_aim(request: AttackRequest) -> dict[str, Any]:
+    """The option ``prepared`` and, unless it names Aim, the Aim the attacker's standing holds
+    (``"aimed: half"`` reads as ``{"aim": "half"}``)."""
+    prepared = dict(request.options.prepared)
+    aimed = standing_aim(request)
+    if aimed is not None and "aim" not in prepared:
+        prepared["aim"] = aimed[1]
+    return prepared
+
+
 def prepared_actions(
     request: AttackRequest, game: str, attack: Attack, notes: list[Message]
 ) -> list[Preparation]:
@@ -278,7 +300,7 @@ def prepared_actions(
     was not taken); ``notes`` learns of a preparation this action loses (a Feint before
     anything but a Standard Attack)."""
     found = []
-    for action_id, kind in request.options.prepared.items():
+    for action_id, kind in with_standing_aim(request).items():
         if kind is False:
             continue
         field_name = f"options['prepared'][{action_id!r}]"

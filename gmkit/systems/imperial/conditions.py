@@ -28,7 +28,9 @@ a rule condition: ...") and the rules otherwise ignore; they never refuse an att
 
 The encounter keeps active conditions as ``{id: rounds or None}`` and calls ``tick`` at the
 start and end of each turn and at the end of each round; ``reminders`` lists what the GM must
-roll or decide then (on-fire damage, the blood-loss death chance, the pinned Willpower test).
+roll or decide then (on-fire damage, the blood-loss death chance, the pinned Willpower test);
+those that roll something are the rolls due of ``acting_dues`` (the reminders' ``success``,
+``gains``, ``damage``... say what the roll does).
 
 Choices where the texts are silent:
 
@@ -79,6 +81,13 @@ class Reminder:
     roll: str | None = None  # a dice expression: "1d10"
     chance: int | None = None  # a percentage: 10
     test: str | None = None  # "WP +0"
+    success: str | None = None  # what a passed test does: "lose" (the condition ends)
+    gains: str | None = None  # the condition a chance that comes up gives: "dead"
+    damage: str | None = None  # the damage type a roll deals: "Energy"
+    location: str = "body"  # where that damage lands
+    ignores: frozenset[str] = frozenset()  # what does not reduce it: armour, toughness
+    fatigue: int = 0  # levels of fatigue the roll's moment adds
+    bonus: int | None = None  # a test's easier variant the GM may pick instead (+30)
 
     @property
     def message(self) -> Message:
@@ -134,6 +143,13 @@ def _condition(raw: Mapping[str, Any], game: str) -> Condition:
                 item.get("roll"),
                 item.get("chance"),
                 item.get("test"),
+                item.get("success"),
+                item.get("gains"),
+                item.get("damage"),
+                str(item.get("location", "body")),
+                frozenset(item.get("ignores") or ()),
+                int(item.get("fatigue", 0)),
+                item.get("bonus"),
             )
         )
     return Condition(

@@ -13,8 +13,10 @@ Choices where the texts are silent (each recorded here and, where a GM may disag
   10 reads 5 and is still the natural 10 that calls Righteous Fury (004, unarmed: "10 counting
   as 5"). Other dice (d6, d20) never call Fury.
 - The degrees of success raise the lowest kept die, never above the die's own sides (a d10
-  cannot read 12). Deathwatch gives them to the attack's first hit only (``degrees_minimum_hits:
-  first``; "every" gives them to each hit); Dark Heresy has no such rule (001 is silent).
+  cannot read 12). Deathwatch gives them to each test's first hit only (``degrees_minimum_hits:
+  first``; "every" gives them to each hit): each of the separate attacks of Swift and Lightning
+  Attack has its own test, so its own first hit and its own degrees; Dark Heresy has no such
+  rule (001 is silent).
 - Tearing rolls one more die of the first dice term and drops the lowest; Proven(X) makes every
   die read at least X (books' qualities; the seeds name neither).
 - "Roll the damage dice twice" (004, helpless targets; ``AttackSetup.extra_damage_dice``) rolls
@@ -122,7 +124,8 @@ class DamageRules:
         )
 
     def degrees_for_hit(self, degrees: int, hit: int) -> int:
-        """The degrees of success hit number ``hit`` (1-based) may use as a die's minimum."""
+        """The degrees of success hit number ``hit`` (1-based, counted within its own test) may
+        use as a die's minimum."""
         if not self.degrees_minimum:
             return 0
         return degrees if hit == 1 or self.degrees_minimum_hits == "every" else 0

@@ -3,6 +3,10 @@
 - Damage fills wounds; what goes beyond them is critical damage at the hit's location and of
   its damage type (001, 004), and ``criticals.critical_effect(game, location, damage_type,
   total)`` (if that module is there) says what it does: its effects come back as follow-ups.
+  A placeholder row is never applied (the seeds' README ruling); without a row the GM provided,
+  and unless the character dies of it anyway, the application holds a
+  ``criticals.CriticalPrompt`` (in ``Applied.criticals``) and its note follows up: the GM
+  decides the effect (``CriticalPrompt.answer``).
 - Critical damage alone (001's house Righteous Fury) adds to ``critical_damage`` and leaves the
   wounds as they are; a Dark Heresy minion dies of it.
 - Fatigue adds levels; more levels than the Toughness Bonus knock the character out for
@@ -40,6 +44,7 @@ from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.systems.base import Effect
 from gmkit.systems.imperial import criticals
 from gmkit.systems.imperial.conditions import gain
+from gmkit.systems.imperial.criticals import CriticalPrompt
 from gmkit.systems.imperial.terms import damage_type
 from gmkit.systems.percentile import location_name
 
@@ -56,7 +61,7 @@ class Applied(Generic[S]):
     sheet: S
     follow_up: tuple[Effect, ...] = ()  # conditions the effect caused (unconscious, dead)
     notes: tuple[Message, ...] = ()
-    criticals: tuple[Any, ...] = ()  # what ``criticals.critical_effect`` returned
+    criticals: tuple[Any, ...] = ()  # ``criticals.critical_effect``'s row, or a CriticalPrompt
 
 
 def critical_effect(game: str, location: str | None, damage_type: str | None, value: int) -> Any:
@@ -75,6 +80,8 @@ def _criticals(sheet: S, added: int, effect: Effect, notes: list[Message]) -> Ap
         changes["damage"] = sheet.wounds
     new = sheet.edit(**changes)
     found = critical_effect(sheet.game, effect.location, effect.damage_type, total)
+    if getattr(found, "placeholder", False) is True:
+        found = None  # a placeholder row is never applied: the GM decides
     follow: list[Effect] = []
     to_effects = getattr(found, "to_effects", None)
     if callable(to_effects):
@@ -87,6 +94,12 @@ def _criticals(sheet: S, added: int, effect: Effect, notes: list[Message]) -> Ap
             else Message("imperial.effects.past_critical", most=CRITICAL_MAX)
         )
         follow.append(gain(sheet.game, sheet.name, "dead", note=why))
+    prompt = None
+    if found is None and not any(item.condition == "dead" for item in follow):
+        prompt = CriticalPrompt.of(
+            sheet.game, sheet.name, total, effect.location, effect.damage_type
+        )
+        follow.append(prompt.to_effect())
     notes.append(
         Message(
             "imperial.effects.critical",
@@ -95,7 +108,7 @@ def _criticals(sheet: S, added: int, effect: Effect, notes: list[Message]) -> Ap
             location=location_name(effect.location or "body"),
         )
     )
-    criticals = (found,) if found is not None else ()
+    criticals = (found,) if found is not None else (prompt,) if prompt is not None else ()
     return Applied(new, tuple(follow), tuple(notes), criticals)
 
 

@@ -19,6 +19,9 @@ Choices where 004 is silent:
 - The explosive extra hit is a hit like the others: its damage is rolled and soaked, and it
   costs magnitude only if it deals damage.
 - A horde of fearless troops (``fearless=True``) never tests and never breaks.
+- Size (the seeds' README ruling): attacks on a horde gain a bonus by its current magnitude,
+  30+ +10, 60+ +20, 90+ +30, 120+ +40, none below 30 (``hordes.yaml`` ``size_bonus``); it is
+  a modifier of the attack's test like any other (capped with them at +/-60).
 """
 
 from __future__ import annotations
@@ -113,6 +116,14 @@ def psychic_hits(
         "imperial.horde.psychic_area", psy=psy_rating, rolled=rolled.total, count=total
     )
     return HordeHits(total, reason, rolled.dice)
+
+
+def size_bonus(magnitude: int, rules: HordeRules) -> Modifier | None:
+    """The bonus to hit a horde of ``magnitude`` (None below the table's first step)."""
+    bonus = rules.size_bonus_at(magnitude)
+    if not bonus:
+        return None
+    return Modifier(Message("imperial.horde.size_bonus", magnitude=magnitude), bonus)
 
 
 def magnitude_loss(damaging_hits: int, rules: HordeRules) -> int:

@@ -150,7 +150,7 @@ def _limits(
     for item in cond.checked(game, attacker_ids):
         if "no_actions" in item.flags:
             draft.limit(field_name, Message("imperial.setup.no_action", condition=item.label))
-        if "half_actions_only" in item.flags and attack.action_type == "full":
+        if item.flags & {"half_actions_only", "one_half_action"} and attack.action_type == "full":
             problem = Message(
                 "imperial.setup.half_actions_only", condition=item.label, action=named
             )

@@ -11,7 +11,9 @@ The GM's choices a panel offers (each with its label and help as messages): the 
 weapon, the attacker's handling (two weapons, the off hand, a basic weapon in one hand, the
 other hand's weapon, moving while firing), whether the target is armed, whether a horde may
 react, how far a dodging target must go, the grapple's option and the sizes, the overwatch
-declaration, the GM's override of the limits, and Dark Heresy's house Righteous Fury and sure
+declaration, the ally engaged with the target whom a shot into melee that misses may hit
+instead (``engaged_ally``, a combatant's name), the GM's override of the limits, and Dark
+Heresy's house Righteous Fury and sure
 hit on an unaware target. Given from Python (values no simple panel control asks for):
 the actions taken before the attack (``prepared``), the covered locations, Dark Heresy's house
 rule switches (``house_rules``), ``grapple`` (True or a grapple choice). Set by gmkit's own
@@ -167,6 +169,12 @@ class ImperialOptions(AttackOptions):
         Message("imperial.option.kill_zone"),
         offered=True,
         label=Message("imperial.option_label.kill_zone"),
+    )
+    engaged_ally: str | None = option(
+        None,
+        Message("imperial.option.engaged_ally"),
+        offered=True,
+        label=Message("imperial.option_label.engaged_ally"),
     )
     gm_override: bool = option(
         False,

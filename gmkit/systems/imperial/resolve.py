@@ -55,7 +55,8 @@ from gmkit.sheets.deathwatch import HordeRules
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.imperial import hordes, resolve_fire, resolve_special
 from gmkit.systems.imperial.actions import action
-from gmkit.systems.imperial.conditions import condition, gain
+from gmkit.systems.imperial.actions_request import standing_aim
+from gmkit.systems.imperial.conditions import condition, gain, lose, split_names, standing_names
 from gmkit.systems.imperial.cover import Cover, cover_of
 from gmkit.systems.imperial.modifiers import attack_setup
 from gmkit.systems.imperial.resolve_hit import Strike, find_weapon, resolve_hit
@@ -106,7 +107,40 @@ def resolve_attack(
     else:
         weapon, unarmed = find_weapon(request.attacker, request.weapon)  # type: ignore[arg-type]
         result = attack(Strike(request, setup, source, weapon, unarmed))
-    return with_gains(result, setup, fired_overwatch)
+    return with_turn_effects(with_gains(result, setup, fired_overwatch), setup)
+
+
+def with_turn_effects(result: AttackResult, setup: AttackSetup) -> AttackResult:
+    """``result`` with what the attack ends of the turn's states: the attacker's Aim (its
+    ``"aimed: <type>"``, read as the option ``prepared``), the target's if it reacted (a Dodge
+    or a Parry ends it: 004), and, for a melee attack, the
+    conditions flagged ``ends_in_melee`` of the attacker and of the target (pinned: 001, 004
+    say being in melee ends it; a melee attack engages both)."""
+    request = result.request
+    game = request.attacker.game
+    added: list[Effect] = []
+    aimed = standing_aim(request)
+    if aimed is not None:
+        note = Message("imperial.acting.aim_used")
+        added.append(
+            Effect("remove_condition", request.attacker.name, condition=aimed[0], note=note)
+        )
+    reacted = any(e.kind == "reaction" and e.target == request.target.name for e in result.effects)
+    target_aim = standing_aim(replace(request, attacker_standing=request.target_standing))
+    if reacted and target_aim is not None:  # a reaction ends the reactor's Aim (004)
+        note = Message("imperial.acting.aim_lost_reaction")
+        added.append(
+            Effect("remove_condition", request.target.name, condition=target_aim[0], note=note)
+        )
+    if setup.characteristic != "BS":
+        for side, sheet in (("attacker", request.attacker), ("target", request.target)):
+            ids, _ = split_names(game, standing_names(request, side))
+            added += [
+                lose(game, sheet.name, key)
+                for key in ids
+                if "ends_in_melee" in condition(game, key).flags
+            ]
+    return replace(result, effects=(*result.effects, *added)) if added else result
 
 
 def with_gains(result: AttackResult, setup: AttackSetup, fired_overwatch: bool) -> AttackResult:

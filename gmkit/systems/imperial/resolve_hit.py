@@ -17,12 +17,18 @@ Choices where the texts are silent:
   extra damage dice for it (``AttackSetup.extra_damage_dice``).
 - Unarmed fatigue (004) is read on the damage roll, Fury included, before armour and
   Toughness: "a hit that inflicts damage equal to or greater than the Toughness Bonus".
+- Degrees of success as a die's minimum (Deathwatch) go to the first hit *of each test*: the
+  separate attacks of Swift and Lightning Attack each use their own test's degrees (004:
+  "resolve each attack separately"); the extra hits of one burst do not. ``Strike.progress``
+  counts the hits of the test being resolved (``take_shot`` starts each test at none).
+- A horde's size bonus to hit (the seeds' README ruling, ``hordes.yaml`` ``size_bonus``) is a
+  modifier of every test ``Strike.test`` rolls against it, shown among the test's modifiers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -36,6 +42,7 @@ from gmkit.systems.imperial.cover import Cover
 from gmkit.systems.imperial.damage import DamageRoll, DamageRules, roll_damage
 from gmkit.systems.imperial.damage_fury import FuryRules, righteous_fury
 from gmkit.systems.imperial.damage_soak import Soak, toughness_bonus
+from gmkit.systems.imperial.hordes import horde_rules, size_bonus
 from gmkit.systems.imperial.options import ImperialOptions, fury_house_rule
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.imperial.terms import fury, hit_label
@@ -83,6 +90,15 @@ def find_weapon(attacker: ImperialCharacter, name: str) -> tuple[ImperialWeapon,
     )
 
 
+@dataclass
+class Progress:
+    """Where one attack stands while it is resolved (the one mutable part of a strike): the
+    hits of the test being resolved so far, and the ally a shot into melee hit instead."""
+
+    test_hits: int = 0
+    ally_hit: Message | None = None
+
+
 @dataclass(frozen=True)
 class Strike:
     """What every hit of one attack shares."""
@@ -92,6 +108,7 @@ class Strike:
     source: DiceSource
     weapon: ImperialWeapon
     unarmed: bool = False
+    progress: Progress = field(default_factory=Progress, compare=False, repr=False)
 
     @property
     def game(self) -> str:
@@ -145,8 +162,18 @@ class Strike:
         """The attack's test (again, for a confirmation), capped at +/-60."""
         key = self.setup.characteristic
         base = int(getattr(self.attacker.characteristics, key))
-        chosen = self.setup.modifiers if modifiers is None else modifiers
+        chosen = list(self.setup.modifiers if modifiers is None else modifiers)
+        chosen.extend(self.horde_size_bonus)
         return roll_test(key, base, chosen, self.source, purpose, cap=60)
+
+    @cached_property
+    def horde_size_bonus(self) -> tuple[Modifier, ...]:
+        """The bonus to hit a horde its current magnitude gives (``hordes.yaml``), if any."""
+        horde = getattr(self.target, "horde", None)
+        if horde is None:
+            return ()
+        found = size_bonus(horde.magnitude, horde_rules(self.game))
+        return (found,) if found is not None else ()
 
     def roll_weapon(self, purpose: Text, degrees: int = 0, extra_rolls: int = 0) -> DamageRoll:
         return roll_damage(
@@ -179,9 +206,11 @@ def resolve_hit(
     behind ``cover`` (``cover.cover_of`` the request; none by default)."""
     label = hit_label(number)
     target, weapon = strike.target, strike.weapon
+    strike.progress.test_hits += 1
+    in_test = strike.progress.test_hits  # the first hit of its own test uses the degrees
     damage = strike.roll_weapon(
         Message("imperial.hit.damage_die", hit=label),
-        degrees=strike.damage_rules.degrees_for_hit(degrees, number),
+        degrees=strike.damage_rules.degrees_for_hit(degrees, in_test),
         extra_rolls=strike.setup.extra_damage_dice,
     )
     where = location_name(location) if location else Message("imperial.hit.the_horde")
@@ -208,7 +237,7 @@ def resolve_hit(
         steps.append(Step(fury_name, Message("imperial.fury.house_rule_not_used"), detail))
     total = damage.total + found.extra_damage
     horde = getattr(target, "horde", None)
-    armour = horde.armour if horde is not None else target.armour_at(location)  # type: ignore[arg-type]
+    armour = target.horde_armour if horde is not None else target.armour_at(location)  # type: ignore[attr-defined, arg-type]
     felling = int(weapon.quality("Felling"))
     soak = Soak(
         total,

@@ -7,6 +7,12 @@ ranged attack whose natural roll is at or above ``setup.jam_from`` (an automatic
 degree, suppressing fire one per two (004), never beyond the cap the setup gives. No test is
 rolled for an automatic failure (``setup.auto_fail``: a blinded shooter) or an automatic hit;
 the failure wins when a setup has both (a blinded flamer cannot pick its target either).
+
+A shot into melee (Dark Heresy, 001) that misses only because of the shooting-into-melee
+penalty hits an ally engaged with the target instead (``circumstances.miss_hits_ally`` decides):
+the test's step says so, naming the ally of the option ``engaged_ally`` (or "an ally engaged
+with the target" without it), the summary says so, and a note effect on the named ally asks the
+GM to resolve that hit (the request holds no sheet of the ally to roll it against).
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from dataclasses import dataclass, replace
 
 from gmkit.messages import Message, Text
 from gmkit.systems.base import AttackResult, Effect, Step
+from gmkit.systems.imperial.circumstances import miss_hits_ally
 from gmkit.systems.imperial.resolve_hit import Strike
+from gmkit.systems.percentile import PercentileTest
 
 SKILLS = {"WS": "Weapon Skill", "BS": "Ballistic Skill", "S": "Strength", "Ag": "Agility"}
 
@@ -56,6 +64,7 @@ def take_shot(strike: Strike, attack: int | None, cap: int) -> Shot:
     """The attack's test, its jam, and the hits it scores (at most ``cap``); ``attack`` is
     which of several melee attacks it is (None: the only one)."""
     setup = strike.setup
+    strike.progress.test_hits = 0  # this test's hits: the first uses its degrees (Deathwatch)
     title = attack_title(setup.characteristic, attack)
     if setup.auto_fail:
         return Shot((Step(title, Message("imperial.test.auto_fail"), setup.auto_fail),))
@@ -78,6 +87,11 @@ def take_shot(strike: Strike, attack: int | None, cap: int) -> Shot:
         detail = Message("imperial.test.jam_detail", test=test.explain(), value=test.value, jam=jam)
         return Shot((_with(step, Message("imperial.test.jammed"), detail),), jammed=True)
     if not test.success:
+        ally = ally_hit(strike, test)
+        if ally is not None:
+            strike.progress.ally_hit = ally
+            hits_ally = Message("imperial.test.miss_hits_ally", ally=ally)
+            return Shot((_with(step, hits_ally),))
         return Shot((_with(step, Message("imperial.test.miss")),))
     hits = min(cap, 1 + extra_hits(setup.mode, test.degrees))
     outcome = (
@@ -86,6 +100,26 @@ def take_shot(strike: Strike, attack: int | None, cap: int) -> Shot:
         else Message("imperial.test.hit", degrees=test.degrees)
     )
     return Shot((_with(step, outcome),), hits, test.degrees, test.value)
+
+
+def ally_hit(strike: Strike, test: PercentileTest) -> Message | None:
+    """The ally a missed shot into melee hits instead (001), or None: the option
+    ``engaged_ally`` names it; without it, "an ally engaged with the target"."""
+    setup = strike.setup
+    if setup.characteristic != "BS":
+        return None
+    if not miss_hits_ally(
+        test.value,
+        test.base,
+        test.modifiers,
+        game=strike.game,
+        jam_from=setup.jam_from,
+    ):
+        return None
+    named = getattr(strike.options, "engaged_ally", None)
+    if named:
+        return Message.verbatim(named)
+    return Message("imperial.test.an_engaged_ally", target=strike.target.name)
 
 
 def _with(step: Step, outcome: Text, detail: Text | None = None) -> Step:
@@ -97,8 +131,15 @@ def finish(strike: Strike, steps: list[Step], effects: list[Effect], hits: int) 
     attacker, target, weapon = strike.attacker.name, strike.target.name, strike.weapon.name
     names = {"attacker": attacker, "target": target, "weapon": weapon}
     summary: Message
+    ally = strike.progress.ally_hit
     if any(effect.kind == "jam" for effect in effects):
         summary = Message("imperial.summary.jams", attacker=attacker, weapon=weapon)
+    elif not hits and ally is not None:
+        summary = Message("imperial.summary.ally_hit", **names, ally=ally)
+        named = getattr(strike.options, "engaged_ally", None)
+        if named:
+            note = Message("imperial.test.ally_note", attacker=attacker, weapon=weapon)
+            effects = [*effects, Effect("note", named, 1, note=note)]
     elif not hits:
         summary = Message("imperial.summary.miss", **names)
     else:

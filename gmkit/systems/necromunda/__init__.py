@@ -3,7 +3,8 @@
 Pure and data-driven: every die comes from the dice source passed in, every resolution is a
 value (ordered, explained steps and the effects for the encounter to apply) and no sheet is
 ever changed. Tables are data under ``systems/data/necromunda/`` (``injuries``, ``recovery``,
-``to_hit_modifiers``, ``turn``, ``movement``, ``settings``) that a GM can replace through
+``to_hit_modifiers``, ``to_wound``, ``to_hit_7plus``, ``disputes``, ``turn``, ``movement``,
+``settings``) that a GM can replace through
 ``GMKIT_DATA_PATH``. Sources: seed 000 and the seed README's rulings.
 
 Resolve a shot (the seed's example: a juve, BS 2, with a laspistol at 12" against a target in
@@ -38,6 +39,10 @@ The parts, each its own module (all re-exported here):
 - :mod:`~gmkit.systems.necromunda.shooting`: who may shoot, target choice, range, modifiers.
 - :mod:`~gmkit.systems.necromunda.resolve`: the dice of a shot.
 - :mod:`~gmkit.systems.necromunda.injuries`: wounds, injury rolls, recovery rolls.
+- :mod:`~gmkit.systems.necromunda.charts`: the to-wound and 7+ charts (data).
+- :mod:`~gmkit.systems.necromunda.disputes`: the sight roll and the cover roll-off of a shot.
+- :mod:`~gmkit.systems.necromunda.acting`, :mod:`~gmkit.systems.necromunda.moves`: the rules
+  of the turn (restrictions, the movement actions, the rolls due).
 
 Request conventions for :meth:`NecromundaRules.resolve_attack`: ``distance`` in inches;
 ``circumstances`` ids of ``to_hit_modifiers.yaml`` (``partial_cover``, ``cover``,
@@ -55,19 +60,25 @@ Through the encounter: :meth:`NecromundaRules.apply_effect` applies one effect t
 ``injury`` flesh wound raises the sheet's ``flesh_wounds`` (-1 WS and BS for the rest of the
 battle; the sheet refuses more than the fighter can bear, so they stop there). Everything else
 is the encounter's (None): the wounds a ``damage`` effect takes are its ``damage`` counter;
-``pinned``, ``hidden`` and the ``down`` and ``out of action`` injuries its conditions (a
-fighter pinned before going down keeps the ``pinned`` condition: the rules read ``down``
-first); a failed ammo roll its jam. A recovered fighter's ``pinned`` for a turn (rounds 1,
-gained in its own recovery phase) is the ``pinned`` condition for rounds 2: the encounter counts
-the rounds of a condition gained in one's own turn from the start of the next turn, and the
-fighter stays pinned through that turn. When the request gives no ``attacker_state`` /
-``target_state``, the shot reads them from the request's standings, their conditions and
-counters (:func:`~gmkit.systems.necromunda.state.state_from_encounter`).
+``hidden`` and the ``down`` and ``out of action`` injuries its conditions (a fighter pinned
+before going down keeps the ``pinned`` condition: the rules read ``down`` first); a failed ammo
+roll its jam. A pin lasts through the fighter's next turn of its own side and ends at the end
+of it (seed README): a shot's ``pinned`` (no rounds, dealt in the enemy's turn) is the
+``pinned`` condition for rounds 1, which the encounter ticks at the end of the bearer's turns;
+a recovered fighter's ``pinned`` for a turn (rounds 1, gained in its own recovery phase) is the
+condition for rounds 2: the encounter counts the rounds of a condition gained in one's own turn
+from the start of the next turn, and the fighter stays pinned through that turn.
 
-Left out, because seed 000 does not hold them: close combat, the effects of being pinned and
-escaping them (only a pinned fighter's not moving or shooting is applied), broken fighters and
-rallying, overwatch, template placement, weapons' special rules (sustained fire...), armour
-saves (available as an opt-in setting).
+The rules of the turn (the registry entry's ``acting``,
+:mod:`~gmkit.systems.necromunda.acting`): move, run, charge, crawl and hide as actions, what
+pinned, down, running and charging forbid, the pin escape and recovery rolls as rolls due.
+When the request gives no ``attacker_state`` / ``target_state``, the shot reads them from the
+request's standings, their conditions and counters
+(:func:`~gmkit.systems.necromunda.state.state_from_encounter`).
+
+Left out, because seed 000 does not hold them: close combat, broken fighters and rallying,
+overwatch, template placement, weapons' special rules (sustained fire...), armour saves
+(available as an opt-in setting).
 """
 
 from __future__ import annotations
@@ -192,13 +203,18 @@ def apply_effect(
     sheet: NecromundaFighter, effect: Effect
 ) -> tuple[NecromundaFighter, tuple[Effect, ...]] | None:
     """One effect on ``sheet`` for the encounter (see the module docstring), whatever its
-    target names: only a flesh wound is the sheet's; a recovered fighter's "pinned for a
-    turn" comes back as the ``pinned`` condition that lasts through its next turn."""
-    if effect.kind == "pinned" and effect.rounds is not None:
+    target names: only a flesh wound is the sheet's; a pin (a shot's, or a recovered
+    fighter's "pinned for a turn") comes back as the ``pinned`` condition that lasts through
+    the fighter's next turn and ends at its end."""
+    if effect.kind == "pinned":
+        pinned = Effect("condition", effect.target, condition="pinned", note=effect.note)
+        if effect.rounds is None:
+            # a shot's pin, dealt in the enemy's turn: the encounter ticks it at the end of the
+            # bearer's turns, so one round keeps it through its next turn and ends it there
+            return sheet, (replace(pinned, rounds=1),)
         # pinned "for a turn" by a recovery roll, in the fighter's own recovery phase: the
         # encounter counts rounds gained in one's own turn from the start of the next one, so
         # one more keeps it pinned through that turn
-        pinned = Effect("condition", effect.target, condition="pinned", note=effect.note)
         return sheet, (replace(pinned, rounds=effect.rounds + 1),)
     if effect.kind != "injury" or effect.condition != "flesh wound":
         return None

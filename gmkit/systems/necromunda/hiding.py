@@ -14,7 +14,9 @@ Choices where the texts are silent:
 
 - Within the spotting range means at a distance of at most I x multiplier inches (the text:
   "igual o inferior").
-- A down fighter may hide after its crawl (the text only forbids running and charging).
+- A down fighter does not hide: it does nothing but crawl (seed 000, "no podrá llevar a cabo
+  ninguna acción excepto arrastrarse"); the rules of the turn refuse it
+  (:mod:`~gmkit.systems.necromunda.acting`), these checks do not look at it.
 - Losing hiding is an effect ``remove_condition`` "hidden"; hiding is ``condition`` "hidden".
 """
 

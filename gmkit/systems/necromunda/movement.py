@@ -214,9 +214,13 @@ def plan_move(
     state = state or FighterState()
     limit = allowance(fighter, kind)
     up_to = Message("necromunda.move.up_to", kind=move_kind(kind), limit=limit)
-    steps = [
-        Step(Message("necromunda.step.move"), up_to, Message("necromunda.move.m", m=fighter.M))
-    ]
+    if kind == "crawl":
+        basis = Message("necromunda.move.crawl_m", inches=limit)
+    elif kind == "run":
+        basis = Message("necromunda.move.double_m", m=fighter.M)
+    else:
+        basis = Message("necromunda.move.m", m=fighter.M)
+    steps = [Step(Message("necromunda.step.move"), up_to, basis)]
     refused = failed(move_checks(state, kind))
     if kind == "run" and run_stop_at is not None:
         stop = _data()["run_stop_within"]

@@ -65,6 +65,18 @@ class NecromundaOptions(AttackOptions):
     other_targets: tuple[InstanceOf[OtherTarget], ...] | None = option(
         None, Message("necromunda.option.other_targets")
     )
+    sight_in_doubt: bool = option(
+        False,
+        Message("necromunda.option.sight_in_doubt"),
+        offered=True,
+        label=Message("necromunda.option_label.sight_in_doubt"),
+    )
+    disputed: Literal["partial_cover", "cover", "hidden"] | None = option(
+        None,
+        Message("necromunda.option.disputed"),
+        offered=True,
+        label=Message("necromunda.option_label.disputed"),
+    )
     ammo_auto: Literal["fail", "pass"] | None = option(
         None,
         Message("necromunda.option.ammo_auto"),

@@ -26,6 +26,8 @@ Choices where the texts are silent:
 - A hit on a down fighter does not pin it (it lies face down already).
 - The shooter firing from hiding loses it; a hidden target within the shooter's spotting
   range is spotted (``remove_condition`` "hidden" on the target).
+- Disputes at the table (the sight roll, the cover roll-off) are rolled first, when the
+  options ask for them (:mod:`~gmkit.systems.necromunda.disputes`).
 - A weapon the encounter keeps jammed (``"jammed: <weapon>"`` among the shooter's standing
   conditions, ``request.attacker_standing``: a failed ammo roll) is refused: not usable again
   this battle, unless the GM allows the shot.
@@ -41,6 +43,7 @@ Every text is a message (``necromunda.*`` in the catalogs): ``str(step)`` is the
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from gmkit.dice import DiceSource, DieRoll, roll
@@ -48,8 +51,10 @@ from gmkit.errors import RulesError
 from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
+from gmkit.systems.necromunda.charts import possible, seven_plus_chart
+from gmkit.systems.necromunda.disputes import disputes
 from gmkit.systems.necromunda.injuries import injury_term, resolve_wounds
-from gmkit.systems.necromunda.shooting import IMPOSSIBLE, ShotSetup, range_band, shot_setup
+from gmkit.systems.necromunda.shooting import ShotSetup, range_band, shot_setup
 from gmkit.systems.necromunda.state import (
     Check,
     Settings,
@@ -94,10 +99,10 @@ def _settings(request: AttackRequest, settings: Settings | None) -> Settings:
     base = settings or Settings.packaged()
     ammo_auto, armour_saves = request.options.ammo_auto, request.options.armour_saves
     if ammo_auto is not None or armour_saves is not None:
-        return Settings(
-            base.spotting_multiplier,
-            base.ammo_auto if ammo_auto is None else ammo_auto,
-            base.armour_saves if armour_saves is None else armour_saves,
+        return replace(
+            base,
+            ammo_auto=base.ammo_auto if ammo_auto is None else ammo_auto,
+            armour_saves=base.armour_saves if armour_saves is None else armour_saves,
         )
     return base
 
@@ -117,7 +122,7 @@ def _to_hit(setup: ShotSetup, source: DiceSource) -> tuple[Step, bool, DieRoll |
             Message("necromunda.to_hit.template_detail"),
         )
         return step, True, None
-    if setup.band == "out of range" or (setup.needed or IMPOSSIBLE) >= IMPOSSIBLE:
+    if setup.band == "out of range" or not possible(setup.needed):
         if setup.band == "out of range":
             why = range_band("out of range")
         else:
@@ -130,7 +135,9 @@ def _to_hit(setup: ShotSetup, source: DiceSource) -> tuple[Step, bool, DieRoll |
             (die,),
         )
         return step, False, die
-    test = roll_needed(setup.needed, source, Message("necromunda.purpose.to_hit"))
+    test = roll_needed(
+        setup.needed, source, Message("necromunda.purpose.to_hit"), seven_plus_chart()
+    )
     outcome = Message("necromunda.to_hit.hit" if test.success else "necromunda.to_hit.miss")
     detail = Message("common.join", parts=(base, test.explanation))
     step = Step(_title("to_hit"), outcome, detail, test.rolls, setup.needed, setup.modifiers)
@@ -217,10 +224,34 @@ def prepared(
     return found
 
 
+def _disputed(
+    request: AttackRequest, source: DiceSource, settings: Settings | None
+) -> AttackResult:
+    """A shot with disputes to roll first (:mod:`~gmkit.systems.necromunda.disputes`): a
+    refusal that no dispute changes comes before any die."""
+    filled, chosen, setup = prepared(request, settings)
+    shooter = fighter_of(filled.attacker, "attacker")
+    target = fighter_of(filled.target, "target")
+    refused = [c for c in setup.refused + _ammunition(filled, setup) if c.rule != "hidden target"]
+    if refused:
+        reasons, off_table = refusal(shooter, target, refused)
+        if off_table or not filled.options.gm_allows_shot:
+            raise RulesError(refused_shot(shooter, target, reasons))
+    settled = disputes(filled, setup.target_state, source, chosen)
+    if not settled.shoots:
+        summary = Message("necromunda.summary.no_shot", shooter=shooter.name, target=target.name)
+        return AttackResult(filled, settled.steps, settled.effects, 0, summary)
+    plain = settled.request.with_options(sight_in_doubt=False, disputed=None)
+    shot = resolve_shot(plain, source, settings)
+    return replace(shot, steps=settled.steps + shot.steps, effects=settled.effects + shot.effects)
+
+
 def resolve_shot(
     request: AttackRequest, source: DiceSource, settings: Settings | None = None
 ) -> AttackResult:
     """Resolve one shot: every die from ``source``; nothing is modified."""
+    if request.options.sight_in_doubt or request.options.disputed is not None:
+        return _disputed(request, source, settings)
     request, settings, setup = prepared(request, settings)
     shooter = fighter_of(request.attacker, "attacker")
     target = fighter_of(request.target, "target")

@@ -13,8 +13,9 @@ modifiers are the weapon's (``weapons.yaml``, on the sheet).
   ``options.target_is_nearest_or_easier``.
 - Range: the weapon's bands; out of range the shot misses, but the to-hit die is still rolled
   (a 6 calls for an ammo roll).
-- To hit: 7 - BS (after flesh wounds) less the modifiers; never better than 2+; see
-  :mod:`gmkit.systems.sixes` for the 7+ chart.
+- To hit: 7 - BS (after flesh wounds) less the modifiers; never better than 2+; the 7+ chart
+  and the to-wound chart are data (``to_hit_7plus.yaml``, ``to_wound.yaml``:
+  :mod:`~gmkit.systems.necromunda.charts`).
 
 Choices where the texts are silent:
 
@@ -22,6 +23,8 @@ Choices where the texts are silent:
   score); so in the seed's diagram B (the nearest of the easy ones) may be shot, C and D, behind
   B and no easier, may not. Enemies at the same distance are equally near.
 - Exclusive modifiers (partial cover with cover, small with large) are refused, not summed.
+- Small and large target (``objects_only`` in the data) are refused on a shot at a fighter:
+  seed 000 keeps them for the scenario's objects (a water still...), never enemy fighters.
 - A pinned fighter does not shoot (the seed's pinning section is lost; published rule).
 - ``options.gm_allows_shot`` lets a refused shot go ahead (the refusals stay in the
   steps), except a shooter or target out of action: they are off the table.
@@ -38,6 +41,7 @@ from gmkit.errors import RulesError
 from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter, RangeBand, Weapon, resolve_strength
 from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.necromunda.charts import possible, to_wound_chart
 from gmkit.systems.necromunda.hiding import detects
 from gmkit.systems.necromunda.injuries import is_high_impact
 from gmkit.systems.necromunda.state import (
@@ -66,6 +70,7 @@ class Circumstance:
     threshold: float | None = None
     excludes: tuple[str, ...] = ()
     when: str = ""
+    objects_only: bool = False  # never against a fighter: the scenario's objects only
 
     @property
     def label(self) -> Message:
@@ -112,6 +117,7 @@ def _read_catalog() -> dict[str, Circumstance]:
             item.get("threshold"),
             tuple(item.get("excludes", ())),
             str(item.get("when", "")),
+            bool(item.get("objects_only", False)),
         )
         for item in table(GAME, "to_hit_modifiers")
     }
@@ -153,6 +159,17 @@ def to_hit_modifiers(circumstances: Mapping[str, Any]) -> tuple[Modifier, ...]:
     return tuple(Modifier(e.label, e.value) for e in entries.values() if e.id in applied)
 
 
+def objects_only(circumstances: Mapping[str, Any]) -> None:
+    """Refuse a circumstance of the scenario's objects only (small, large target: seed 000,
+    enemy fighters are never small or large targets) on a shot at a fighter."""
+    entries = catalog()
+    names = {alias: entry.id for entry in entries.values() for alias in entry.aliases}
+    for key, value in circumstances.items():
+        entry = entries.get(names.get(key, key))
+        if entry is not None and entry.objects_only and value not in (False, None, 0):
+            raise RulesError(Message("necromunda.circumstances.not_fighters", name=entry.label))
+
+
 def weapon_of(fighter: NecromundaFighter, name: str) -> Weapon:
     """The weapon ``name`` on the fighter's sheet, or a RulesError listing what it carries."""
     for weapon in fighter.weapons:
@@ -185,7 +202,7 @@ class Candidate:
 
 
 def _difficulty(needed: int | None) -> int:
-    return IMPOSSIBLE if needed is None else min(needed, IMPOSSIBLE)
+    return IMPOSSIBLE if needed is None or not possible(needed) else min(needed, IMPOSSIBLE)
 
 
 def target_choice_check(target: Candidate, others: Sequence[Candidate]) -> Check:
@@ -309,6 +326,7 @@ def shot_setup(request: AttackRequest, settings: Settings | None = None) -> Shot
     target = FighterState.read(request.options.target_state)
     if request.options.wounds_left is not None:
         target = target.with_changes(wounds_left=request.options.wounds_left)
+    objects_only(request.circumstances)
     bs = effective_bs(shooter, attacker)
     band, modifiers, needed = needed_for(bs, weapon, request.distance, request.circumstances)
     strength = resolve_strength(weapon.strength, shooter.S)
@@ -319,7 +337,7 @@ def shot_setup(request: AttackRequest, settings: Settings | None = None) -> Shot
         modifiers=modifiers,
         needed=needed,
         strength=strength,
-        to_wound=to_wound_needed(strength, aimed_at.T),
+        to_wound=to_wound_needed(strength, aimed_at.T, to_wound_chart()),
         high_impact=is_high_impact(strength),
         checks=shooter_checks(request, attacker, target, settings),
         attacker_state=attacker,

@@ -7,7 +7,8 @@ request may carry in its options (``request.options.target_state``, ``.attacker_
 :class:`~gmkit.systems.necromunda.options.NecromundaOptions`). Without one, it is built from
 what the encounter knows (:func:`state_from_encounter`, :func:`with_encounter_states`): the
 standing's conditions (``request.target_standing.conditions``...) by the names the rules' own
-effects give them (:data:`CONDITION_FIELDS`: pinned, down, out of action, hidden, engaged), and
+effects give them (:data:`CONDITION_FIELDS`: pinned, down, out of action, hidden, engaged;
+:data:`MOVED_CONDITIONS`: run, charging, failed_charge, crawl, compulsory for ``moved``), and
 its wounds left from its counters, W less ``counters["damage"]`` (the wounds the ``damage``
 effects took). Flesh wounds are on the sheet (the ``injury`` effect raises them).
 
@@ -18,8 +19,9 @@ Choices where the texts are silent:
 - ``moved`` records how the fighter moved in its side's current turn (``"move"``, ``"run"``,
   ``"charge"``, ``"failed_charge"``, ``"crawl"``, ``"compulsory"``), None when it has not moved.
 - :class:`Settings` holds the choices a GM may change (``settings.yaml``): the spotting
-  multiplier (seed README: 1), what an ammo roll of "auto" does, and whether armour saves are
-  rolled (the seed has none: off).
+  multiplier (seed README: 1), what an ammo roll of "auto" does, whether armour saves are
+  rolled (the seed has none: off) and whether a pinned fighter near a friend may try the
+  escape roll (the seed README's optional rule: on).
 - A :class:`Check` is one rule's verdict with its reason (a message); a failed check refuses
   the action unless the GM overrides it (each refusing function names its override option).
 """
@@ -50,6 +52,17 @@ CONDITION_FIELDS: dict[str, str] = {
 }
 """Encounter condition name -> :class:`FighterState` field (the names of the rules' effects:
 ``pinned``, the ``injury`` results, hiding's ``hidden``; ``engaged`` is the GM's)."""
+
+MOVED_CONDITIONS: dict[str, MoveKind] = {
+    "charging": "charge",
+    "failed_charge": "failed_charge",
+    "run": "run",
+    "compulsory": "compulsory",
+    "crawl": "crawl",
+}
+"""Encounter condition name -> :attr:`FighterState.moved`: the conditions the movement rules'
+effects give a fighter for the turn it moved so (``movement.plan_move``, ``movement.charge``);
+the first held, in this order, is how it moved."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +139,10 @@ out_of_action=False, hidden=False, engaged=False, moved=None)
     flags: dict[str, Any] = {
         field: True for name, field in CONDITION_FIELDS.items() if name in held
     }
+    moved = next((kind for name, kind in MOVED_CONDITIONS.items() if name in held), None)
     lost = int(dict(counters or {}).get("damage", 0))
     wounds = max(0, fighter.W - lost) if lost else None
-    return FighterState(wounds_left=wounds, **flags)
+    return FighterState(wounds_left=wounds, moved=moved, **flags)
 
 
 def with_encounter_states(request: AttackRequest) -> AttackRequest:
@@ -218,6 +232,7 @@ class Settings:
     spotting_multiplier: int = 1
     ammo_auto: AmmoAuto = "fail"
     armour_saves: bool = False
+    pin_escape: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.spotting_multiplier, bool) or self.spotting_multiplier < 1:

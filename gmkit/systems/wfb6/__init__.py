@@ -13,7 +13,9 @@ every die from the source passed in; each answer is a value with explained steps
 - Hits inside units: :func:`allocate_hits`, :func:`look_out_sir`
   (:mod:`gmkit.systems.wfb6.hits`).
 - The table around a shot, which no sheet holds: :class:`UnitOnTable` and :class:`Situation`
-  (:mod:`gmkit.systems.wfb6.battlefield`), passed as ``request.options.situation``.
+  (:mod:`gmkit.systems.wfb6.battlefield`), passed as ``request.options.situation``. Through
+  the encounter the GM sets units and distances by command (``set_unit``, ``set_distance``,
+  ``set_engaged``: :mod:`gmkit.encounter.units`) and every shot reads its situation from them.
 - The options a shot takes: :class:`WFB6Options` (:mod:`gmkit.systems.wfb6.options`).
 - Data a GM can override: ``targeting.yaml`` and ``shooting.yaml``
   (:mod:`gmkit.systems.wfb6.data`).
@@ -64,7 +66,8 @@ What is included, and the choices where the texts are silent:
 - Through the encounter: :meth:`WFB6System.apply_effect` answers None to every effect. A
   sheet is one model's profile and keeps no wounds: the encounter counts the unsaved wounds
   (``counters["damage"]``) on the combatant the effect names (a character, or the combatant
-  standing for a unit), and the GM keeps the unit's models in the ``situation``.
+  standing for a unit: its trooper), and counts a unit's models left from its trooper's
+  wounds (:mod:`gmkit.encounter.units`); from Python, the GM keeps them in the ``situation``.
 - ``request.mode`` may name a kind of attack (``missile``, ``magic_missile``, ``spell``,
   ``template``, ``cannon``, ``breath``, ``template_spell``); otherwise the weapon's special
   rules decide, else ``missile``. ``options`` (:class:`WFB6Options`): ``situation`` (a

@@ -172,6 +172,8 @@ class Situation:
     engaged in combat. ``shoots_into_combat``: the shooter may shoot into combat (the
     resolver also grants it by the shooter's special rules). ``reading``: the reading of
     "closest legal target"; None takes ``targeting.yaml``'s (the seed's recommendation).
+    ``from_table``: read by the encounter from the units and distances the GM set
+    (:mod:`gmkit.encounter.units`): what is missing is asked for as a command would give it.
     """
 
     units: tuple[UnitOnTable, ...] = field(default_factory=tuple)
@@ -180,6 +182,7 @@ class Situation:
     engaged: bool = False
     shoots_into_combat: bool = False
     reading: str | None = None
+    from_table: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", tuple(self.units))

@@ -1,6 +1,7 @@
 """The options a Warhammer Fantasy Battle 6e shot takes: :class:`WFB6Options`.
 
-The battlefield around the shot (``situation``) is the GM's, built in Python (not offered);
+The battlefield around the shot (``situation``) is read by the encounter from the units and
+distances the GM set (:mod:`gmkit.encounter.units`), or built in Python (not offered);
 the others are the GM's readings of seed 003 where the texts leave a choice, and a switch to
 let a refused target be shot at anyway. ``AttackRequest(..., options={...})`` validates a
 mapping into this model: an unknown option or a value of the wrong type is refused by name.

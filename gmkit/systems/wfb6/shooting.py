@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gmkit.dice import DiceSource
-from gmkit.errors import GmkitError
+from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message
 from gmkit.sheets.wfb6 import Weapon, WFB6Character, resolve_strength
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
@@ -188,7 +188,11 @@ def who_takes_the_hits(
     return (share,), check.steps
 
 
-def no_trooper(share: Share) -> GmkitError:
+def no_trooper(share: Share, situation: Situation | None = None) -> GmkitError:
+    """No profile for the rank and file ``share`` hits: a trooper sheet to give (a trooper
+    combatant to set, when the encounter read the situation from its units)."""
+    if situation is not None and situation.from_table:
+        return RulesError(Message("wfb6.table.no_trooper", unit=share.target))
     return GmkitError(Message("wfb6.unit.no_trooper", member=share.target))
 
 
@@ -280,7 +284,7 @@ def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:
             continue
         profile = share.profile or (target if target.role != "character" else None)
         if profile is None:
-            raise no_trooper(share)
+            raise no_trooper(share, situation)
         unsaved, wound_steps = _wound(share, profile, strength, weapon, source)
         steps += wound_steps
         if unsaved:

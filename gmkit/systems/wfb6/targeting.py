@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gmkit.errors import GmkitError
+from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message, Text
 from gmkit.sheets.wfb6 import Weapon, WFB6Character
 from gmkit.systems.base import Modifier, Step
@@ -181,7 +181,9 @@ def screening_units(
     )
 
 
-def _no_shooter_distance(unit: UnitOnTable) -> GmkitError:
+def _no_shooter_distance(unit: UnitOnTable, situation: Situation | None = None) -> GmkitError:
+    if situation is not None and situation.from_table:
+        return RulesError(Message("wfb6.table.no_shooter_distance", unit=unit.name))
     return GmkitError(Message("wfb6.target.no_shooter_distance", unit=unit.name))
 
 
@@ -219,10 +221,12 @@ def _lone(
         reason = Message("wfb6.target.screened_alone", near=near)
         return _ruling(title, True, reason, modifiers=modifiers)
     if situation.distance_cm is None:
+        if situation.from_table:
+            raise RulesError(Message("wfb6.table.no_distance", target=target.name, near=near))
         raise GmkitError(Message("wfb6.target.no_distance", target=target.name, near=near))
     for unit in candidates:
         if unit.shooter_distance_cm is None:
-            raise _no_shooter_distance(unit)
+            raise _no_shooter_distance(unit, situation)
     closest = min(candidates, key=lambda unit: unit.shooter_distance_cm or 0.0)
     compared = Message(
         "wfb6.target.compared" if reading == "near_character" else "wfb6.target.compared_anywhere",

@@ -38,8 +38,12 @@ The parts, each its own module:
 - :mod:`~gmkit.systems.wfrp2.setup`: :func:`attack_setup` (the attack before the dice) and
   :func:`reactions_available` (what the defender may do: offer it before resolving).
 - :mod:`~gmkit.systems.wfrp2.resolve`: :func:`resolve_attack`.
-- :mod:`~gmkit.systems.wfrp2.damage`: damage, Ulric's Fury, soak, :func:`roll_critical`
-  (``criticals.yaml``: a format with placeholder rows for the GM to fill from the book).
+- :mod:`~gmkit.systems.wfrp2.damage`: damage, Ulric's Fury, soak.
+- :mod:`~gmkit.systems.wfrp2.criticals`: :func:`roll_critical` on the GM's table (a path, the
+  option ``critical_table``), else a :class:`CriticalPrompt` asking the GM for the effect
+  (``criticals.yaml`` is the format; its placeholder rows never apply).
+- :mod:`~gmkit.systems.wfrp2.acting`: the rules of the turn (``TURN_RULES``: stunned, the
+  actions through the encounter's seam, aim and feint spent by the next action).
 - :mod:`~gmkit.systems.wfrp2.effects`: :func:`apply_effects`.
 - :mod:`~gmkit.systems.wfrp2.round`: :func:`initiative` (Ag + 1d10, surprise) and
   :func:`perform_action` (movement, stances, feint, manoeuvre...).
@@ -53,8 +57,8 @@ modifier cap and no automatic success or failure on the d100 (002 gives neither)
 and the weapon qualities follow the book, not 002 (and can be switched off: the option
 ``ulrics_fury`` and ``covered: false`` in ``qualities.yaml``); circumstances 002 does not price
 (outnumbering, higher ground, darkness, range, cover, prone) are left to ``gm_modifier``; the
-critical table is the GM's to fill; conditions are returned for the encounter to keep, since the
-sheet has no field for them.
+critical table is the GM's (none: the GM is asked); conditions are returned for the encounter
+to keep, since the sheet has no field for them.
 
 Through the encounter (:meth:`WFRP2System.resolve_attack`): the combatants' conditions
 (``request.attacker_standing.conditions`` and ``request.target_standing.conditions``) set the
@@ -77,6 +81,7 @@ from typing import Any
 from gmkit.dice import DiceSource
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
+from gmkit.systems.wfrp2.acting import attack_effects, refuse_unable
 from gmkit.systems.wfrp2.catalogs import (
     Action,
     Circumstance,
@@ -86,10 +91,16 @@ from gmkit.systems.wfrp2.catalogs import (
     qualities,
     turn_problems,
 )
-from gmkit.systems.wfrp2.damage import Critical, Damage, roll_critical, roll_damage, soak
+from gmkit.systems.wfrp2.criticals import (
+    Critical,
+    CriticalPrompt,
+    load_critical_table,
+    roll_critical,
+)
+from gmkit.systems.wfrp2.damage import Damage, roll_damage, soak
 from gmkit.systems.wfrp2.effects import Applied, apply_effect, apply_effects
 from gmkit.systems.wfrp2.options import WFRP2Options
-from gmkit.systems.wfrp2.resolve import resolve_attack
+from gmkit.systems.wfrp2.resolve import WFRP2AttackResult, resolve_attack
 from gmkit.systems.wfrp2.round import ActionResult, InitiativeResult, initiative, perform_action
 from gmkit.systems.wfrp2.setup import (
     AttackSetup,
@@ -106,10 +117,12 @@ __all__ = [
     "AttackSetup",
     "Circumstance",
     "Critical",
+    "CriticalPrompt",
     "Damage",
     "InitiativeResult",
     "Quality",
     "ReactionOption",
+    "WFRP2AttackResult",
     "WFRP2Options",
     "WFRP2System",
     "actions",
@@ -119,6 +132,7 @@ __all__ = [
     "circumstances",
     "encounter_circumstances",
     "initiative",
+    "load_critical_table",
     "perform_action",
     "qualities",
     "reactions_available",
@@ -175,9 +189,13 @@ class WFRP2System:
         :func:`circumstances`, ``request.mode`` "melee" or "ranged" (else: the weapon's own),
         ``request.options.reaction`` the defender's choice ("parry", "dodge", None, or one per
         attack). The encounter's conditions and reactions spent add circumstances
-        (:func:`encounter_circumstances`); the result's request is the one resolved.
+        (:func:`encounter_circumstances`); the result's request is the one resolved. A stunned
+        attacker is refused (002: no action of any kind); the attack spends the attacker's aim
+        and feint, and a reaction the target's (:func:`~gmkit.systems.wfrp2.acting.attack_effects`).
         """
-        return resolve_attack(with_encounter_state(request), source)
+        refuse_unable(request.attacker.name, request.attacker_standing.conditions)
+        resolved = with_encounter_state(request)
+        return attack_effects(resolved, resolve_attack(resolved, source))
 
     def reactions_available(self, request: AttackRequest) -> dict[str, ReactionOption]:
         """What the defender may do against ``request`` (before any die), the encounter's

@@ -7,7 +7,8 @@
   (qualities.yaml), never below 0. The wounds lost are the damage less the soak, never below 0
   (002: "if any").
 - A hit that takes wounds below zero is a critical hit (002); its critical value is how far
-  below zero, plus Precise (qualities.yaml), read on ``criticals.yaml`` (:func:`roll_critical`).
+  below zero, plus Precise (qualities.yaml): :mod:`gmkit.systems.wfrp2.criticals` (the GM's
+  table, else a prompt for the GM; re-exported here).
 
 Choices where seed 002 is silent (it does not describe Ulric's Fury):
 
@@ -22,16 +23,14 @@ Choices where seed 002 is silent (it does not describe Ulric's Fury):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast, get_args
 
 from gmkit.dice import DiceSource, DieRoll
-from gmkit.errors import GmkitError
-from gmkit.messages import Message, Text
+from gmkit.messages import Message
 from gmkit.sheets.wfrp2 import WFRP2Character
-from gmkit.systems.base import Effect, EffectKind, Step
-from gmkit.systems.percentile import location_class, location_name, roll_test
-from gmkit.systems.tables import table
+from gmkit.systems.base import Step
+from gmkit.systems.percentile import location_name, roll_test
 from gmkit.systems.wfrp2.catalogs import quality_label
+from gmkit.systems.wfrp2.criticals import Critical, CriticalPrompt, result_id, roll_critical
 from gmkit.systems.wfrp2.rolls import roll_dice
 from gmkit.systems.wfrp2.setup import AttackSetup
 from gmkit.systems.wfrp2.terms import number as bare_number
@@ -39,7 +38,6 @@ from gmkit.systems.wfrp2.terms import numbered
 
 FURY_LIMIT = 20
 GAME = "wfrp2"
-CRITICALS = f"{GAME}/criticals.yaml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,98 +192,14 @@ def soak(target: WFRP2Character, location: str, setup: AttackSetup) -> tuple[int
     return absorbed, Step(Message("wfrp2.step.soak"), bare_number(absorbed), detail)
 
 
-@dataclass(frozen=True, slots=True)
-class Critical:
-    """A critical hit read on ``criticals.yaml``: the value, the d100, the result, its effects."""
-
-    value: int
-    location: str
-    roll: DieRoll | None
-    result: int | None
-    text: Text
-    effects: tuple[Effect, ...]
-    steps: tuple[Step, ...]
-
-
-def _critical_table() -> dict[str, Any]:
-    data = table(GAME, "criticals")
-    if not isinstance(data, dict) or not isinstance(data.get("max_value"), int):
-        raise GmkitError(Message("wfrp2.criticals.not_a_table", file=CRITICALS))
-    for key in ("chart", "results"):
-        if not isinstance(data.get(key) or [], list):
-            raise GmkitError(Message("wfrp2.criticals.not_rows", file=CRITICALS, key=key))
-    return data
-
-
-def _effect(target: str, location: str, raw: Any, note_id: str) -> Effect:
-    kinds = get_args(EffectKind)
-    if not isinstance(raw, dict) or raw.get("kind") not in kinds:
-        raise GmkitError(Message("wfrp2.criticals.effect_kind", file=CRITICALS, kinds=kinds))
-    fields: dict[str, Any] = {
-        key: raw[key] for key in ("amount", "condition", "rounds") if key in raw
-    }
-    if "note" in raw:
-        fields["note"] = Message.term(note_id, str(raw["note"]))
-    return Effect(cast(EffectKind, raw["kind"]), target, location=location, **fields)
-
-
-def result_id(result: int, location: str) -> str:
-    """The id of a critical result's text in the catalogs (``wfrp2.critical.5_head``)."""
-    return f"wfrp2.critical.{result}_{location}"
-
-
-def roll_critical(
-    target: str, value: int, location: str, source: DiceSource, *, number: int | None = None
-) -> Critical:
-    """Roll a critical hit of ``value`` at ``location`` on ``criticals.yaml``.
-
-    Returns the critical effect (``amount`` the critical value) and the table's effects. A value
-    the chart has no row for rolls nothing and asks the GM to read the book.
-    """
-    data = _critical_table()
-    capped = min(value, int(data["max_value"]))
-    title = numbered(Message("wfrp2.step.critical"), number)
-
-    def shown(text: Message) -> Message:
-        if data.get("placeholder"):
-            return Message("wfrp2.critical.placeholder", text=text)
-        return text
-
-    rows = [row for row in data.get("chart") or [] if row.get("value") == capped]
-    if not rows:
-        text = Message("wfrp2.critical.no_row", value=capped)
-        effect = Effect("critical", target, capped, location, note=text)
-        step = Step(title, Message("wfrp2.outcome.critical", value=capped), shown(text))
-        return Critical(capped, location, None, None, text, (effect,), (step,))
-    die = source.roll_die(100, numbered(Message("wfrp2.die.critical"), number))
-    row = next((r for r in rows if die.value <= int(r["upto"])), None)
-    result = None if row is None else int(row["result"])
-    kind = location_class(location)
-    found = [
-        r
-        for r in data.get("results") or []
-        if r.get("result") == result and r.get("location") in (kind, location, "any")
-    ]
-    found.sort(key=lambda r: r.get("location") == "any")
-    if result is None:
-        text = Message("wfrp2.critical.no_result")
-        outcome = Message("wfrp2.outcome.critical_no_result", value=capped, roll=die.value)
-    else:
-        outcome = Message(
-            "wfrp2.outcome.critical_result", value=capped, roll=die.value, result=result
-        )
-        text = Message("wfrp2.critical.no_effect", result=result)
-    if result is None or not found:
-        effects: tuple[Effect, ...] = (Effect("critical", target, capped, location, note=text),)
-    else:
-        entry_id = result_id(result, str(found[0].get("location")))
-        text = Message.term(entry_id, str(found[0].get("text", "")))
-        effects = (
-            Effect("critical", target, capped, location, note=text),
-            *(
-                _effect(target, location, raw, f"{entry_id}_note_{index}")
-                for index, raw in enumerate(found[0].get("effects") or [], start=1)
-            ),
-        )
-    step = Step(title, outcome, shown(text), (die,))
-    return Critical(capped, location, die, result, text, effects, (step,))
+__all__ = [
+    "FURY_LIMIT",
+    "Critical",
+    "CriticalPrompt",
+    "Damage",
+    "result_id",
+    "roll_critical",
+    "roll_damage",
+    "soak",
+    "weapon_damage",
+]

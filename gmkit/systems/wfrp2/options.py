@@ -10,7 +10,12 @@ round) is not an option: it comes in the request's standings
   control (not offered as an option).
 - ``parry_weapon``: the target's weapon that parries (else its first Defensive melee weapon,
   else its first melee weapon). A GM's choice.
-- ``ulrics_fury``: Ulric's Fury on (the book's rule, not 002's) or off. A house rule switch.
+- ``ulrics_fury``: Ulric's Fury on (the default) or off: it is the WFRP book's rule, not seed
+  002's, so the panel offers the switch, its help saying so.
+- ``critical_table``: the path of the GM's critical table (a YAML file of the format of the
+  packaged ``criticals.yaml``, e.g. ``examples/criticals/wfrp2_example.yaml``); None: the
+  critical hits ask the GM for their effect (002 has no table:
+  :mod:`gmkit.systems.wfrp2.criticals`).
 """
 
 from __future__ import annotations
@@ -58,6 +63,12 @@ class WFRP2Options(AttackOptions):
         Message("wfrp2.option.ulrics_fury"),
         offered=True,
         label=Message("wfrp2.option_label.ulrics_fury"),
+    )
+    critical_table: str | None = option(
+        None,
+        Message("wfrp2.option.critical_table"),
+        offered=True,
+        label=Message("wfrp2.option_label.critical_table"),
     )
 
     @field_validator("reaction", mode="before")

@@ -18,11 +18,14 @@ Choices where seed 002 is silent:
 - A swift attack's hits run down the target's wounds in turn: once at zero, each further
   wound lost is a critical (002: a survivor of a critical counts as having zero wounds).
 - The option ``ulrics_fury=False`` turns Ulric's Fury off (it is the book's rule, not 002's).
+- A critical hit is read on the GM's table (the option ``critical_table``: its path), else the
+  GM is asked for its effect (:mod:`gmkit.systems.wfrp2.criticals`; the result's ``prompts``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from gmkit.dice import DiceSource
@@ -38,7 +41,8 @@ from gmkit.systems.percentile import (
     roll_test,
 )
 from gmkit.systems.wfrp2.catalogs import REACTIONS, quality_label
-from gmkit.systems.wfrp2.damage import roll_critical, roll_damage, soak
+from gmkit.systems.wfrp2.criticals import Critical, CriticalPrompt, roll_critical
+from gmkit.systems.wfrp2.damage import roll_damage, soak
 from gmkit.systems.wfrp2.setup import (
     AttackSetup,
     ReactionOption,
@@ -57,6 +61,19 @@ from gmkit.systems.wfrp2.terms import (
 
 GAME = "wfrp2"
 NO_REACTION = (None, "", "none")
+
+
+@dataclass(frozen=True)
+class WFRP2AttackResult(AttackResult):
+    """An attack's result with its critical hits (``prompts``: those the GM gives the effect
+    of, no table giving it: :mod:`gmkit.systems.wfrp2.criticals`)."""
+
+    criticals: tuple[Critical, ...] = ()
+
+    @property
+    def prompts(self) -> tuple[CriticalPrompt, ...]:
+        """The critical hits whose effect the GM is asked for."""
+        return tuple(c.prompt for c in self.criticals if c.prompt is not None)
 
 
 def reaction_choices(chosen: Any, attacks: int) -> tuple[list[str | None], bool]:
@@ -165,6 +182,7 @@ def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:
     used: set[str] = set()
     reported: set[str] = set()
     wounds, hits, lost_total = target.wounds_current, 0, 0
+    criticals: list[Critical] = []
     for index in range(setup.attacks):
         number = index + 1 if setup.attacks > 1 else None
         name = numbered(
@@ -223,7 +241,16 @@ def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:
         left = wounds - lost
         if left < 0:
             value = -left + setup.critical_bonus
-            critical = roll_critical(target.name, value, location, source, number=number)
+            critical = roll_critical(
+                target.name,
+                value,
+                location,
+                source,
+                number=number,
+                wounds_lost=lost,
+                table_path=options.critical_table,
+            )
+            criticals.append(critical)
             steps.extend(critical.steps)
             effects.extend(critical.effects)
         wounds = max(0, left)
@@ -238,4 +265,4 @@ def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:
         lost=lost_total,
         left=wounds,
     )
-    return AttackResult(request, tuple(steps), tuple(effects), hits, summary)
+    return WFRP2AttackResult(request, tuple(steps), tuple(effects), hits, summary, tuple(criticals))

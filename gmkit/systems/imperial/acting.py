@@ -1,0 +1,133 @@
+"""The rules of the turn of Dark Heresy and Deathwatch beyond attacks (``TurnRules``).
+
+:class:`ImperialTurns` (one for each game, ``ImperialTurns("dark_heresy")``) reads the
+game's catalogs, so that a GM's data files change it:
+
+- ``restrictions``: what the conditions a combatant bears forbid it, from their ``flags`` and
+  ``only_actions`` in conditions.yaml. ``no_actions`` (stunned, unconscious, surprised):
+  nothing at all, free actions included (and no reaction where ``no_reactions`` is flagged
+  too); ``one_half_action`` (Dark Heresy's pinned, 001): one half action's worth of the turn's
+  ``actions`` pool (``systems.turns.FORTY_K``), free actions besides; ``half_actions_only``
+  (Deathwatch's pinned, 004): half and free actions only; ``only_actions`` (grappled, broken):
+  those actions only; ``no_reactions`` alone (helpless, unaware, in a grapple): no Dodge nor
+  Parry. The game's fallen conditions (dead) are the permits' own and give none here, nor do
+  the conditions whose reactions ``systems.turns.REACTION_CONDITIONS`` counts (All Out Attack).
+- ``actions`` / ``perform_action``: the actions of actions.yaml that are no attack and no
+  reaction (``acting_actions``): Aim, Brace, Ready, Delay, Move, Run, Reload, Clear Jam...
+- ``lapsed_by_reaction``: a reaction ends Aim's bonus (004: lost if a reaction comes first).
+- ``turn_rolls`` / ``roll_due``: the reminders of conditions.yaml that roll something
+  (``acting_dues``): on fire, blood loss, the pinned Willpower test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gmkit.dice import DiceSource
+from gmkit.messages import Message
+from gmkit.systems.acting import (
+    ActionInfo,
+    ActionRequest,
+    ActionResult,
+    Bearer,
+    Due,
+    Moment,
+    NoTurnRules,
+    Restriction,
+)
+from gmkit.systems.base import Choice
+from gmkit.systems.imperial import acting_actions, acting_dues
+from gmkit.systems.imperial.actions import actions as catalog
+from gmkit.systems.imperial.actions import check_game
+from gmkit.systems.imperial.conditions import about, conditions
+from gmkit.systems.turns import REACTION_CONDITIONS
+
+FALLEN = frozenset({"dead"})  # the permits' own (systems.turns FORTY_K ``fallen``)
+AIMED = "aimed"
+
+
+def restriction_of(game: str, name: str) -> tuple[Restriction, ...]:
+    """What the condition ``name`` (an id of ``game``'s catalog, or ``"id: about"``) forbids
+    its bearer; () for a name the catalog does not know (the GM's own)."""
+    key = about(name)[0]
+    item = conditions(game).get(key)
+    if item is None or key in FALLEN:
+        return ()
+    flags, label = item.flags, item.label
+    no_reactions = "no_reactions" in flags and key not in REACTION_CONDITIONS
+    if "no_actions" in flags:
+        why = Message("imperial.acting.no_actions", condition=label)
+        return (Restriction(name, why, no_actions=True, no_reactions=no_reactions),)
+    found: list[Restriction] = []
+    if "one_half_action" in flags:
+        why = Message("imperial.acting.one_half_action", condition=label)
+        found.append(Restriction(name, why, caps={"actions": 1}))
+    if "half_actions_only" in flags:
+        why = Message("imperial.acting.half_actions_only", condition=label)
+        found.append(Restriction(name, why, types=frozenset({"half", "free"})))
+    if item.only_actions:
+        named = tuple(
+            catalog(game)[one].label if one in catalog(game) else Message.verbatim(one)
+            for one in sorted(item.only_actions)
+        )
+        why = Message("imperial.acting.only_actions", condition=label, actions=named)
+        found.append(Restriction(name, why, actions=frozenset(item.only_actions)))
+    if no_reactions:
+        why = Message("imperial.acting.no_reactions", condition=label)
+        found.append(Restriction(name, why, no_reactions=True))
+    return tuple(found)
+
+
+class ImperialTurns(NoTurnRules):
+    """Dark Heresy's or Deathwatch's rules of the turn (see the module docstring)."""
+
+    def __init__(self, game: str) -> None:
+        self.game = check_game(game)
+
+    def __repr__(self) -> str:
+        return f"ImperialTurns({self.game!r})"
+
+    def restrictions(self, conditions: Iterable[str]) -> tuple[Restriction, ...]:
+        return tuple(
+            rule for name in dict.fromkeys(conditions) for rule in restriction_of(self.game, name)
+        )
+
+    def actions(self) -> tuple[ActionInfo, ...]:
+        return tuple(
+            ActionInfo(
+                item.id,
+                item.label,
+                tuple(kind for kind in item.types if kind != "reaction"),
+                weapon=item.weapon,
+                inputs=_inputs(item.id),
+            )
+            for item in acting_actions.offered(self.game)
+        )
+
+    def perform_action(self, request: ActionRequest, source: DiceSource) -> ActionResult:
+        return acting_actions.perform(self.game, request, source)
+
+    def lapsed_by_reaction(self, conditions: Iterable[str]) -> tuple[str, ...]:
+        return tuple(name for name in conditions if about(name)[0] == AIMED)
+
+    def turn_rolls(self, moment: Moment, bearer: Bearer) -> tuple[Due, ...]:
+        return acting_dues.turn_rolls(self.game, moment, bearer)
+
+    def roll_due(self, due: Due, bearer: Bearer, source: DiceSource) -> ActionResult:
+        found = acting_dues.roll_due(self.game, due, bearer, source)
+        return found if found is not None else super().roll_due(due, bearer, source)
+
+
+def _inputs(action_id: str) -> tuple[Choice, ...]:
+    if action_id == "move":
+        label = Message("imperial.acting.input.engages")
+        return (
+            Choice("engages", label, "flag", help=Message("imperial.acting.input.engages_help")),
+        )
+    return ()
+
+
+DARK_HERESY = ImperialTurns("dark_heresy")
+DEATHWATCH = ImperialTurns("deathwatch")
+
+__all__ = ["DARK_HERESY", "DEATHWATCH", "ImperialTurns", "restriction_of"]

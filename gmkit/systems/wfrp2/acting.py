@@ -1,0 +1,188 @@
+"""The WFRP 2e rules of the turn beyond attacks (seed 002), through the seam of
+:mod:`gmkit.systems.acting`: :data:`TURN_RULES` (the registry entry's ``acting``).
+
+- :meth:`WFRP2TurnRules.restrictions`: stunned: no action of any kind, not even a free one,
+  and no parry or dodge (002); helpless: no parry or dodge (002: it cannot defend itself);
+  defensive stance: no attack (002: the character does not attack that round; its other
+  actions stay open).
+- :meth:`WFRP2TurnRules.actions`: the non-attack actions of ``actions.yaml`` with the budget
+  types they take (002's "other actions", whose cost varies: as a half or a full action, the
+  GM's choice); feint and manoeuvre need a target (their opposed WS test).
+- :meth:`WFRP2TurnRules.perform_action`: :func:`gmkit.systems.wfrp2.round.perform_action`
+  through the seam: its steps, the conditions it grants (aiming, feint, the stances...), and
+  the delay ends the turn keeping a half action (the encounter keeps it).
+- Aim and a won feint hold for the bearer's next action only (002): a standard attack uses
+  them (:func:`attack_effects`: the attack removes them, whatever attack it is), any other
+  action ends them, and so does a reaction, since 002 makes a dodge and a parry with the other
+  hand free actions (:meth:`WFRP2TurnRules.lapsed_by_reaction`; the resolver does the same for
+  the reactions it rolls).
+- A stunned attacker's attack is refused by the resolver itself (:func:`refuse_unable`), as an
+  action by :meth:`WFRP2TurnRules.perform_action`.
+
+Choices where seed 002 is silent: aim and feint last until the bearer's next action, at most
+to the end of its next turn (``rounds: 2`` in ``actions.yaml``: an aim as the turn's last half
+action carries into the next turn); 002 gives no roll due at any moment of the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from gmkit.dice import DiceSource
+from gmkit.errors import RulesError
+from gmkit.messages import Message
+from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.systems.acting import (
+    ActionInfo,
+    ActionRequest,
+    ActionResult,
+    NoTurnRules,
+    Restriction,
+    unknown_action,
+)
+from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
+from gmkit.systems.wfrp2.catalogs import Action, actions
+from gmkit.systems.wfrp2.round import perform_action
+
+NEXT_ACTION = ("aiming", "feint")
+"""Conditions that hold for the bearer's next action only, which must be a standard attack."""
+USED_BY = "standard_attack"
+UNABLE = "stunned"
+DELAY = "delay"
+DELAYED_CONDITION = "delayed_half_action"  # the encounter keeps the delayed half action itself
+
+TYPES: dict[str, tuple[str, ...]] = {
+    "full": ("full",),
+    "half": ("half",),
+    "free": ("free",),
+    "varies": ("half", "full"),
+}
+
+
+def condition_term(name: str) -> Message:
+    """A condition's name as the catalogs give it (``wfrp2.condition.<name>``)."""
+    return Message.term(f"wfrp2.condition.{name}", name)
+
+
+def _lapsed_step(held: Iterable[str], why: str) -> Step:
+    names = tuple(condition_term(name) for name in held)
+    return Step(
+        Message("wfrp2.step.lapsed"),
+        Message("wfrp2.outcome.lapsed", conditions=names),
+        Message(why),
+    )
+
+
+def _removals(target: str, held: Iterable[str]) -> tuple[Effect, ...]:
+    return tuple(Effect("remove_condition", target, condition=name) for name in held)
+
+
+def refuse_unable(name: str, conditions: Iterable[str]) -> None:
+    """RulesError when ``name``, bearing ``conditions``, may take no action (002: stunned)."""
+    if UNABLE in set(conditions):
+        raise RulesError(Message("wfrp2.refusal.stunned", name=name))
+
+
+def attack_effects(request: AttackRequest, result: AttackResult) -> AttackResult:
+    """``result`` with what the attack does to the standings: the attacker's aim and feint are
+    spent (used by a standard attack, lost by any other), and a target that reacted loses its
+    own (a dodge, a parry: 002's free actions)."""
+    attacker, target = request.attacker.name, request.target.name
+    held = [c for c in NEXT_ACTION if c in request.attacker_standing.conditions]
+    effects = list(result.effects)
+    steps = list(result.steps)
+    if held:
+        effects += _removals(attacker, held)
+        if request.action != USED_BY:
+            steps.append(_lapsed_step(held, "wfrp2.detail.lapsed_attack"))
+    reacted = any(e.kind == "reaction" and e.target == target for e in result.effects)
+    kept = [c for c in NEXT_ACTION if c in request.target_standing.conditions]
+    if reacted and kept:
+        effects += _removals(target, kept)
+        steps.append(_lapsed_step(kept, "wfrp2.detail.lapsed_reaction"))
+    if len(effects) == len(result.effects):
+        return result
+    return replace(result, steps=tuple(steps), effects=tuple(effects))
+
+
+def _info(item: Action) -> ActionInfo:
+    return ActionInfo(
+        item.id,
+        item.label,
+        TYPES[item.type],
+        help=item.note_text or "",
+        target=item.opposed is not None,
+    )
+
+
+class WFRP2TurnRules(NoTurnRules):
+    """WFRP 2e's rules of the turn (see the module docstring)."""
+
+    def restrictions(self, conditions: Iterable[str]) -> tuple[Restriction, ...]:
+        held = set(conditions)
+        found: list[Restriction] = []
+        if UNABLE in held:
+            why = Message("wfrp2.restriction.stunned")
+            found.append(Restriction(UNABLE, why, no_actions=True, no_reactions=True))
+        if "helpless" in held:
+            why = Message("wfrp2.restriction.helpless")
+            found.append(Restriction("helpless", why, no_reactions=True))
+        if "defensive_stance" in held:
+            others = frozenset(a.id for a in actions().values() if not a.is_attack)
+            why = Message("wfrp2.restriction.defensive_stance")
+            found.append(Restriction("defensive_stance", why, actions=others))
+        return tuple(found)
+
+    def actions(self) -> tuple[ActionInfo, ...]:
+        return tuple(_info(item) for item in actions().values() if not item.is_attack)
+
+    def perform_action(self, request: ActionRequest, source: DiceSource) -> ActionResult:
+        known = actions()
+        if request.action not in known or known[request.action].is_attack:
+            raise unknown_action(request.action, self.actions())
+        actor = request.actor
+        if not isinstance(actor, WFRP2Character):
+            raise RulesError(Message("wfrp2.refusal.not_a_character", name=actor.name))
+        refuse_unable(actor.name, request.actor_standing.conditions)
+        target = request.target
+        if target is not None and not isinstance(target, WFRP2Character):
+            raise RulesError(Message("wfrp2.refusal.not_a_character", name=target.name))
+        taken = perform_action(request.action, actor, source, target=target)
+        delays = request.action == DELAY
+        effects = [e for e in taken.effects if not (delays and e.condition == DELAYED_CONDITION)]
+        steps = list(taken.steps)
+        granted = {e.condition for e in effects if e.kind == "condition" and e.target == actor.name}
+        held = [
+            c for c in NEXT_ACTION if c in request.actor_standing.conditions and c not in granted
+        ]
+        if held:
+            effects = [*_removals(actor.name, held), *effects]
+            steps.append(_lapsed_step(held, "wfrp2.detail.lapsed_action"))
+        if taken.won is None:
+            summary = Message("wfrp2.summary.action", name=actor.name, action=taken.action.label)
+        else:
+            summary = Message(
+                "wfrp2.summary.opposed_won" if taken.won else "wfrp2.summary.opposed_lost",
+                name=actor.name,
+                action=taken.action.label,
+                target=target.name if target is not None else "",
+            )
+        return ActionResult(tuple(steps), tuple(effects), summary, delays=delays)
+
+    def lapsed_by_reaction(self, conditions: Iterable[str]) -> tuple[str, ...]:
+        held = set(conditions)
+        return tuple(name for name in NEXT_ACTION if name in held)
+
+
+TURN_RULES = WFRP2TurnRules()
+"""WFRP 2e's rules of the turn, as its registry entry holds them."""
+
+__all__ = [
+    "NEXT_ACTION",
+    "TURN_RULES",
+    "WFRP2TurnRules",
+    "attack_effects",
+    "condition_term",
+    "refuse_unable",
+]
