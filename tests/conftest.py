@@ -152,6 +152,26 @@ def players_server(
     stop_server(server)
 
 
+@pytest.fixture(scope="session")
+def serve_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[Path], Server]]:
+    """``serve_table(campaign)``: ``gmkit table CAMPAIGN`` (dice seeded as ``table_server``'s),
+    once the page answers; every server it started stops at the end of the session."""
+    started: list[Server] = []
+
+    def serve(campaign: Path) -> Server:
+        server, _ = start_server(
+            ["table", str(campaign)],
+            tmp_path_factory.mktemp("served"),
+            env={"GMKIT_SEED": TABLE_SEED},
+        )
+        started.append(server)
+        return server
+
+    yield serve
+    for server in started:
+        stop_server(server)
+
+
 @dataclass
 class DemoFights:
     """A ``gmkit table`` on its own copy of the demo campaign file, and one ``gmkit players``

@@ -14,7 +14,13 @@ from typing import Any
 from gmkit.dice import DiceSource
 from gmkit.encounter.acting import ActionCommands
 from gmkit.encounter.core import roll_record
-from gmkit.encounter.effects import application, as_effect, no_combatant, unapplied_records
+from gmkit.encounter.effects import (
+    application,
+    as_effect,
+    no_combatant,
+    unapplied_records,
+    with_rounds_spent,
+)
 from gmkit.encounter.flow import spent_event
 from gmkit.encounter.records import step_record, summary_record, target_record
 from gmkit.encounter.state import Combatant
@@ -47,7 +53,10 @@ class CombatCommands(UnitCommands, ActionCommands):
 
         With units on the table (a game whose registry entry has a ``table``), the game's
         table around the shot (WFB: ``options["situation"]``, unless given) and the sheets as
-        members of their units; the ``distance`` measured between the two, unless given."""
+        members of their units; the ``distance`` measured between the two, unless given. The
+        attacker's weapons hold what the encounter counted they have left (``loaded`` less the
+        rounds fired since the sheet was set: ``with_rounds_spent``), so a clip runs dry and
+        Reload fills it."""
         a, t = self.combatant(attacker), self.combatant(target)
         for who in (a, t):
             if who.removed:
@@ -60,7 +69,7 @@ class CombatCommands(UnitCommands, ActionCommands):
                 given.pop(f"{role}_counters", who.counters),
                 given.pop(f"{role}_reactions", who.reactions),
             )
-        attacking, targeted = a.sheet, t.sheet
+        attacking, targeted = with_rounds_spent(a.sheet, a.counters), t.sheet
         table = find_game(self.game).table
         if table is not None and self.state.units and "situation" not in given:
             attacking, targeted, situation = table.situation(self.state, a, t)

@@ -327,6 +327,35 @@ def apply_effects(state: EncounterState, effects: Any) -> EncounterState:
     return set_application(state, application(state, effects))
 
 
+AMMO_SPENT = "ammo spent: "
+"""The counter of rounds fired from a weapon, by its name: ``ammo spent: Lasgun``."""
+
+
+def with_rounds_spent(sheet: Any, counters: Mapping[str, int]) -> Any:
+    """``sheet`` with each weapon that has a clip holding what is left of it once the rounds
+    the encounter counted as fired from it (``counters["ammo spent: <weapon>"]``) are taken
+    from ``loaded``; the same sheet when none was fired."""
+    fired = {
+        key[len(AMMO_SPENT) :]: int(count)
+        for key, count in counters.items()
+        if key.startswith(AMMO_SPENT) and count
+    }
+    weapons = getattr(sheet, "weapons", None)
+    if not fired or not weapons:
+        return sheet
+    changed = [
+        weapon.model_copy(update={"loaded": max(0, int(weapon.loaded) - fired[weapon.name])})
+        if weapon.name in fired and _has_clip(weapon)
+        else weapon
+        for weapon in weapons
+    ]
+    return sheet.model_copy(update={"weapons": changed})
+
+
+def _has_clip(weapon: Any) -> bool:
+    return bool(getattr(weapon, "clip", None)) and hasattr(weapon, "loaded")
+
+
 def apply_common(
     game: str, combatant: Combatant, effect: Effect, ticks: Tick = "end_of_turn"
 ) -> Combatant:
@@ -348,7 +377,7 @@ def apply_common(
                 name = f"{name}: {effect.weapon}"
             return combatant.without_condition(name)
         case "ammo":
-            return combatant.counted(f"ammo spent: {effect.weapon}", effect.amount)
+            return combatant.counted(f"{AMMO_SPENT}{effect.weapon}", effect.amount)
         case "jam":
             return combatant.with_condition(Condition(f"jammed: {effect.weapon}", None, "never"))
         case "reaction":

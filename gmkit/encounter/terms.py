@@ -2,9 +2,11 @@
 of the sides games' turns, the wound bands players see.
 
 A key stays a key in the state (``"stunned"``, ``"jammed: Lasgun"``, ``"close combat"``);
-these give the message a text shows it with. A condition's English is always its key, as the
-state holds it; its Spanish is the game's own term (``<game>.condition.<key>``) where the
-catalogs have one made from that same English, else the key as it is (a GM's own condition).
+these give the message a text shows it with. A condition kept by the id of the game's catalog
+(the 40k games' ``"on_fire"``) shows by the catalog's name (On fire, En llamas); one kept by its
+English name (``"out of action"``) shows as the state holds it, in Spanish the game's term
+where the catalogs have one made from that same English; any other key as it is (a GM's own
+condition).
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ def _known(message_id: str) -> bool:
 
 
 def condition_name(game: str, key: str) -> Message:
-    """A condition's name: its key in English, the game's term in Spanish where there is one
-    (``jammed: <weapon>``, the encounter's own, names the weapon)."""
+    """A condition's name (see the module docstring; ``jammed: <weapon>``, the encounter's
+    own, names the weapon)."""
+    term = f"{game}.condition.{key}"
+    english = catalogs().english(term)
+    if english is not None and english != key:  # an id of the game's catalog ("on_fire")
+        return Message.term(term, english)  # shown by its name: "On fire", "En llamas"
     for term in (f"{game}.condition.{key}", f"{game}.condition.{_slug(key)}"):
         if _known(term):
             return Message.term(term, key)

@@ -9,7 +9,8 @@ action the game has is listed, each with whether the actor may take it now and, 
 Defaults and resets, as in the attack form: a new actor (chosen, or the turn passing to it with
 ``follow_actor``) clears the action's type, target, weapon, inputs and typed dice; another
 action clears its type, inputs and dice and, when it needs one, picks the first visible enemy
-as target and the actor's first weapon. Nothing of one action carries into the next.
+as target and the actor's first weapon; an action taken clears the choice (its result stays
+shown). Nothing of one action carries into the next.
 
 Dice: gmkit's (seeded) or the table's (typed: ``perform("7")``, ``roll_due(0, "4")``); when
 the rules need one more die than was typed, ``needed`` says which
@@ -209,6 +210,7 @@ class ActionForm:
             self.needed = need
             self._notify()
             raise
+        self._reset_action("")  # taken: nothing of it carries into the next action
         self.result = result
         self._notify()
         return result

@@ -171,7 +171,7 @@ class ActionControls:
         if choice.kind == "flag":
             control = widgets.Checkbox(description=label, indent=False, layout={"width": "auto"})
         elif choice.kind == "number":
-            control = widgets.FloatText(description=label, layout={"width": "13em"})
+            control = widgets.FloatText(description=label, layout={"width": "auto"})
         else:
             options = [(NOTHING, "")] + [
                 (words(choice.option_label(option)), option) for option in choice.options

@@ -225,10 +225,13 @@ class TurnPanel(widgets.VBox):
         rows: list[widgets.Widget] = []
         for index, one in enumerate(self.encounter.due):
             who = html.escape(self.name_of(one.bearer))
-            text = widgets.HTML(f"<b>{who}</b>: {html.escape(words(one.text))}")
-            typed = widgets.Text(placeholder=t("typed_dice"), layout={"width": "8em"})
-            roll = widgets.Button(description=t("roll"), layout={"width": "auto"})
-            dismiss = widgets.Button(description=t("dismiss"), layout={"width": "auto"})
+            text = widgets.HTML(
+                f"<b>{who}</b>: {html.escape(words(one.text))}", layout={"flex": "1 1 auto"}
+            )
+            fixed = {"flex": "0 0 auto", "width": "auto"}
+            typed = widgets.Text(placeholder=t("typed_dice"), layout={"flex": "0 0 8em"})
+            roll = widgets.Button(description=t("roll"), layout=fixed)
+            dismiss = widgets.Button(description=t("dismiss"), layout=fixed)
             roll.on_click(
                 lambda _b, i=index, box=typed: self.roll_due(i, box.value.strip() or None)
             )

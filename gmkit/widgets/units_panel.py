@@ -21,6 +21,7 @@ import ipywidgets as widgets
 from traitlets import Unicode
 
 from gmkit.encounter import Encounter
+from gmkit.encounter.state import Unit
 from gmkit.encounter.table import table_troop_types, troop_type_term
 from gmkit.errors import GmkitError
 from gmkit.games import game as find_game
@@ -216,14 +217,17 @@ class UnitsPanel(widgets.VBox):
             self._show_unit(str(change["new"]))
 
     def _show_unit(self, name: str) -> None:
-        unit = self.encounter.state.units.get(name.strip())
+        """The controls show unit ``name`` as it stands on the table; a unit not yet on it as
+        its sheets describe it (the combatants whose sheets name it), so Set unit keeps them."""
+        unit = self.encounter.state.units.get(name.strip()) or self._from_sheets(name.strip())
         if unit is None:
             return
         self._syncing = True
         try:
             self.rank_and_file.value = unit.rank_and_file
             self.champions.value = unit.champions
-            self.troop_type.value = unit.troop_type
+            if unit.troop_type:
+                self.troop_type.value = unit.troop_type
             self.trooper.value = unit.trooper
             known = [value for _, value in self.characters.options]
             self.characters.value = tuple(c for c in unit.characters if c in known)
@@ -231,6 +235,26 @@ class UnitsPanel(widgets.VBox):
             self.visible.value = unit.visible
         finally:
             self._syncing = False
+
+    def _from_sheets(self, name: str) -> Unit | None:
+        """Unit ``name`` as the sheets describe it: its trooper (the combatant named as the unit,
+        else its first rank and file), champions and characters, the trooper's troop type."""
+        state = self.encounter.state
+        members = [c for c in state.present if _sheet_unit(c) == name or c.name == name]
+        if not name or not members:
+            return None
+        troopers = [c for c in members if c.name == name and _role(c) != "character"]
+        troopers += [c for c in members if _role(c) == "rank and file"]
+        trooper = troopers[0] if troopers else None
+        return Unit(
+            name=name,
+            side=members[0].side,
+            rank_and_file=int(self.rank_and_file.value),
+            champions=sum(1 for c in members if _role(c) == "champion"),
+            troop_type=str(getattr(trooper.sheet, "troop_type", "infantry")) if trooper else "",
+            characters=tuple(c.id for c in members if _role(c) == "character"),
+            trooper=trooper.id if trooper is not None else "",
+        )
 
     def _relabel(self) -> None:
         for control, key in (
@@ -259,6 +283,10 @@ class UnitsPanel(widgets.VBox):
 
 def _role(combatant: Any) -> str:
     return str(getattr(combatant.sheet, "role", ""))
+
+
+def _sheet_unit(combatant: Any) -> str:
+    return str(getattr(combatant.sheet, "unit", "") or "")
 
 
 def _pairs(items: Iterable[tuple[tuple[str, str], float]]) -> list[tuple[tuple[str, str], float]]:

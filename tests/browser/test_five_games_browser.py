@@ -29,20 +29,17 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from dashboard_page import SELECTED, T, Table, inner_text, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
-WAIT = 30.0  # s: generous, for a loaded CI machine
 FOLLOW_LIMIT = 3.0  # s: the player view follows the GM within this
 UNITS = {"necromunda": "in", "wfb6": "cm"}  # the Distance field's unit; "m" in the others
-STATUS = re.compile(r'"execution_state":\s*"(busy|idle)"')
-T = TypeVar("T")
 
 
 # --- the five fights ------------------------------------------------------------------------
@@ -184,7 +181,7 @@ FIGHTS = [
                 "1 wound: 0 of 1 left",
             ),
         ),
-        after_typed=Shown("Rotgut", "Wounds 0/1", ("pinned", "down"), "down", "down, pinned"),
+        after_typed=Shown("Rotgut", "Wounds 0/1", ("pinned (1)", "down"), "down", "down, pinned"),
         # the rest of round 1 (shooting to recovery, then the Scavvies' four phases), and on
         # to the Brethren's shooting phase of round 2
         nexts_to_round_two=8,
@@ -197,7 +194,7 @@ FIGHTS = [
             summary="Mordecai hits Mange: no wound",
             steps=("7 - BS 3 = 4; short range (lasgun) +1; 3 against 3+: success",),
         ),
-        after_seeded=Shown("Mange", "Wounds 1/1", ("pinned",), "unhurt", "pinned"),
+        after_seeded=Shown("Mange", "Wounds 1/1", ("pinned (1)",), "unhurt", "pinned"),
         after_undo=Shown("Mange", "Wounds 1/1", (), "unhurt"),
         hidden="Scabby Tom",
     ),
@@ -230,9 +227,11 @@ FIGHTS = [
                 "magnitude -2"
             ),
             steps=(
-                "BS 47 +0 = 47 [no modifiers]; rolled 30: success, 1 degree of success",
+                # the ruling's horde size bonus; the mob's flak counts (AP 2, pierced)
+                "BS 47 +10 = 57 [Horde size (magnitude 30) +10]; rolled 30: success, "
+                "2 degrees of success",
                 "2d10+5: [7, 8, ~~2~~] +5 = 20",
-                "20 damage - AP 0 (Pen 5: 0) - TB 8 = 12",
+                "20 damage - AP 2 (Pen 5: 0) - TB 8 = 12",
                 "Explosive damage: one more hit",
                 "2d10+5: [5, 4, ~~3~~] +5 = 14",
             ),
@@ -355,20 +354,8 @@ FIGHTS = [
 
 # --- reading the pages ----------------------------------------------------------------------
 
-TRACKER_ROW = """name => {
-  const row = [...document.querySelectorAll('.gmkit-tracker .gmkit-row')]
-    .find(r => r.querySelector('.gmkit-name')?.innerText.trim() === name);
-  if (!row) return null;
-  return {wounds: row.querySelector('.gmkit-wounds')?.innerText.trim() ?? '',
-          badges: [...row.querySelectorAll('.gmkit-badge')].map(b => b.innerText.trim())};
-}"""
 TRACKER_ORDER = """() => [...document.querySelectorAll('.gmkit-tracker .gmkit-row .gmkit-name')]
   .map(n => n.innerText.trim())"""
-LOG_ATTACKS = """() => [...document.querySelectorAll('.gmkit-log tbody tr')]
-  .filter(r => r.querySelector('.gmkit-kind')?.innerText.trim() === 'attack')
-  .map(r => ({outcome: r.querySelector('.gmkit-outcome').innerText.trim(),
-              rolls: r.querySelector('.gmkit-rolls').innerText.trim(),
-              dice: r.querySelector('.gmkit-dice').innerText.trim()}))"""
 PLAYER_ROW = """name => {
   const row = [...document.querySelectorAll('.gmkit-player-table tr')]
     .find(r => r.querySelector('td.gmkit-name')?.innerText.trim().startsWith(name));
@@ -376,131 +363,6 @@ PLAYER_ROW = """name => {
              : null;
 }"""
 PLAYER_LOG = "() => [...document.querySelectorAll('.gmkit-player-log li')].map(n => n.innerText)"
-# a dropdown's option texts (ipywidgets writes their spaces as no-break spaces)
-OPTIONS = "select => [...select.options].map(o => o.text.replace(/\\u00a0/g, ' '))"
-SELECTED = f"select => ({OPTIONS})(select)[select.selectedIndex] ?? ''"
-
-
-def until(page: Any, step: str, read: Callable[[], T], ok: Callable[[T], bool]) -> float:
-    """Poll ``read()`` (every 50 ms) until ``ok`` holds; the seconds it took. Fails naming the
-    step and what was last shown."""
-    start = time.monotonic()
-    while True:
-        value = read()
-        if ok(value):
-            return time.monotonic() - start
-        if time.monotonic() - start > WAIT:
-            pytest.fail(f"{step}: not shown after {WAIT:.0f} s; shown: {value!r}")
-        page.wait_for_timeout(50)
-
-
-def inner_text(page: Any, selector: str) -> str:
-    found = page.locator(selector)
-    return str(found.first.inner_text()) if found.count() else ""
-
-
-class Table:
-    """The GM's dashboard page, and how many messages its kernel has handled (the busy and
-    idle statuses the kernel sends on the page's websocket for each)."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.busy = 0
-        self.idle = 0
-        self.done = time.monotonic()  # when the kernel had handled the last action
-        page.on("websocket", lambda socket: socket.on("framereceived", self._on_frame))
-
-    def _on_frame(self, payload: str | bytes) -> None:
-        text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else payload
-        for state in STATUS.findall(text):
-            if state == "busy":
-                self.busy += 1
-            else:
-                self.idle += 1
-
-    @contextmanager
-    def acting(self, step: str) -> Iterator[None]:
-        """Do what the block does (a click, a pick, Enter in a field), then wait until the
-        kernel has handled it and everything before it."""
-        since = self.idle
-        yield
-        start = time.monotonic()
-        while not (self.idle > since and self.idle >= self.busy):
-            if time.monotonic() - start > WAIT:
-                pytest.fail(f"{step}: the dashboard's kernel never answered")
-            self.page.wait_for_timeout(20)
-        self.done = time.monotonic()
-        self.no_error(step)
-
-    def no_error(self, step: str) -> None:
-        shown = self.page.locator(".gmkit-dashboard .gmkit-error")
-        errors = [shown.nth(n).inner_text() for n in range(shown.count())]
-        assert not [e for e in errors if e.strip()], f"{step}: the dashboard refused: {errors}"
-
-    # --- controls -----------------------------------------------------------------------
-
-    def click(self, scope: str, label: str, step: str) -> None:
-        button = self.page.locator(f"{scope} button", has_text=label).first
-        until(self.page, f"{step} ({label} enabled)", button.is_enabled, bool)
-        with self.acting(step):
-            button.click()
-
-    def toggle(self, label: str, step: str) -> None:
-        """Press the attack panel's toggle button ``label`` (if it is not pressed already)."""
-        button = self.page.locator(".gmkit-attack .widget-toggle-button", has_text=label).first
-        if "mod-active" not in (button.get_attribute("class") or ""):
-            with self.acting(step):
-                button.click()
-        until(
-            self.page,
-            f"{step} pressed",
-            lambda: button.get_attribute("class") or "",
-            lambda css: "mod-active" in css,
-        )
-
-    def type_into(self, label: str, value: str, step: str) -> None:
-        """Type ``value`` in the attack panel's text field ``label``, then Enter."""
-        field_ = self.page.locator(
-            f".gmkit-attack .widget-text:has(label:text-is('{label}')) input"
-        ).first
-        with self.acting(step):
-            field_.fill(value)
-            field_.press("Enter")
-
-    def choose(self, label: str, option: str, step: str) -> None:
-        """Pick ``option`` in the attack panel's dropdown ``label`` (if not picked already)."""
-        select = self.page.locator(
-            f".gmkit-attack .widget-dropdown:has(label:text-is('{label}')) select"
-        ).first
-        until(
-            self.page,
-            f"{step}: {option!r} offered",
-            lambda: select.evaluate(OPTIONS),
-            lambda options: option in options,
-        )
-        if select.evaluate(SELECTED) != option:
-            with self.acting(step):
-                select.select_option(label=option)
-        until(
-            self.page,
-            f"{step}: {option!r} kept",
-            lambda: select.evaluate(SELECTED),
-            lambda shown: shown == option,
-        )
-
-    # --- reading --------------------------------------------------------------------------
-
-    def header(self) -> str:
-        return " ".join(inner_text(self.page, ".gmkit-tracker .gmkit-header").split())
-
-    def row(self, name: str) -> dict[str, Any] | None:
-        return self.page.evaluate(TRACKER_ROW, name)
-
-    def attacks(self) -> list[dict[str, str]]:
-        return self.page.evaluate(LOG_ATTACKS)
-
-    def panel(self, selector: str) -> str:
-        return inner_text(self.page, f".gmkit-attack {selector}")
 
 
 @dataclass

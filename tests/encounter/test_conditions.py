@@ -56,7 +56,7 @@ def test_start_of_turn_conditions_tick_when_the_bearer_begins_a_turn(sheet):
     assert fight.state.reminder_texts() == ()
     assert fight.state.combatant(ban).conditions["stunned"].rounds == 1
     fight.next_turn()  # Ban's turn begins
-    assert fight.state.reminder_texts() == ("Cultist Ban: no actions", "Cultist Ban: stunned ends")
+    assert fight.state.reminder_texts() == ("Cultist Ban: no actions", "Cultist Ban: Stunned ends")
     assert fight.state.combatant(ban).conditions == {}
 
 
@@ -116,7 +116,7 @@ def test_bad_conditions_are_refused(sheet, refused):
         "ticks: 'sometimes' is not one of start_of_turn, end_of_turn, end_of_round, never",
     )
     refused(fight, lambda: fight.add_condition(ilse, "  "), "condition: the name is blank")
-    refused(fight, lambda: fight.remove_condition(ilse, "prone"), "Ilse Marr is not prone")
+    refused(fight, lambda: fight.remove_condition(ilse, "prone"), "Ilse Marr is not Prone")
     refused(fight, lambda: fight.add_condition("nobody", "prone"), "no one called 'nobody'")
 
 

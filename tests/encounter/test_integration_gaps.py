@@ -200,7 +200,7 @@ def test_an_all_out_attack_leaves_its_state_through_the_attack_until_the_next_tu
     ]
     fight.next_turn()  # Ilse's turn begins: the state ends
     assert fight.combatant(ilse).conditions == {}
-    assert "Ilse Marr: all_out_attack ends" in fight.state.reminder_texts()
+    assert "Ilse Marr: All Out Attack ends" in fight.state.reminder_texts()
 
 
 def test_a_guarded_attack_leaves_the_guard_and_overwatch_is_not_doubled(sheet):

@@ -313,7 +313,7 @@ CASES: list[Case] = [
     ),
     (
         "encounter.condition_absent",
-        "condition: Sergeant Varro Tull is not stunned",
+        "condition: Sergeant Varro Tull is not Stunned",
         lambda d, m: chapel(d).remove_condition("tull", "stunned"),
     ),
     (

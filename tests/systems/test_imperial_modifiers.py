@@ -200,7 +200,10 @@ def test_aim_half_and_full(setup):
 def test_all_out_attack_gives_ws_20_and_leaves_the_attacker_without_reactions(setup):
     result = setup("Sword", action="all_out_attack")
     assert listed(result) == ["All Out Attack +20"]
-    assert any(note.startswith("no_reactions_until_next_turn") for note in map(str, result.notes))
+    assert any(
+        note.startswith("the attacker cannot Dodge or Parry until the start")
+        for note in map(str, result.notes)
+    )
     with pytest.raises(RulesError, match=r"field 'weapon'.*melee weapon or bare hands"):
         setup("Lasgun", action="all_out_attack")
 
@@ -229,7 +232,10 @@ def test_charge_gives_ws_10_from_4_metres_to_the_charge_move(setup):
 def test_guarded_attack_is_minus_10(setup):
     result = setup("Sword", action="guarded_attack")
     assert listed(result) == ["Guarded Attack -10"]
-    assert any(note.startswith("reactions_bonus (10)") for note in map(str, result.notes))
+    assert any(
+        note.endswith("Dodge and Parry tests until their next turn (10)")
+        for note in map(str, result.notes)
+    )
 
 
 def test_semi_auto_burst_plus_10_capped_at_the_semi_rate_and_jams_on_94(setup):
@@ -272,7 +278,10 @@ def test_suppressing_fire_minus_20_up_to_the_full_rate(setup):
         10,
         94,
     )
-    assert any(note.startswith("pinning_test (-20)") for note in map(str, result.notes))
+    assert any(
+        note.endswith("tests Pinning (WP) at this modifier or is pinned (-20)")
+        for note in map(str, result.notes)
+    )
 
 
 def test_reliable_unreliable_and_flame_weapons(setup):
@@ -413,7 +422,10 @@ def test_overwatch_fires_the_declared_mode(setup):
     result = setup("Autogun", action="overwatch", mode="full", distance=60)
     assert listed(result) == ["Full Auto Burst +20"]
     assert result.max_hits == 10
-    assert any(note.startswith("pinning_test (-20)") for note in map(str, result.notes))
+    assert any(
+        note.endswith("tests Pinning (WP) at this modifier or is pinned (-20)")
+        for note in map(str, result.notes)
+    )
     with pytest.raises(RulesError, match=r"field 'mode'.*semi or full or suppressing"):
         setup("Autogun", action="overwatch", distance=60)
 

@@ -202,8 +202,8 @@ def test_the_escape_roll_is_an_optional_roll_due_at_the_start_of_the_pinned_turn
     assert dues == {("little-jeb", "pin_escape", True), ("mordecai", "pin_escape", True)}
     jeb = next(i for i, due in enumerate(fight.due) if due.bearer == "little-jeb")
     assert str(fight.due[jeb].text) == (
-        'Little Jeb is pinned: with a friend within 2" neither pinned nor down, a D6 of 3 or '
-        "less escapes (dismiss it when no friend is near)"
+        'pinned: with a friend within 2" neither pinned nor down, a D6 of 3 or less escapes '
+        "(dismiss it when no friend is near)"
     )
     escaped = fight.roll_due(jeb, EnteredDice([3]))  # I 3: 3 escapes
     assert texts(escaped) == [
@@ -245,7 +245,7 @@ def test_each_down_fighter_of_the_side_rolls_to_recover_in_its_recovery_phase(fi
         ("mange", "recovery_roll"),
     ]
     assert str(fight.due[0].text) == (
-        "Scabby Tom is down: its recovery roll (D6 on the recovery table)"
+        "down: the recovery roll (D6 on the recovery table)"  # shown after the fighter's name
     )
     recovered = fight.roll_due(0, EnteredDice([1]))
     assert str(recovered.summary) == "Scabby Tom's recovery roll: recovers with a flesh wound"

@@ -183,7 +183,8 @@ def test_condition_badges_count_down_and_reminders_show_after_the_turn_change(tr
     fight.add_condition("jessa-kell", "stunned")
     ilse = row_of(tracker, "Ilse Marr")
     assert "on fire (2)" in ilse.html.value
-    assert ">stunned<" in row_of(tracker, "Jessa Kell").html.value
+    # the condition id "stunned" shown by the game's catalog name
+    assert ">Stunned<" in row_of(tracker, "Jessa Kell").html.value
     assert tracker.reminder_area.value == ""
     tracker.next_turn()
     assert "on fire (1)" in ilse.html.value

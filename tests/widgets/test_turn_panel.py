@@ -100,7 +100,11 @@ def test_a_feint_with_the_tables_die_asks_for_it_then_is_one_event(panel, fight)
     assert "Feint" in controls.result.value
     assert "fooled" in controls.result.value
     assert controls.dice.value == ""  # the dice of one action do not carry into the next
-    assert controls.do.disabled is True  # Inigo's one strike is spent
+    assert controls.action.value == ""  # nor the action itself
+    assert controls.do.disabled is True
+    labels = {value: label for label, value in controls.action.options}
+    assert labels["feint"] == "Feint ⨯"  # Inigo's one strike is spent
+    panel.select_action("feint")
     assert "0 strikes left" in controls.why.value
 
 

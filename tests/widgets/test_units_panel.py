@@ -54,6 +54,23 @@ def test_a_unit_is_set_from_the_controls_and_shown(panel, fight):
     assert panel.rank_and_file.value == 15
 
 
+def test_a_new_unit_is_shown_as_its_sheets_describe_it(panel, fight):
+    panel.unit_name.value = "Reikland Swordsmen"  # typed: not on the table yet
+    hals, swordsman = fight.combatant("Captain Ottilie Hals"), fight.combatant("Swordsman")
+    assert panel.characters.value == (hals.id,)  # her sheet names the unit
+    assert panel.trooper.value == swordsman.id  # its rank and file's profile
+    assert (panel.troop_type.value, panel.champions.value) == ("infantry", 1)  # Brandt
+    panel.rank_and_file.value = 15
+    panel.set_button.click()
+    unit = fight.state.units["Reikland Swordsmen"]
+    assert (unit.troop_type, unit.characters, unit.trooper) == (
+        "infantry",
+        (hals.id,),
+        swordsman.id,
+    )
+    assert (unit.rank_and_file, unit.champions, unit.side) == (15, 1, "Empire")
+
+
 def test_distances_are_set_between_units_and_combatants(panel, fight):
     panel.set_unit("Reikland Swordsmen", rank_and_file=15)
     panel.end_a.value = fight.combatant("Father Anselm").id

@@ -38,7 +38,7 @@ from functools import cache
 from typing import Any
 
 from gmkit.errors import GmkitError, RulesError
-from gmkit.messages import Message
+from gmkit.messages import Message, Param
 from gmkit.systems.base import Modifier
 from gmkit.systems.imperial.terms import action_type, field_label, slug
 from gmkit.systems.tables import table
@@ -365,20 +365,21 @@ def action(game: str, action_id: str) -> Action:
 
 
 def effect_notes(game: str, effects: Iterable[tuple[str, Any]]) -> tuple[Message, ...]:
-    """Each effect as ``"key: text"`` (``"key (value): text"`` when it carries a value): the
-    key a term ``<game>.effect_key.<key>`` (its English the key), the text
-    ``<game>.effect.<key>`` (the file's ``effect_texts``)."""
+    """Each effect in the GM's words: its text ``<game>.effect.<key>`` (the file's
+    ``effect_texts``), with the value it carries in brackets (``"text (value)"``); the key
+    itself is the data's, never shown."""
+    from gmkit.systems.imperial.conditions import conditions  # conditions reads this module
+
     texts = game_data(game, "actions").get("effect_texts", {})
     notes = []
     for key, value in effects:
-        named = Message.term(f"{game}.effect_key.{key}", key)
-        label = (
-            named
-            if value is True
-            else Message("imperial.effect_key_value", key=named, value=str(value))
-        )
         text = Message.term(f"{game}.effect.{key}", str(texts.get(key, key.replace("_", " "))))
-        notes.append(Message("imperial.effect_note", label=label, text=text))
+        if value is True:
+            notes.append(text)
+            continue
+        gained = conditions(game).get(str(value)) if key == "gains" else None
+        shown: Param = gained.label if gained is not None else str(value)
+        notes.append(Message("imperial.effect_key_value", key=text, value=shown))
     return tuple(notes)
 
 

@@ -116,15 +116,14 @@ class NecromundaTurns(NoTurnRules):
 
     def turn_rolls(self, moment: Moment, bearer: Bearer) -> tuple[Due, ...]:
         held = set(bearer.standing.conditions)
-        name = bearer.sheet.name
         if moment == "start_of_turn" and "pinned" in held and "down" not in held:
             if not self.settings.pin_escape:
                 return ()
             initiative = _fighter(bearer).I
-            text = Message("necromunda.due.pin_escape", name=name, initiative=initiative)
+            text = Message("necromunda.due.pin_escape", initiative=initiative)
             return (Due("pin_escape", text, (6,), optional=True),)
         if moment == "start_of_phase" and bearer.phase == RECOVERY_PHASE and "down" in held:
-            return (Due("recovery_roll", Message("necromunda.due.recovery_roll", name=name), (6,)),)
+            return (Due("recovery_roll", Message("necromunda.due.recovery_roll"), (6,)),)
         return ()
 
     def roll_due(self, due: Due, bearer: Bearer, source: DiceSource) -> ActionResult:
