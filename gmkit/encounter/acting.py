@@ -12,13 +12,13 @@ event, one undo.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gmkit.dice import DiceSource, EnteredDice
 from gmkit.encounter.core import roll_record
 from gmkit.encounter.dues import bearer, phase_of, standing
-from gmkit.encounter.effects import application
+from gmkit.encounter.effects import application, as_effect
 from gmkit.encounter.flow import TurnCommands, spent_event
 from gmkit.encounter.permits import Permit, may_take
 from gmkit.encounter.records import step_record, summary_record, target_record
@@ -176,7 +176,17 @@ class ActionCommands(TurnCommands):
             "rolls": [roll_record(roll) for roll in result.rolls],
             "effects": records,
             **applied,
+            **self._decisions(records, applied),
         }
+
+    def _decisions(
+        self, records: Sequence[Mapping[str, Any]], applied: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """What the GM must decide once these effects applied (the rules' ``decisions``: a
+        critical no table covers), as the event's ``decisions`` (none: nothing)."""
+        effects = [as_effect(record) for record in (*records, *applied.get("follow_ups", ()))]
+        found = self.turn_rules.decisions(effects)
+        return {"decisions": [due.to_json() for due in found]} if found else {}
 
     # --- rolls due ------------------------------------------------------------------------
 

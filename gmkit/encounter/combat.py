@@ -160,6 +160,7 @@ class CombatCommands(UnitCommands, ActionCommands):
                 "applied": apply,
                 **({"spent": spent} if spent is not None else {}),
                 **applied,
+                **(self._decisions(effects, applied) if apply else {}),
                 **({"visibility": "gm"} if secret else {}),  # else: the GM's if a side is hidden
             }
         )
@@ -176,11 +177,13 @@ class CombatCommands(UnitCommands, ActionCommands):
         """Apply effects the GM confirms (an attack's, or ones typed by hand), through the
         game's rules; the event records what they changed."""
         records = [target_record(effect, self, strict=True) for effect in effects]
+        applied = application(self.state, records).record()
         self._append(
             {
                 "kind": "effects",
                 "effects": records,
                 "note": note,
-                **application(self.state, records).record(),
+                **applied,
+                **self._decisions(records, applied),
             }
         )

@@ -102,7 +102,8 @@ class TurnCommands(EncounterCore):
     def _with_dues(self, event: dict[str, Any]) -> dict[str, Any]:
         """``event`` (a turn change) with the rolls due it asks for (:mod:`.dues`)."""
         after = self._log.check(as_json(event))
-        event["due"] = [due.to_json() for due in dues_between(self.state, after)]
+        owed = [due for due in self.state.due if not due.dice]  # decisions stay until made
+        event["due"] = [due.to_json() for due in (*owed, *dues_between(self.state, after))]
         return event
 
     def previous_turn(self) -> None:

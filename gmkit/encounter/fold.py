@@ -38,7 +38,9 @@ def handles(kind: str) -> Callable[[Handler], Handler]:
 
 TURN_CHANGES = ("started", "turn", "delayed")
 """Event kinds that change whose turn (or phase) it is: each replaces the rolls due with its
-own ``due`` (what the command asked the rules for at that moment)."""
+own ``due`` (what the command asked the rules for at that moment, and the decisions still
+owed). An event with ``decisions`` (an attack or effects leaving a critical to the GM) adds
+them to the list."""
 
 
 def fold(state: EncounterState, event: Event) -> EncounterState:
@@ -48,6 +50,9 @@ def fold(state: EncounterState, event: Event) -> EncounterState:
     new = _HANDLERS[str(kind)](state, event)
     if kind in TURN_CHANGES or event.get("delays"):
         new = evolve(new, due=tuple(Due.from_json(item) for item in event.get("due", ())))
+    if event.get("decisions"):  # what the GM owes a decision on (a critical): listed too
+        owed = tuple(Due.from_json(item) for item in event["decisions"])
+        new = evolve(new, due=new.due + owed)
     return evolve(new, events=state.events + 1)
 
 

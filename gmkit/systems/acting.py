@@ -14,7 +14,9 @@ and the encounter for restrictions, non-attack actions and the rolls a turn asks
   event: ``Encounter.act``.
 - :class:`Due`: a roll the rules ask for at a moment of the turn (on-fire damage at a round's
   end, the recovery roll of a down fighter, the optional pin escape); the encounter lists it
-  and the GM rolls it (or types the die) with ``Encounter.roll_due``.
+  and the GM rolls it (or types the die) with ``Encounter.roll_due``. One with no dice is a
+  decision the GM owes (``decisions``: a critical no table gives the effect of), listed until
+  the GM marks it decided (``Encounter.dismiss_due``), whatever turn changes in between.
 
 :class:`TurnRules` is the protocol (a game's registry entry holds one as ``acting``);
 :class:`NoTurnRules` is the base every game's own builds on (no restriction, no action, no
@@ -24,7 +26,7 @@ roll due), so a new game needs none of it to run a fight.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
@@ -182,6 +184,11 @@ class TurnRules(Protocol):
         """Roll a due roll; its steps and effects."""
         ...
 
+    def decisions(self, effects: Sequence[Effect]) -> tuple[Due, ...]:
+        """What the GM must decide once ``effects`` applied (a critical no table gives the
+        effect of): each a :class:`Due` with no dice, for the effect's target."""
+        ...
+
 
 class NoTurnRules:
     """Turn rules with no restriction, no action, no roll due: a game's own build on it."""
@@ -203,6 +210,9 @@ class NoTurnRules:
 
     def roll_due(self, due: Due, bearer: Bearer, source: DiceSource) -> ActionResult:
         raise RulesError(Message("turns.due_unknown", rule=repr(due.rule)))
+
+    def decisions(self, effects: Sequence[Effect]) -> tuple[Due, ...]:
+        return ()
 
 
 def action_info(rules: TurnRules, action: str) -> ActionInfo:

@@ -2,7 +2,9 @@
 GM's hand on conditions: a thin view of :class:`~gmkit.forms.action.ActionForm`.
 
 - **Rolls due**, always shown: what the last turn change asks for (on fire, blood loss, a
-  recovery roll, the pin escape), each with *Roll*, a box for the table's die and *Dismiss*.
+  recovery roll, the pin escape), each with *Roll*, a box for the table's die and *Dismiss*;
+  and the decisions the GM owes (a critical no table gives the effect of: the GM gives it
+  with the conditions below), each with *Decided*.
 - **Actions** (folded; built when first opened): the actor (following whoever acts now), the
   game's non-attack actions (Aim, Reload, Move, Defensive Stance...; one the actor may not take
   now is marked and says why), the type it is taken as, its target, weapon and inputs, the
@@ -229,13 +231,17 @@ class TurnPanel(widgets.VBox):
                 f"<b>{who}</b>: {html.escape(words(one.text))}", layout={"flex": "1 1 auto"}
             )
             fixed = {"flex": "0 0 auto", "width": "auto"}
+            label = t("dismiss" if one.dice else "decided")
+            dismiss = widgets.Button(description=label, layout=fixed)
+            dismiss.on_click(lambda _b, i=index: self.dismiss_due(i))
+            if not one.dice:  # a decision the GM owes (a critical): made with Conditions
+                rows.append(widgets.HBox([text, dismiss], layout={"align_items": "center"}))
+                continue
             typed = widgets.Text(placeholder=t("typed_dice"), layout={"flex": "0 0 8em"})
             roll = widgets.Button(description=t("roll"), layout=fixed)
-            dismiss = widgets.Button(description=t("dismiss"), layout=fixed)
             roll.on_click(
                 lambda _b, i=index, box=typed: self.roll_due(i, box.value.strip() or None)
             )
-            dismiss.on_click(lambda _b, i=index: self.dismiss_due(i))
             row = widgets.HBox([text, typed, roll, dismiss], layout={"align_items": "center"})
             rows.append(row)
         self.due_box.children = rows

@@ -128,8 +128,15 @@ def test_a_horde_a_swift_attack_a_critical_and_a_stunned_marine(fight, refused):
     )
     assert prompt == CriticalPrompt("deathwatch", "nob-gritfang", 6, "right_leg", "Rending", 8)
     assert not prompt.may_kill  # 004: death usually from 8
+    # the two are decisions the GM owes, listed with the rolls due until marked decided
+    owed = [(due.rule, due.bearer, due.dice, due.optional) for due in fight.due]
+    assert owed[-2:] == [("critical", "nob-gritfang", (), True)] * 2
+    assert str(fight.due[-1].text) == str(from_json(last["note"]))
     fight.apply_effects(list(prompt.answer("the leg buckles", [("prone", None)])), note="GM")
     assert "prone" in fight.combatant("nob-gritfang").conditions
+    for _ in range(2):
+        fight.dismiss_due(len(fight.due) - 1, "decided")
+    assert [due.rule for due in fight.due if due.rule == "critical"] == []
 
     # --- Varek, stunned, may not act ------------------------------------------------------------
     stunned = Effect("condition", "brother-varek", condition="stunned", rounds=1)

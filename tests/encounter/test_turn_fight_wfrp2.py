@@ -74,9 +74,13 @@ def test_a_wfrp_fight_by_the_rules_of_the_turn(sheet: SheetFactory, refused: Ref
         {},
     )
     fight.add_condition("ungor-snitch", "stunned", rounds=1)  # the GM's answer from the book
+    owed = [(due.rule, due.bearer, due.dice) for due in fight.due]
+    assert owed == [("critical", "ungor-snitch", ())]  # listed until the GM marks it decided
+    assert "critical" in str(fight.due[0].text)
 
     # --- Gunther: Defensive Stance (a full action): no attack, not even a bonus one ------------
     fight.next_turn()
+    assert ("critical", "ungor-snitch") in [(due.rule, due.bearer) for due in fight.due]
     fight.act("gunther-brandauer", "defensive_stance")
     assert fight.combatant("gunther-brandauer").spent == {"actions": 2}
     fight.next_turn()  # Gor

@@ -12,6 +12,7 @@ from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError, NeedDie
 from gmkit.forms.action import ActionForm
+from gmkit.systems.base import Effect
 from gmkit.widgets.i18n import LANGUAGE
 from gmkit.widgets.turn_panel import TurnPanel
 
@@ -239,3 +240,24 @@ def test_the_panel_costs_few_widgets_until_opened(fight):
         assert made.condition_controls is None
     finally:
         made.close()
+
+
+def test_a_critical_no_table_covers_is_a_decision_the_panel_lists_until_decided():
+    roster = next(r for r in demo_campaign().rosters if r.game == "deathwatch")
+    fight = Encounter("deathwatch")
+    fight.add_many(roster.sheets)
+    castor = fight.combatant("Brother Castor")
+    panel = TurnPanel(fight)
+    try:
+        wounds = castor.sheet.wounds
+        fight.apply_effects([Effect("damage", castor.id, wounds + 2, "head", "Energy")])
+        (row,) = panel.due_box.children
+        text, decided = row.children  # no die to roll: the GM gives the effect
+        assert "2 critical damage (Energy, head)" in text.value
+        assert decided.description == "Decided"
+        fight.add_condition(castor.id, "stunned", rounds=1)  # the GM's answer
+        decided.click()
+        assert panel.due_box.children == ()
+        assert fight.effective_events[-1]["kind"] == "due_dismissed"
+    finally:
+        panel.close()

@@ -21,7 +21,7 @@ game's catalogs, so that a GM's data files change it:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from gmkit.dice import DiceSource
 from gmkit.messages import Message
@@ -35,11 +35,12 @@ from gmkit.systems.acting import (
     NoTurnRules,
     Restriction,
 )
-from gmkit.systems.base import Choice
+from gmkit.systems.base import Choice, Effect
 from gmkit.systems.imperial import acting_actions, acting_dues
 from gmkit.systems.imperial.actions import actions as catalog
 from gmkit.systems.imperial.actions import check_game
 from gmkit.systems.imperial.conditions import about, conditions
+from gmkit.systems.imperial.criticals import CriticalPrompt
 from gmkit.systems.turns import REACTION_CONDITIONS
 
 FALLEN = frozenset({"dead"})  # the permits' own (systems.turns FORTY_K ``fallen``)
@@ -116,6 +117,15 @@ class ImperialTurns(NoTurnRules):
     def roll_due(self, due: Due, bearer: Bearer, source: DiceSource) -> ActionResult:
         found = acting_dues.roll_due(self.game, due, bearer, source)
         return found if found is not None else super().roll_due(due, bearer, source)
+
+    def decisions(self, effects: Sequence[Effect]) -> tuple[Due, ...]:
+        """A critical no GM table covers: the GM gives its effect (the seeds lost the tables)."""
+        found = []
+        for effect in effects:
+            prompt = CriticalPrompt.from_effect(effect, self.game)
+            if prompt is not None:
+                found.append(Due("critical", prompt.message, (), True, effect.target))
+        return tuple(found)
 
 
 def _inputs(action_id: str) -> tuple[Choice, ...]:

@@ -26,7 +26,7 @@ action carries into the next turn); 002 gives no roll due at any moment of the t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from gmkit.dice import DiceSource
@@ -37,6 +37,7 @@ from gmkit.systems.acting import (
     ActionInfo,
     ActionRequest,
     ActionResult,
+    Due,
     NoTurnRules,
     Restriction,
     unknown_action,
@@ -50,6 +51,7 @@ NEXT_ACTION = ("aiming", "feint")
 USED_BY = "standard_attack"
 UNABLE = "stunned"
 DELAY = "delay"
+CRITICAL_PROMPT = "wfrp2.critical.prompt"  # the note a critical no table covers carries
 DELAYED_CONDITION = "delayed_half_action"  # the encounter keeps the delayed half action itself
 
 TYPES: dict[str, tuple[str, ...]] = {
@@ -173,6 +175,16 @@ class WFRP2TurnRules(NoTurnRules):
     def lapsed_by_reaction(self, conditions: Iterable[str]) -> tuple[str, ...]:
         held = set(conditions)
         return tuple(name for name in NEXT_ACTION if name in held)
+
+    def decisions(self, effects: Sequence[Effect]) -> tuple[Due, ...]:
+        """A critical hit no table gives the effect of: the GM gives it (002 lost its table)."""
+        return tuple(
+            Due("critical", effect.note, (), True, effect.target)
+            for effect in effects
+            if effect.kind == "critical"
+            and isinstance(effect.note, Message)
+            and effect.note.id == CRITICAL_PROMPT
+        )
 
 
 TURN_RULES = WFRP2TurnRules()
