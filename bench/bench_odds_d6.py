@@ -141,7 +141,7 @@ def necromunda_monte_carlo(request: AttackRequest, rng: np.random.Generator) -> 
     if first is not None and isinstance(ammo, int):
         jam = (first == 6) & ~roll_needed(rng, ammo, n)
     wounded = hit & roll_needed(rng, setup.to_wound, n)
-    if request.options.get("armour_saves") and target.armour_save is not None:
+    if request.options.armour_saves and target.armour_save is not None:
         save = max(2, target.armour_save - setup.weapon.save_modifier)
         if save <= 6:
             wounded &= ~roll_needed(rng, save, n)
@@ -149,8 +149,8 @@ def necromunda_monte_carlo(request: AttackRequest, rng: np.random.Generator) -> 
         caused = wounded.astype(np.int64)
     else:
         dist = distribution(setup.weapon.damage, shooter.bonuses())
-        outcomes = np.array([max(1, o) for o, _ in dist])
-        weights = np.array([float(p) for _, p in dist])
+        outcomes = np.array([max(1, o) for o, _ in dist.items()])
+        weights = np.array([float(p) for _, p in dist.items()])
         caused = np.where(wounded, rng.choice(outcomes, size=n, p=weights), 0)
     state = setup.target_state.with_changes(pinned=not setup.target_state.down)
     left = state.wounds(target)
@@ -243,9 +243,7 @@ def wfb6_monte_carlo(request: AttackRequest, rng: np.random.Generator) -> dict[s
     shooter: WFB6Character = request.attacker  # type: ignore[assignment]
     target: WFB6Character = request.target  # type: ignore[assignment]
     weapon = next(w for w in shooter.weapons if w.name == request.weapon)
-    situation: Situation = request.options.get("situation") or Situation(
-        distance_cm=request.distance
-    )
+    situation: Situation = request.options.situation or Situation(distance_cm=request.distance)
     kind = targeting_rules().kind_of(weapon, request.mode)
     unit = situation.unit_of(target)
     strength = resolve_strength(weapon.strength, shooter.S)

@@ -12,8 +12,12 @@ from gmkit.systems.base import AttackRequest
 
 ATTACKS = {
     "dark_heresy": ("Sergeant Varro Tull", "Lasgun", "Cultist Ban", {"distance": 20}),
-    "deathwatch": ("Brother Castor", "Astartes Bolter (Godwyn)", "Nob Gritfang",
-                   {"distance": 30, "action": "semi_auto_burst", "mode": "semi"}),
+    "deathwatch": (
+        "Brother Castor",
+        "Astartes Bolter (Godwyn)",
+        "Nob Gritfang",
+        {"distance": 30, "action": "semi_auto_burst", "mode": "semi"},
+    ),
     "wfrp2": ("Gunther Brandauer", "Hand Weapon", "Gor Bloodhorn", {"mode": "melee"}),
     "necromunda": ("Mordecai", "lasgun", "Scabby Tom", {"distance": 10}),
     "wfb6": ("Night Goblin Archer", "short bow", "Swordsman", {"distance": 20}),
