@@ -228,8 +228,12 @@ def headline(result: Odds) -> dict[str, Fraction]:
     for state in result.states:
         key = state if state not in shown else f"state: {state}"
         shown[key] = result.states.p(state)
-    shown["expected damage"] = result.expected_damage
-    if result.expected_wounds != result.expected_damage:
+    lost = getattr(result, "magnitude_lost", None)  # a horde target: magnitude, not damage
+    if lost is not None:
+        shown["expected magnitude lost"] = lost.mean()
+    else:
+        shown["expected damage"] = result.expected_damage
+    if lost is None and result.expected_wounds != result.expected_damage:
         shown["expected wounds"] = result.expected_wounds
     if max(result.hits, default=0) > 1:
         shown["expected hits"] = result.expected_hits
@@ -248,6 +252,7 @@ def _tile(key: str, text: str, exact: Fraction, caption: str, main: bool = False
 _CAPTIONS = {
     "hit": ("odds_hit", "hit"),
     "expected damage": ("expected_damage", "expected damage"),
+    "expected magnitude lost": ("expected_magnitude_lost", "expected magnitude lost"),
     "expected wounds": ("expected_wounds", "expected wounds"),
     "expected hits": ("expected_hits", "expected hits"),
 }

@@ -106,12 +106,20 @@ def assert_shows(panel: AttackPanel, expected: Odds) -> None:
     assert view.reason == "", view.reason
     assert view.odds == expected
     assert view.headline["hit"] == expected.hit
-    assert view.headline["expected damage"] == expected.expected_damage
+    lost = getattr(expected, "magnitude_lost", None)
+    if lost is None:
+        assert view.headline["expected damage"] == expected.expected_damage
+    else:  # a horde: what it is expected to lose is magnitude, not damage
+        assert "expected damage" not in view.headline
+        assert view.headline["expected magnitude lost"] == lost.mean() > 0
     for state in expected.states:
         assert view.headline[state] == expected.states.p(state)
         assert tile(view, state) == percent(expected.states.p(state))
     assert tile(view, "hit") == percent(expected.hit)
-    assert tile(view, "expected damage") == f"{float(expected.expected_damage):.2f}"
+    if lost is None:
+        assert tile(view, "expected damage") == f"{float(expected.expected_damage):.2f}"
+    else:
+        assert tile(view, "expected magnitude lost") == f"{float(lost.mean()):.2f}"
 
 
 def assert_damage_chart(panel: AttackPanel, expected: Odds) -> None:
