@@ -51,5 +51,10 @@ After the attack (effects -> sheets):
 
 - ``effects``: applying effects to a sheet (wounds, critical damage, fatigue, ammunition,
   magnitude), healing and rest; ``apply_for_encounter`` is ``SYSTEM.apply_effect``.
-- ``criticals``: the critical effect tables (a format the GM fills in) and their effects.
+- ``criticals``: the critical effect tables (a GM's table file; the seeds lost them, so a
+  critical no table covers is a ``CriticalPrompt`` the GM answers) and their effects.
+- ``acting``: the rules of the turn beyond attacks (``DARK_HERESY``, ``DEATHWATCH``: the
+  registry's ``acting``): what conditions forbid, from the catalog's flags;
+  ``acting_actions``: the non-attack actions (Aim, Brace, Reload, Clear Jam...);
+  ``acting_dues``: the rolls the turn asks for (on fire, blood loss, pinned).
 """
