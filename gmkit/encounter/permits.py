@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from gmkit.encounter.dues import phase_of
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.encounter.terms import condition_name, phase_name
 from gmkit.games import game as find_game
@@ -94,9 +95,10 @@ def restrictions(state: EncounterState, combatant: Combatant) -> tuple[Restricti
 
 
 def _phase(state: EncounterState, structure: TurnStructure) -> str | None:
-    if structure.kind != "sides" or not structure.phases or not state.started:
+    """The sides games' current phase (None before the start, or in a game without phases)."""
+    if structure.kind != "sides":
         return None
-    return structure.phases[state.phase % len(structure.phases)]
+    return phase_of(state) or None
 
 
 def _phase_problems(

@@ -60,6 +60,42 @@ def _unit_record(unit: Unit) -> dict[str, Any]:
     return {"name": unit.name, **record}
 
 
+def unit_from_sheets(
+    state: EncounterState,
+    name: str,
+    *,
+    trooper: str | None = None,
+    characters: Iterable[str] | None = None,
+) -> dict[str, Any]:
+    """A unit ``name`` not yet on the table, as the sheets describe it (see the module
+    docstring: its defaults), with ``trooper`` and ``characters`` (ids) where given."""
+    if trooper is None:
+        named = [c for c in state.present if c.name == name and role(c) != "character"]
+        trooper = named[0].id if named else ""
+    if characters is None:
+        characters = [
+            c.id for c in state.present if role(c) == "character" and sheet_unit(c) == name
+        ]
+    joining = list(characters)
+    model = state.combatants.get(trooper) if trooper else None
+    joined = [state.combatants[c] for c in joining if c in state.combatants]
+    sheet = model.sheet if model is not None else None
+    return {
+        "name": name,
+        "trooper": trooper,
+        "characters": joining,
+        "side": model.side if model else (joined[0].side if joined else ""),
+        "troop_type": getattr(sheet, "troop_type", "infantry"),
+        "large_target": getattr(sheet, "large_target", None),
+        "champions": sum(
+            1 for c in state.present if role(c) == "champion" and sheet_unit(c) == name
+        ),
+        "rank_and_file": 0,
+        "engaged": False,
+        "visible": True,
+    }
+
+
 class UnitCommands(_Base):
     """The commands of units and distances (see the module docstring)."""
 
@@ -86,29 +122,17 @@ class UnitCommands(_Base):
         name = name.strip()
         state = self.state
         old = state.units.get(name)
-        found: dict[str, Any] = _unit_record(old) if old is not None else {"name": name}
-        if trooper is not None:
-            found["trooper"] = self.combatant(trooper).id if trooper else ""
-        elif old is None:
-            named = [c for c in state.present if c.name == name and role(c) != "character"]
-            found["trooper"] = named[0].id if named else ""
-        model = state.combatants.get(found["trooper"]) if found["trooper"] else None
-        if characters is not None:
-            found["characters"] = [self.combatant(ident).id for ident in characters]
-        elif old is None:
-            found["characters"] = [
-                c.id for c in state.present if role(c) == "character" and sheet_unit(c) == name
-            ]
+        chosen = None if trooper is None else (self.combatant(trooper).id if trooper else "")
+        joining = None if characters is None else [self.combatant(c).id for c in characters]
         if old is None:
-            joined = [state.combatants[c] for c in found["characters"] if c in state.combatants]
-            sheet = model.sheet if model is not None else None
-            found["side"] = model.side if model else (joined[0].side if joined else "")
-            found["troop_type"] = getattr(sheet, "troop_type", "infantry")
-            found["large_target"] = getattr(sheet, "large_target", None)
-            found["champions"] = sum(
-                1 for c in state.present if role(c) == "champion" and sheet_unit(c) == name
-            )
-            found.update(rank_and_file=0, engaged=False, visible=True)
+            found = unit_from_sheets(state, name, trooper=chosen, characters=joining)
+        else:
+            found = _unit_record(old)
+            if chosen is not None:
+                found["trooper"] = chosen
+            if joining is not None:
+                found["characters"] = joining
+        model = state.combatants.get(found["trooper"]) if found["trooper"] else None
         given = {
             "side": side,
             "rank_and_file": rank_and_file,
@@ -268,4 +292,4 @@ def _distance(state: EncounterState, event: Event) -> EncounterState:
     return evolve(state, distances={**state.distances, pair: float(value)})
 
 
-__all__ = ["UnitCommands"]
+__all__ = ["UnitCommands", "unit_from_sheets"]

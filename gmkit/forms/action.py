@@ -33,7 +33,7 @@ from gmkit.encounter.fold import TICKS
 from gmkit.encounter.state import Combatant
 from gmkit.errors import NeedDie
 from gmkit.forms.dice import typed_values
-from gmkit.forms.offered import default_target
+from gmkit.forms.offered import default_target, foes_first
 from gmkit.forms.values import FormError, not_offered
 from gmkit.messages import Message
 from gmkit.systems.acting import ActionInfo, ActionResult, Due
@@ -102,9 +102,8 @@ class ActionForm:
     def targets(self) -> tuple[str, ...]:
         """Everyone else in the fight, the actor's foes first."""
         state = self.encounter.state
-        own = state.combatants[self.actor].side if self.actor in state.combatants else None
-        others = [c for c in state.present if c.id != self.actor]
-        return tuple(c.id for c in sorted(others, key=lambda c: c.side == own))
+        actor = state.combatants.get(self.actor)
+        return foes_first(list(state.present), actor) if actor is not None else ()
 
     @property
     def weapons(self) -> tuple[str, ...]:

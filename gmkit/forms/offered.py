@@ -89,7 +89,7 @@ def offered_for(form: AttackForm, state: EncounterState, cache: OfferCache) -> O
     weapons = choices.weapons(form.game, attacker.sheet)
     if form.weapon not in weapons:
         form.weapon = weapons[0] if weapons else ""
-    targets = _targets(present, attacker)
+    targets = foes_first(present, attacker)
     if not form.weapon:
         form.mode = form.action = ""
         why: dict[str, Text] = {"": Message("form.no_weapon", name=attacker.name)}
@@ -177,7 +177,7 @@ def default_target(state: EncounterState, attacker: str, targets: tuple[str, ...
     return targets[0] if targets else ""
 
 
-def _targets(present: list[Combatant], attacker: Combatant) -> tuple[str, ...]:
+def foes_first(present: list[Combatant], attacker: Combatant) -> tuple[str, ...]:
     """Everyone else in the fight, the attacker's foes first."""
     others = [c for c in present if c.id != attacker.id]
     return tuple(c.id for c in sorted(others, key=lambda c: c.side == attacker.side))
@@ -189,6 +189,7 @@ __all__ = [
     "OfferCache",
     "Offered",
     "default_target",
+    "foes_first",
     "offered_for",
     "with_reactions",
 ]

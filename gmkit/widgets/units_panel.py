@@ -23,6 +23,7 @@ from traitlets import Unicode
 from gmkit.encounter import Encounter
 from gmkit.encounter.state import Unit
 from gmkit.encounter.table import table_troop_types, troop_type_term
+from gmkit.encounter.units import unit_from_sheets
 from gmkit.errors import GmkitError
 from gmkit.games import game as find_game
 from gmkit.widgets.i18n import LANGUAGE, t, words
@@ -237,24 +238,24 @@ class UnitsPanel(widgets.VBox):
             self._syncing = False
 
     def _from_sheets(self, name: str) -> Unit | None:
-        """Unit ``name`` as the sheets describe it: its trooper (the combatant named as the unit,
-        else its first rank and file), champions and characters, the trooper's troop type."""
+        """Unit ``name`` as the encounter would set it from the sheets
+        (:func:`~gmkit.encounter.units.unit_from_sheets`); with no combatant named as the unit,
+        the panel proposes its first rank and file as the trooper."""
         state = self.encounter.state
-        members = [c for c in state.present if _sheet_unit(c) == name or c.name == name]
-        if not name or not members:
+        if not name or not any(_sheet_unit(c) == name or c.name == name for c in state.present):
             return None
-        troopers = [c for c in members if c.name == name and _role(c) != "character"]
-        troopers += [c for c in members if _role(c) == "rank and file"]
-        trooper = troopers[0] if troopers else None
-        return Unit(
-            name=name,
-            side=members[0].side,
-            rank_and_file=int(self.rank_and_file.value),
-            champions=sum(1 for c in members if _role(c) == "champion"),
-            troop_type=str(getattr(trooper.sheet, "troop_type", "infantry")) if trooper else "",
-            characters=tuple(c.id for c in members if _role(c) == "character"),
-            trooper=trooper.id if trooper is not None else "",
-        )
+        found = unit_from_sheets(state, name)
+        if not found["trooper"]:
+            ranks = [
+                c.id
+                for c in state.present
+                if _sheet_unit(c) == name and _role(c) == "rank and file"
+            ]
+            if ranks:
+                found = unit_from_sheets(state, name, trooper=ranks[0])
+        found["rank_and_file"] = int(self.rank_and_file.value)
+        found["characters"] = tuple(found["characters"])
+        return Unit(**found)
 
     def _relabel(self) -> None:
         for control, key in (

@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 
+from gmkit.demo import demo_campaign
+from gmkit.encounter import Encounter
+from gmkit.sheets.base import Sheet
 from gmkit.sheets.dark_heresy import DarkHeresyCharacter, ImperialCharacter
 from gmkit.sheets.deathwatch import DeathwatchCharacter
 
@@ -146,3 +149,28 @@ def veteran() -> Callable[..., ImperialCharacter]:
 def trained() -> tuple[str, ...]:
     """The talents that train a veteran in every weapon class."""
     return TRAINED
+
+
+@pytest.fixture(scope="session")
+def demo_sheet() -> Callable[[str, str], Sheet]:
+    """``demo_sheet(game, name)``: a demo roster's sheet by its name."""
+    sheets = {
+        roster.game: {sheet.name: sheet for sheet in roster.sheets}
+        for roster in demo_campaign().rosters
+    }
+    return lambda game, name: sheets[game][name]
+
+
+@pytest.fixture(scope="session")
+def fight_of(demo_sheet: Callable[[str, str], Sheet]) -> Callable[..., Encounter]:
+    """``fight_of(game, *names)``: a started fight of those demo sheets, acting in that order."""
+
+    def start(game: str, *names: str) -> Encounter:
+        fight = Encounter(game)
+        for score, name in enumerate(names):
+            ident = fight.add(demo_sheet(game, name))
+            fight.set_initiative(ident, 20 - score)
+        fight.start()
+        return fight
+
+    return start

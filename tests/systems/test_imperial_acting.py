@@ -5,29 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
-from gmkit.encounter import Encounter
 from gmkit.errors import RulesError
 from gmkit.games import game
 from gmkit.messages import render
-from gmkit.sheets.base import Sheet
 from gmkit.systems.imperial.acting import DARK_HERESY, DEATHWATCH, ImperialTurns
-
-SHEETS: dict[str, dict[str, Sheet]] = {
-    roster.game: {sheet.name: sheet for sheet in roster.sheets}
-    for roster in demo_campaign().rosters
-}
-
-
-def fight_of(game_id: str, *names: str) -> Encounter:
-    """A started fight of ``names`` (demo sheets), acting in that order."""
-    fight = Encounter(game_id)
-    for score, name in enumerate(names):
-        ident = fight.add(SHEETS[game_id][name])
-        fight.set_initiative(ident, 20 - score)
-    fight.start()
-    return fight
 
 
 def test_the_registry_holds_one_shared_class_per_game() -> None:
@@ -62,7 +44,9 @@ def test_restrictions_come_from_the_conditions_flags() -> None:
 
 
 @pytest.mark.parametrize("game_id", ["dark_heresy", "deathwatch"])
-def test_a_stunned_combatant_is_refused_every_action_and_reaction(game_id) -> None:
+def test_a_stunned_combatant_is_refused_every_action_and_reaction(
+    game_id, fight_of, demo_sheet
+) -> None:
     names = {
         "dark_heresy": ("Sergeant Varro Tull", "Cultist Lorn"),
         "deathwatch": ("Brother Castor", "Nob Gritfang"),
@@ -79,14 +63,14 @@ def test_a_stunned_combatant_is_refused_every_action_and_reaction(game_id) -> No
     with pytest.raises(RulesError, match="is stunned: no actions"):
         fight.act(me, "aim")
     assert "está aturdido: sin acciones" in render(fight.may_do(me, "ready").why, "es")
-    weapon = SHEETS[game_id][names[0]].weapons[0].name  # type: ignore[attr-defined]
+    weapon = demo_sheet(game_id, names[0]).weapons[0].name  # type: ignore[attr-defined]
     with pytest.raises(RulesError, match="is stunned: no actions"):
         fight.attack(me, weapon, foe, EnteredDice([30, 5]), distance=10, spend=True)
     assert not fight.may_react(me, "dodge").allowed
     assert fight.combatant(me).spent == {}
 
 
-def test_a_pinned_acolyte_takes_one_half_action_and_no_more() -> None:
+def test_a_pinned_acolyte_takes_one_half_action_and_no_more(fight_of) -> None:
     fight = fight_of("dark_heresy", "Sergeant Varro Tull", "Cultist Lorn")
     fight.add_condition("sergeant-varro-tull", "pinned")
     assert not fight.may("sergeant-varro-tull", "full").allowed
@@ -104,7 +88,7 @@ def test_a_pinned_acolyte_takes_one_half_action_and_no_more() -> None:
     fight.spend("sergeant-varro-tull", "free")  # free actions besides
 
 
-def test_a_pinned_marine_takes_half_actions_but_no_full_one() -> None:
+def test_a_pinned_marine_takes_half_actions_but_no_full_one(fight_of) -> None:
     fight = fight_of("deathwatch", "Brother Castor", "Nob Gritfang")
     fight.add_condition("brother-castor", "pinned")
     with pytest.raises(RulesError, match="Brother Castor is pinned: half actions only"):
@@ -126,7 +110,7 @@ def test_a_pinned_marine_takes_half_actions_but_no_full_one() -> None:
     assert fight.combatant("brother-castor").spent == {"actions": 2}
 
 
-def test_a_grappled_marine_may_take_only_grapple() -> None:
+def test_a_grappled_marine_may_take_only_grapple(fight_of) -> None:
     fight = fight_of("deathwatch", "Brother Castor", "Nob Gritfang")
     fight.add_condition("brother-castor", "grappled")
     permit = fight.may_do("brother-castor", "aim")
@@ -135,7 +119,7 @@ def test_a_grappled_marine_may_take_only_grapple() -> None:
     assert "in a grapple: no reactions" in render(fight.may_react("brother-castor", "dodge").why)
 
 
-def test_a_melee_attack_ends_pinning_of_the_attacker_and_of_the_target() -> None:
+def test_a_melee_attack_ends_pinning_of_the_attacker_and_of_the_target(fight_of) -> None:
     fight = fight_of("dark_heresy", "Ilse Marr", "Cultist Lorn", "Sergeant Varro Tull")
     fight.add_condition("ilse-marr", "pinned")
     fight.add_condition("cultist-lorn", "pinned")
@@ -152,7 +136,7 @@ def test_a_melee_attack_ends_pinning_of_the_attacker_and_of_the_target() -> None
     assert "pinned" in fight.combatant("sergeant-varro-tull").conditions
 
 
-def test_moving_into_melee_ends_pinning() -> None:
+def test_moving_into_melee_ends_pinning(fight_of) -> None:
     fight = fight_of("deathwatch", "Brother Castor", "Nob Gritfang")
     fight.add_condition("brother-castor", "pinned")
     moved = fight.act("brother-castor", "move", as_type="half", inputs={"engages": True})

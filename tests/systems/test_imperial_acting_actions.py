@@ -5,27 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
-from gmkit.encounter import Encounter
 from gmkit.errors import RulesError
-from gmkit.sheets.base import Sheet
 from gmkit.systems.imperial.acting import DARK_HERESY, DEATHWATCH
-
-SHEETS: dict[str, dict[str, Sheet]] = {
-    roster.game: {sheet.name: sheet for sheet in roster.sheets}
-    for roster in demo_campaign().rosters
-}
-
-
-def fight_of(game_id: str, *names: str) -> Encounter:
-    """A started fight of ``names`` (demo sheets), acting in that order."""
-    fight = Encounter(game_id)
-    for score, name in enumerate(names):
-        ident = fight.add(SHEETS[game_id][name])
-        fight.set_initiative(ident, 20 - score)
-    fight.start()
-    return fight
 
 
 def step(result: object, title: str) -> str:
@@ -62,7 +44,7 @@ def test_the_actions_offered_are_the_catalogs_non_attacks() -> None:
 
 
 @pytest.mark.parametrize(("kind", "bonus"), [("half", 10), ("full", 20)])
-def test_aim_carries_its_bonus_into_the_next_attack_which_spends_it(kind, bonus) -> None:
+def test_aim_carries_its_bonus_into_the_next_attack_which_spends_it(kind, bonus, fight_of) -> None:
     fight = fight_of("dark_heresy", "Sergeant Varro Tull", "Cultist Lorn")
     aimed = fight.act("sergeant-varro-tull", "aim", as_type=kind)
     assert str(aimed.steps[0]).startswith(f"Aim: +{bonus} to the next attack")
@@ -81,7 +63,7 @@ def test_aim_carries_its_bonus_into_the_next_attack_which_spends_it(kind, bonus)
     assert f"aimed: {kind}" not in fight.combatant("sergeant-varro-tull").conditions
 
 
-def test_an_unused_full_aim_is_gone_when_the_turn_after_next_begins() -> None:
+def test_an_unused_full_aim_is_gone_when_the_turn_after_next_begins(fight_of) -> None:
     fight = fight_of("dark_heresy", "Sergeant Varro Tull", "Cultist Lorn")
     fight.act("sergeant-varro-tull", "aim", as_type="full")
     for _ in range(4):
@@ -90,7 +72,7 @@ def test_an_unused_full_aim_is_gone_when_the_turn_after_next_begins() -> None:
     assert "aimed: full" not in fight.combatant("sergeant-varro-tull").conditions
 
 
-def test_a_reaction_or_another_action_ends_the_aim() -> None:
+def test_a_reaction_or_another_action_ends_the_aim(fight_of) -> None:
     fight = fight_of("dark_heresy", "Sergeant Varro Tull", "Cultist Lorn")
     fight.act("sergeant-varro-tull", "aim", as_type="half")
     fight.react("sergeant-varro-tull", "dodge")
@@ -104,7 +86,7 @@ def test_a_reaction_or_another_action_ends_the_aim() -> None:
     assert "aimed: half" not in fight.combatant("sergeant-varro-tull").conditions
 
 
-def test_brace_leaves_braced_which_the_attack_reads_and_a_move_ends() -> None:
+def test_brace_leaves_braced_which_the_attack_reads_and_a_move_ends(fight_of) -> None:
     fight = fight_of("deathwatch", "Brother Varek", "Nob Gritfang")
     fight.act("brother-varek", "brace_heavy_weapon")
     assert "braced" in fight.combatant("brother-varek").conditions
@@ -124,7 +106,7 @@ def test_brace_leaves_braced_which_the_attack_reads_and_a_move_ends() -> None:
     assert "braced" not in fight.combatant("brother-varek").conditions
 
 
-def test_delay_ends_the_turn_keeping_a_half_action() -> None:
+def test_delay_ends_the_turn_keeping_a_half_action(fight_of) -> None:
     fight = fight_of("dark_heresy", "Sergeant Varro Tull", "Cultist Lorn")
     fight.act("sergeant-varro-tull", "delay")
     tull = fight.combatant("sergeant-varro-tull")
@@ -134,7 +116,7 @@ def test_delay_ends_the_turn_keeping_a_half_action() -> None:
     assert fight.may("sergeant-varro-tull", "half").allowed  # the kept half action
 
 
-def test_run_and_defensive_stance_leave_their_states_and_stand_up_ends_prone() -> None:
+def test_run_and_defensive_stance_leave_their_states_and_stand_up_ends_prone(fight_of) -> None:
     fight = fight_of("dark_heresy", "Sergeant Varro Tull", "Cultist Lorn")
     fight.act("sergeant-varro-tull", "run")
     assert fight.combatant("sergeant-varro-tull").conditions["running"].rounds == 1
@@ -147,7 +129,7 @@ def test_run_and_defensive_stance_leave_their_states_and_stand_up_ends_prone() -
     assert "prone" not in fight.combatant("cultist-lorn").conditions
 
 
-def test_reload_brings_the_rounds_spent_back_and_takes_the_weapons_reload_time() -> None:
+def test_reload_brings_the_rounds_spent_back_and_takes_the_weapons_reload_time(fight_of) -> None:
     fight = fight_of("dark_heresy", "Ilse Marr", "Cultist Lorn")
     fight.attack("ilse-marr", "Laspistol", "cultist-lorn", EnteredDice([90]), distance=10)
     assert fight.combatant("ilse-marr").counters == {"ammo spent: Laspistol": 1}
@@ -163,7 +145,7 @@ def test_reload_brings_the_rounds_spent_back_and_takes_the_weapons_reload_time()
         fight.act("ilse-marr", "reload", weapon="Sword", as_type="full", override="test")
 
 
-def test_a_two_full_actions_reload_is_an_extended_action() -> None:
+def test_a_two_full_actions_reload_is_an_extended_action(fight_of) -> None:
     fight = fight_of("dark_heresy", "Adept Cornelius Fenn", "Cultist Lorn")
     with pytest.raises(RulesError, match="Stub Revolver is reloaded with the extended action"):
         fight.act("adept-cornelius-fenn", "reload", weapon="Stub Revolver", as_type="full")
@@ -174,7 +156,7 @@ def test_a_two_full_actions_reload_is_an_extended_action() -> None:
     )
 
 
-def test_clear_jam_is_a_ballistic_skill_test_that_lifts_the_jam() -> None:
+def test_clear_jam_is_a_ballistic_skill_test_that_lifts_the_jam(fight_of) -> None:
     fight = fight_of("dark_heresy", "Sergeant Varro Tull", "Cultist Lorn")
     with pytest.raises(RulesError, match="Lasgun is not jammed"):
         fight.act("sergeant-varro-tull", "clear_jam", EnteredDice([30]), weapon="Lasgun")
@@ -199,7 +181,7 @@ def test_clear_jam_is_a_ballistic_skill_test_that_lifts_the_jam() -> None:
     assert tull.spent == {"actions": 2}
 
 
-def test_put_out_fire_is_an_agility_test_at_minus_20() -> None:
+def test_put_out_fire_is_an_agility_test_at_minus_20(fight_of) -> None:
     fight = fight_of("dark_heresy", "Jessa Kell", "Cultist Lorn")
     with pytest.raises(RulesError, match="Jessa Kell is not on fire"):
         fight.act("jessa-kell", "put_out_fire", EnteredDice([5]))
@@ -214,13 +196,13 @@ def test_put_out_fire_is_an_agility_test_at_minus_20() -> None:
     assert "on_fire" not in fight.combatant("jessa-kell").conditions
 
 
-def test_attacks_and_reactions_are_not_taken_as_actions_here() -> None:
+def test_attacks_and_reactions_are_not_taken_as_actions_here(fight_of) -> None:
     fight = fight_of("dark_heresy", "Sergeant Varro Tull", "Cultist Lorn")
     with pytest.raises(RulesError, match="standard_attack"):
         fight.act("sergeant-varro-tull", "standard_attack")
 
 
-def test_a_dodge_made_through_an_attack_ends_the_dodgers_aim() -> None:
+def test_a_dodge_made_through_an_attack_ends_the_dodgers_aim(fight_of) -> None:
     fight = fight_of("dark_heresy", "Sergeant Varro Tull", "Cultist Lorn")
     fight.act("sergeant-varro-tull", "aim", as_type="half")
     fight.next_turn()

@@ -3,36 +3,18 @@ at each turn change and rolled with the table's typed dice: on fire, blood loss,
 
 from __future__ import annotations
 
-from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
-from gmkit.encounter import Encounter
 from gmkit.messages import render
-from gmkit.sheets.base import Sheet
 from gmkit.systems.acting import Bearer
 from gmkit.systems.base import Standing
 from gmkit.systems.imperial.acting import DARK_HERESY, DEATHWATCH
-
-SHEETS: dict[str, dict[str, Sheet]] = {
-    roster.game: {sheet.name: sheet for sheet in roster.sheets}
-    for roster in demo_campaign().rosters
-}
-
-
-def fight_of(game_id: str, *names: str) -> Encounter:
-    """A started fight of ``names`` (demo sheets), acting in that order."""
-    fight = Encounter(game_id)
-    for score, name in enumerate(names):
-        ident = fight.add(SHEETS[game_id][name])
-        fight.set_initiative(ident, 20 - score)
-    fight.start()
-    return fight
 
 
 def dues(fight) -> list[tuple[str, str, bool]]:
     return [(due.bearer, due.rule, due.optional) for due in fight.due]
 
 
-def test_a_pinned_acolyte_tests_willpower_at_the_start_of_its_turn() -> None:
+def test_a_pinned_acolyte_tests_willpower_at_the_start_of_its_turn(fight_of) -> None:
     fight = fight_of("dark_heresy", "Cultist Lorn", "Sergeant Varro Tull")
     fight.add_condition("sergeant-varro-tull", "pinned")
     fight.next_turn()
@@ -57,7 +39,7 @@ def test_a_pinned_acolyte_tests_willpower_at_the_start_of_its_turn() -> None:
     assert fight.due == ()
 
 
-def test_a_pinned_marine_tests_at_the_end_of_its_turn() -> None:
+def test_a_pinned_marine_tests_at_the_end_of_its_turn(fight_of) -> None:
     fight = fight_of("deathwatch", "Brother Castor", "Nob Gritfang")
     fight.add_condition("brother-castor", "pinned")
     assert dues(fight) == []  # nothing at the start of his turn
@@ -70,7 +52,9 @@ def test_a_pinned_marine_tests_at_the_end_of_its_turn() -> None:
     assert "pinned" not in fight.combatant("brother-castor").conditions
 
 
-def test_on_fire_asks_willpower_at_the_start_of_the_turn_and_burns_at_the_rounds_end() -> None:
+def test_on_fire_asks_willpower_at_the_start_of_the_turn_and_burns_at_the_rounds_end(
+    fight_of,
+) -> None:
     fight = fight_of("dark_heresy", "Cultist Lorn", "Jessa Kell")
     fight.add_condition("jessa-kell", "on_fire")
     fight.next_turn()
@@ -96,7 +80,7 @@ def test_on_fire_asks_willpower_at_the_start_of_the_turn_and_burns_at_the_rounds
     )
 
 
-def test_fatigue_weighs_on_the_willpower_test() -> None:
+def test_fatigue_weighs_on_the_willpower_test(fight_of) -> None:
     fight = fight_of("dark_heresy", "Cultist Lorn", "Jessa Kell")
     fight.add_condition("jessa-kell", "on_fire")
     fight.next_turn()
@@ -107,7 +91,7 @@ def test_fatigue_weighs_on_the_willpower_test() -> None:
     assert str(passed.steps[0]).startswith("On fire: passed (WP 31 -10 = 21 [Fatigued -10]")
 
 
-def test_blood_loss_kills_on_10_or_less_at_the_end_of_the_round() -> None:
+def test_blood_loss_kills_on_10_or_less_at_the_end_of_the_round(fight_of) -> None:
     fight = fight_of("dark_heresy", "Cultist Lorn", "Jessa Kell")
     fight.add_condition("cultist-lorn", "blood_loss")
     fight.next_turn()
@@ -124,8 +108,8 @@ def test_blood_loss_kills_on_10_or_less_at_the_end_of_the_round() -> None:
     assert fight.state.current.id == "jessa-kell"  # Next passes over the dead
 
 
-def test_the_medicine_test_is_no_roll_due_and_other_moments_ask_nothing() -> None:
-    sheet = SHEETS["deathwatch"]["Brother Castor"]
+def test_the_medicine_test_is_no_roll_due_and_other_moments_ask_nothing(demo_sheet) -> None:
+    sheet = demo_sheet("deathwatch", "Brother Castor")
     bearer = Bearer(sheet, Standing.of(["blood_loss", "on_fire", "stunned"]))
     assert [due.rule for due in DEATHWATCH.turn_rolls("start_of_turn", bearer)] == [
         "on_fire.start_of_turn"
