@@ -214,6 +214,16 @@ class ActionForm:
         self._notify()
         return result
 
+    def take(self, action: str) -> ActionResult | None:
+        """An action's button: choose it and, when it asks nothing more than its defaults
+        (the nearest foe, the first weapon), take it at once with gmkit's dice; an action with
+        inputs of its own is only chosen (None), for the GM to fill in and take."""
+        self.select_action(action)
+        info = self._chosen()
+        if info.inputs:
+            return None
+        return self.perform()
+
     def roll_due(self, index: int, typed: str | None = None) -> ActionResult:
         """Roll the ``index``-th roll due, with gmkit's dice or the table's typed ones."""
         source = self._source(typed)

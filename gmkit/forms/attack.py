@@ -448,6 +448,11 @@ class AttackForm:
             if not value
         ]
         if missing:
+            refused = self.offered.not_offered
+            if "action" in missing and not self.offered.actions and refused:
+                # no attack is offered now: say why (the phase, the budget, a condition)
+                self.problem = refused.get("") or next(iter(refused.values()))
+                return
             fields = tuple(Message(f"form.field.{name}") for name in missing)
             self.problem = Message("form.choose_first", fields=fields)
             return

@@ -128,7 +128,15 @@ class AttackPanel(widgets.VBox):
             LANGUAGE.unobserve(self._on_language, names="value")
             self._circumstances.close()
             self._options.close()
-            for part in (*self.children, *self._rows, self.dice_row, self.entry_row):
+            parts = (
+                *self.children,
+                *self._rows,
+                self.dice_row,
+                self.entry_row,
+                self.result_column,
+                self.odds_column,
+            )
+            for part in parts:
                 for child in getattr(part, "children", ()):
                     child.close()
                 part.close()
@@ -321,16 +329,19 @@ class AttackPanel(widgets.VBox):
     def _build(self) -> None:
         shared = self._shared = Shared()
         make = shared.make
-        wide = {"width": "26em"}
-        self.attacker_box = make(widgets.Dropdown, layout=wide)
-        self.weapon_box = make(widgets.Dropdown, layout=wide)
-        self.mode_box = make(widgets.Dropdown, layout=wide)
-        self.action_box = make(widgets.Dropdown, layout=wide)
-        self.target_box = make(widgets.Dropdown, layout=wide)
-        self.distance_box = make(widgets.Text, layout={"width": "14em"})
+        # a cell of the choices' grid each: the label as wide as its words (no clipping in
+        # either language), the control the rest of the cell
+        wide, label = {"width": "auto"}, {"description_width": "initial"}
+        self.attacker_box = make(widgets.Dropdown, layout=wide, style=label)
+        self.weapon_box = make(widgets.Dropdown, layout=wide, style=label)
+        self.mode_box = make(widgets.Dropdown, layout=wide, style=label)
+        self.action_box = make(widgets.Dropdown, layout=wide, style=label)
+        self.target_box = make(widgets.Dropdown, layout=wide, style=label)
+        self.distance_box = make(widgets.Text, layout=wide, style=label)
         # shown or hidden one by one: their own layouts
-        self.location_box = widgets.Dropdown(layout=wide, style=shared.style(widgets.Dropdown))
-        self.reaction_box = widgets.Dropdown(layout=wide, style=shared.style(widgets.Dropdown))
+        dropdown_label = shared.style(widgets.Dropdown, **label)
+        self.location_box = widgets.Dropdown(layout=dict(wide), style=dropdown_label)
+        self.reaction_box = widgets.Dropdown(layout=dict(wide), style=dropdown_label)
         self.seed_box = widgets.Text(layout={"width": "10em"}, style=shared.style(widgets.Text))
         self._circumstances = CircumstanceEditor(shared, self.set_circumstance)
         self._options = OptionEditor(shared, self.set_option)
@@ -394,32 +405,46 @@ class AttackPanel(widgets.VBox):
         def row(children: list[widgets.Widget]) -> widgets.HBox:
             return self._shared.make(widgets.HBox, children=children)
 
+        # The layout, for a screen at the table (1366x768 up): the choices in a grid, the
+        # commands right under them, then the result and the odds side by side, so choices,
+        # Resolve, the result and the odds are seen together without scrolling.
+        make = self._shared.make
+        self.choices = make(
+            widgets.Box,
+            children=[self.attacker_box, self.weapon_box, self.mode_box, self.target_box,
+                      self.action_box, self.distance_box, self.reaction_box, self.location_box],
+        )  # fmt: skip
+        self.choices.add_class("gmkit-choices")
         self.dice_row = row([self.dice_box, self.seed_box])
         self.entry_row = widgets.HBox([self.die_box, self.enter_button])  # shown or hidden
-        self._rows = [
-            row([self.attacker_box, self.target_box]),
-            row([self.weapon_box, self.mode_box]),
-            row([self.action_box, self.location_box]),
-            row([self.distance_box, self.reaction_box]),
-            self._circumstances.row,
-            row([self.resolve_button, self.apply_button, self.undo_button, self.budget_box,
-                 self.secret_box]),
-        ]  # fmt: skip
-        style = [self._shared.make(widgets.HTML, value=STYLE)] if with_style else []
+        self.command_bar = make(
+            widgets.HBox,
+            children=[self.resolve_button, self.apply_button, self.undo_button, self.dice_row,
+                      self.entry_row, self.budget_box, self.secret_box],
+        )  # fmt: skip
+        self.command_bar.add_class("gmkit-commands")
+        self.result_column = make(
+            widgets.VBox,
+            children=[self.error_html, self.result_html, self.preview_html, self.offered_html],
+        )
+        self.result_column.add_class("gmkit-result-column")
+        self.odds_column = make(widgets.VBox, children=[self.odds_view])
+        self.odds_column.add_class("gmkit-odds-column")
+        outcome = make(widgets.Box, children=[self.result_column, self.odds_column])
+        outcome.add_class("gmkit-outcome-grid")
+        # the circumstances' and the options' lines ("Circumstances: none  Edit") side by
+        # side; each opens its controls under its line
+        self.folds = make(widgets.Box, children=[self._circumstances.box, self._options.box])
+        self.folds.add_class("gmkit-folds")
+        self._rows = [self.choices, self.folds, self.command_bar]
+        style = [make(widgets.HTML, value=STYLE)] if with_style else []
         return [
             *style,
-            *self._rows[:4],
-            self._circumstances.box,
-            self._options.box,
-            self.offered_html,
-            self.preview_html,
-            self.odds_view,
-            self.dice_row,
-            self.entry_row,
+            self.choices,
+            self.folds,
+            self.command_bar,
             self.prompt_html,
-            self._rows[5],
-            self.error_html,
-            self.result_html,
+            outcome,
         ]
 
     def _on_language(self, change: dict[str, Any]) -> None:

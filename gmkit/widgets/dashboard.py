@@ -42,9 +42,12 @@ from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.combat_log import CombatLog
+from gmkit.widgets.dashboard_style import DASHBOARD_STYLE
 from gmkit.widgets.dice_tray import DiceTray
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t, words
+from gmkit.widgets.panes import Panes
 from gmkit.widgets.player import Follower
+from gmkit.widgets.players_tab import WOUNDS_SHOWN, PlayersControls
 from gmkit.widgets.render import STYLE as SHEET_STYLE
 from gmkit.widgets.render import sheet_html
 from gmkit.widgets.sheet_editor import SheetEditor
@@ -55,42 +58,17 @@ from gmkit.widgets.units_panel import UnitsPanel, has_units
 
 __all__ = ["LANGUAGE_NAMES", "WOUNDS_SHOWN", "Dashboard"]
 
-WOUNDS_SHOWN = ("exact", "band", "hidden")
 FOLLOW_SECONDS = 0.5
-
-
-DASHBOARD_STYLE = """
-<style>
-.gmkit-dashboard { font-size: 16px; max-width: 2400px; }
-.gmkit-dashboard .gmkit-topbar { align-items: center; gap: 1em; flex-wrap: wrap; }
-.gmkit-dashboard .gmkit-topbar h1 { font-size: 1.6em; margin: 0 0.6em 0 0; }
-.gmkit-dashboard .gmkit-grid {
-  display: grid;
-  grid-template-columns: repeat(auto-fit, minmax(34em, 1fr));
-  gap: 12px;
-  align-items: start;
-}
-.gmkit-dashboard .gmkit-column { min-width: 0; }
-.gmkit-dashboard .widget-html, .gmkit-dashboard .widget-label { font-size: inherit; }
-.gmkit-dashboard .gmkit-attack .widget-html-content, .gmkit-dashboard .gmkit-sheet-slot,
-.gmkit-dashboard .gmkit-players { color: var(--gmkit-fg); }
-.gmkit-dashboard .gmkit-sheet table th { color: var(--gmkit-muted); font-weight: 500; }
-.gmkit-dashboard .lm-TabBar-tab, .gmkit-dashboard .p-TabBar-tab {
-  background: var(--gmkit-panel); color: var(--gmkit-fg); font-size: 1em; min-width: 7em;
-}
-.gmkit-dashboard .lm-TabBar-tab.lm-mod-current { background: var(--gmkit-accent);
-  color: var(--gmkit-accent-fg); }
-.gmkit-dashboard .widget-tab-contents, .gmkit-dashboard .lm-TabPanel-stackedPanel {
-  background: var(--gmkit-bg); border-color: #3a4150; }
-.gmkit-dashboard .gmkit-slot-title { font-size: 1.2em; font-weight: 600; margin: 0.4em 0; }
-@media (min-width: 1800px) { .gmkit-dashboard { font-size: 20px; } }
-</style>
-"""
 
 
 def _text(key: str) -> str:
     found = t(f"dashboard.{key}")
     return t(key) if found == f"dashboard.{key}" else found
+
+
+def _given(part: widgets.Widget) -> Callable[[], widgets.Widget]:
+    """A pane's builder for a panel built already."""
+    return lambda: part
 
 
 def _closed() -> None:
@@ -131,6 +109,7 @@ class Dashboard(widgets.VBox):
         self._unsubscribe: Callable[[], None] | None = None
         self._card: tuple[Any, str] | None = None  # the sheet shown on the card, its language
         self._syncing = False
+        self._due_shown: tuple[Any, ...] = ()
         names = [info.name for info in store.encounters()]
         self._looks = looks = Shared()  # the dashboard's own widgets' layouts and styles
         self.title = looks.make(widgets.HTML)
@@ -151,6 +130,8 @@ class Dashboard(widgets.VBox):
         topbar.add_class("gmkit-topbar")
         # the slots the encounter's widgets go into
         self.left = looks.make(widgets.VBox)
+        self.left.add_class("gmkit-left")
+        self.panes: Panes | None = None  # the turn, the log, the units: per encounter
         self.attack_slot = looks.make(widgets.VBox)
         self.attack_slot.add_class("gmkit-attack")
         self.sheet_card = looks.make(widgets.HTML)
@@ -166,7 +147,7 @@ class Dashboard(widgets.VBox):
         self.sheet_slot.add_class("gmkit-sheet-slot")
         self._dice: DiceTray | None = None  # built when its tab is first opened
         self.dice_slot = looks.make(widgets.VBox)
-        self._players: dict[str, Any] | None = None  # its controls: built when first used
+        self._players: PlayersControls | None = None  # built when first used
         self.players_box = looks.make(widgets.VBox)
         self.players_box.add_class("gmkit-players")
         self.tabs = widgets.Tab(
@@ -220,11 +201,8 @@ class Dashboard(widgets.VBox):
         self.combat_log = CombatLog(encounter, with_style=False)
         self.turn_panel = TurnPanel(encounter, seed=self.seed)
         self.units_panel = UnitsPanel(encounter) if has_units(encounter.game) else None
-        self.left.children = [
-            part
-            for part in (self.tracker, self.turn_panel, self.units_panel, self.combat_log)
-            if part is not None
-        ]
+        self.panes = self._panes()
+        self.left.children = [self.tracker, self.panes]
         self.attack_slot.children = [self.attack]
         self.tracker.observe(self._on_selected, names="selected")
         self._unsubscribe = encounter.subscribe(self._on_change)
@@ -241,7 +219,8 @@ class Dashboard(widgets.VBox):
         else:
             self._show_sheet()
         self._render_title()
-        self._render_players()
+        if self._players is not None:
+            self._players.render()
         self._say("")
 
     def set_language(self, code: str) -> None:
@@ -304,21 +283,18 @@ class Dashboard(widgets.VBox):
         return self._dice
 
     @property
-    def wounds_picker(self) -> widgets.ToggleButtons:
-        """The players' tab's enemy wounds setting (the tab is built on first use)."""
-        return self._players_tab()["wounds"]
+    def players(self) -> PlayersControls:
+        """The players' tab: what the players see (built on first use: its tab, or this)."""
+        if self._players is None:
+            self._players = PlayersControls(self, self._looks)
+            self.players_box.children = [self._players]
+            self._players.render()
+        return self._players
 
-    @property
-    def sides_picker(self) -> widgets.SelectMultiple:
-        return self._players_tab()["sides"]
-
-    @property
-    def reveal_picker(self) -> widgets.Dropdown:
-        return self._players_tab()["reveal"]
-
-    @property
-    def reveal_button(self) -> widgets.Button:
-        return self._players_tab()["reveal_button"]
+    wounds_picker = property(lambda self: self.players.wounds, doc="the enemy wounds shown")
+    sides_picker = property(lambda self: self.players.sides, doc="the players' sides")
+    reveal_picker = property(lambda self: self.players.reveal_picker, doc="whom to reveal")
+    reveal_button = property(lambda self: self.players.reveal_button, doc="reveal them")
 
     @property
     def selected_combatant(self) -> Any:
@@ -365,6 +341,9 @@ class Dashboard(widgets.VBox):
         if self.tracker is not None:
             self.tracker.unobserve(self._on_selected, names="selected")
         self._close_editor()
+        if self.panes is not None:
+            self.panes.close()
+            self.panes = None
         for part in (self.tracker, self.attack, self.turn_panel, self.units_panel, self.combat_log):
             if part is not None:
                 part.close()
@@ -373,6 +352,24 @@ class Dashboard(widgets.VBox):
                 part.close = _closed  # type: ignore[method-assign]
         self.tracker = self.attack = self.combat_log = self.turn_panel = self.units_panel = None
         self.encounter = None
+
+    def _panes(self) -> Panes:
+        """The left column's panes under the tracker: the turn (shown first, and again when
+        a roll falls due), the log, and the units in a game that has them."""
+        parts: dict[str, widgets.Widget] = {"turn": self.turn_panel, "log": self.combat_log}
+        if self.units_panel is not None:
+            parts["units"] = self.units_panel
+        panes = Panes({name: _given(part) for name, part in parts.items()})
+        self._title_panes(panes)
+        return panes
+
+    def _title_panes(self, panes: Panes) -> None:
+        due = len(self.encounter.due) if self.encounter is not None else 0
+        turn = t("turn_pane")
+        panes.set_title("turn", f"{turn} · {due}" if due else turn)
+        panes.set_title("log", t("log_pane"))
+        if "units" in panes.names:
+            panes.set_title("units", t("units_pane"))
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message = text
@@ -383,38 +380,7 @@ class Dashboard(widgets.VBox):
         if change["new"] == 1:
             self.dice  # noqa: B018 - built on first use
         elif change["new"] == 2:
-            self._players_tab()
-
-    def _players_tab(self) -> dict[str, Any]:
-        """The players' tab's controls, built the first time they are needed."""
-        if self._players is None:
-            looks = self._looks
-            initial = {"description_width": "initial"}
-            wounds = looks.make(
-                widgets.ToggleButtons, options=[(k, k) for k in WOUNDS_SHOWN], style=initial
-            )
-            sides = looks.make(
-                widgets.SelectMultiple, rows=3, layout={"width": "26em"}, style=initial
-            )
-            reveal = looks.make(widgets.Dropdown, layout={"width": "22em"})
-            button = looks.make(widgets.Button)
-            self._players = {
-                "wounds": wounds,
-                "sides": sides,
-                "reveal": reveal,
-                "reveal_button": button,
-            }
-            wounds.observe(self._on_wounds, names="value")
-            sides.observe(self._on_sides, names="value")
-            button.on_click(lambda _button: self.reveal(reveal.value or ""))
-            self.players_box.children = [
-                wounds,
-                sides,
-                looks.make(widgets.HBox, children=[reveal, button]),
-            ]
-            self._relabel_players()
-            self._render_players()
-        return self._players
+            self.players  # noqa: B018 - built on first use
 
     def _on_pick(self, change: dict[str, Any]) -> None:
         if not self._syncing and change["new"] and change["new"] != self.encounter_name:
@@ -432,22 +398,17 @@ class Dashboard(widgets.VBox):
             self._syncing = False
         self._relabel()
         self._show_sheet()
-        self._render_players()
+        if self._players is not None:
+            self._players.render()
 
     def _relabel(self) -> None:
         self.picker.description = _text("encounter")
         for index, key in enumerate(("sheet", "dice_tray", "players")):
             self.tabs.set_title(index, t(key))
         self.edit_button.description = _text("edit")
-        self._relabel_players()
+        if self._players is not None:
+            self._players.relabel()
         self._render_title()
-
-    def _relabel_players(self) -> None:
-        if self._players is None:
-            return
-        self._players["wounds"].description = _text("enemy_wounds")
-        self._players["sides"].description = _text("player_sides")
-        self._players["reveal_button"].description = _text("reveal")
 
     def _render_title(self) -> None:
         game = ""
@@ -463,7 +424,14 @@ class Dashboard(widgets.VBox):
         """After every change of the encounter: the sheet card and the players' settings
         follow the state (the attack panel follows the current actor: ``follow_actor``)."""
         self._show_sheet(keep_editor=True)
-        self._render_players()
+        if self._players is not None:
+            self._players.render()
+        if self.panes is not None:
+            due = encounter.due
+            if due and due != self._due_shown:  # a roll fell due: the turn pane shows it
+                self.panes.show("turn")
+            self._due_shown = due
+            self._title_panes(self.panes)
 
     def _on_selected(self, _change: object) -> None:
         self._close_editor()
@@ -521,47 +489,3 @@ class Dashboard(widgets.VBox):
         self.editor_box.children = []
         if untoggle and self.edit_button.value:
             self.edit_button.value = False
-
-    def _render_players(self) -> None:
-        """The players' tab: the GM's settings as the encounter holds them (once built)."""
-        if self._players is None:
-            return
-        self._syncing_players = True
-        try:
-            state = self.encounter.state if self.encounter is not None else None
-            settings = state.settings if state is not None else {}
-            labels = [(_text(key), key) for key in WOUNDS_SHOWN]
-            if list(self.wounds_picker.options) != labels:
-                self.wounds_picker.options = labels
-            shown = str(settings.get("enemy_wounds", "band"))
-            if self.wounds_picker.value != shown:
-                self.wounds_picker.value = shown
-            sides = sorted({c.side for c in state.present}) if state is not None else []
-            if list(self.sides_picker.options) != sides:
-                self.sides_picker.options = sides
-            chosen = tuple(s for s in settings.get("player_sides", ()) if s in sides)
-            if tuple(self.sides_picker.value) != chosen:
-                self.sides_picker.value = chosen
-            hidden = [(c.name, c.id) for c in state.present if c.hidden] if state else []
-            if list(self.reveal_picker.options) != hidden:
-                self.reveal_picker.options = hidden
-            if hidden and self.reveal_picker.value is None:
-                self.reveal_picker.value = hidden[0][1]
-            self.reveal_button.disabled = not hidden
-        finally:
-            self._syncing_players = False
-
-    _syncing_players = False
-
-    def _on_wounds(self, change: dict[str, Any]) -> None:
-        if self._syncing_players or self.encounter is None:
-            return
-        if change["new"] != self.encounter.state.settings.get("enemy_wounds", "band"):
-            self.set_enemy_wounds(str(change["new"]))
-
-    def _on_sides(self, change: dict[str, Any]) -> None:
-        if self._syncing_players or self.encounter is None:
-            return
-        current = tuple(self.encounter.state.settings.get("player_sides", ()))
-        if tuple(change["new"]) != current:
-            self.set_player_sides(list(change["new"]))

@@ -5,6 +5,10 @@ GM's hand on conditions: a thin view of :class:`~gmkit.forms.action.ActionForm`.
   recovery roll, the pin escape), each with *Roll*, a box for the table's die and *Dismiss*;
   and the decisions the GM owes (a critical no table gives the effect of: the GM gives it
   with the conditions below), each with *Decided*.
+- **Buttons of the turn**, always shown: for whoever acts now, a button per non-attack action
+  of the game (one the actor may not take now is greyed, and says why on hover): an action
+  that needs nothing but its defaults is taken at once with gmkit's dice; one with inputs of
+  its own opens the actions' controls with it chosen.
 - **Actions** (folded; built when first opened): the actor (following whoever acts now), the
   game's non-attack actions (Aim, Reload, Move, Defensive Stance...; one the actor may not take
   now is marked and says why), the type it is taken as, its target, weapon and inputs, the
@@ -15,7 +19,7 @@ GM's hand on conditions: a thin view of :class:`~gmkit.forms.action.ActionForm`.
   setting *Next skips the dead and the out of action*.
 
 Every control calls a public method that tests call the same way (``select_action``,
-``perform``, ``roll_due``, ``dismiss_due``, ``add_condition``, ``remove_condition``,
+``take``, ``perform``, ``roll_due``, ``dismiss_due``, ``add_condition``, ``remove_condition``,
 ``set_skip_fallen``, ``open_actions``, ``open_conditions``); a refusal is shown in the panel's
 message line and changes nothing. The folded parts cost nothing until opened
 (:mod:`gmkit.widgets.turn_controls`).
@@ -34,6 +38,7 @@ from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError, NeedDie
 from gmkit.forms.action import ActionForm
 from gmkit.widgets.i18n import LANGUAGE, t, words
+from gmkit.widgets.sync import assign as _assign
 from gmkit.widgets.tracker import Shared
 from gmkit.widgets.turn_controls import ActionControls, ConditionControls
 
@@ -59,6 +64,13 @@ class TurnPanel(widgets.VBox):
         self._looks = looks = Shared()
         self.title = looks.make(widgets.HTML)
         self.due_box = looks.make(widgets.VBox)
+        self.quick_box = looks.make(
+            widgets.HBox, layout={"flex_flow": "row wrap", "align_items": "center"}
+        )
+        self.quick_box.add_class("gmkit-quick-actions")
+        self._shown_quick: tuple[Any, ...] | None = None
+        self._quick: dict[str, widgets.Button] = {}  # an action's button, made when first shown
+        self._quick_name: widgets.HTML | None = None
         self.actions_toggle = looks.make(widgets.ToggleButton, layout={"width": "auto"})
         self.conditions_toggle = looks.make(widgets.ToggleButton, layout={"width": "auto"})
         toggles = looks.make(widgets.HBox, children=[self.actions_toggle, self.conditions_toggle])
@@ -71,6 +83,7 @@ class TurnPanel(widgets.VBox):
             children=[
                 self.title,
                 self.due_box,
+                self.quick_box,
                 toggles,
                 self.actions_box,
                 self.conditions_box,
@@ -133,6 +146,14 @@ class TurnPanel(widgets.VBox):
             self.action_controls.cleared()
         return done
 
+    def take(self, action: str) -> bool:
+        """An action's button: taken at once when it needs nothing but its defaults, else
+        chosen in the actions' controls (opened) for the GM to fill in."""
+        done = self._run(lambda: self.form.take(action))
+        if done and self.form.action:  # chosen, not taken: it has inputs to fill in
+            self.open_actions(True)
+        return done
+
     def roll_due(self, index: int, typed: str | None = None) -> bool:
         """Roll the ``index``-th roll due (``typed``: the table's die)."""
         return self._run(lambda: self.form.roll_due(index, typed))
@@ -166,6 +187,9 @@ class TurnPanel(widgets.VBox):
                 part.close()
         for row in self.due_box.children:
             row.close()
+        for made in (*self._quick.values(), self._quick_name):
+            if made is not None:
+                made.close()
         self._looks.close()
         super().close()
 
@@ -212,6 +236,7 @@ class TurnPanel(widgets.VBox):
 
     def _render(self) -> None:
         self._render_due()
+        self._render_quick()
         if self.actions_toggle.value and self.action_controls is not None:
             self.action_controls.render()
         if self.conditions_toggle.value and self.condition_controls is not None:
@@ -252,6 +277,43 @@ class TurnPanel(widgets.VBox):
             else ""
         )
 
+    def _render_quick(self) -> None:
+        """The actor's buttons: the game's actions, each greyed (and saying why on hover) when
+        not allowed now. Built once, on shared looks, and changed in place: a turn sends only
+        the buttons whose state changed."""
+        form, state = self.form, self.encounter.state
+        actor = state.combatants.get(form.actor)
+        offered = form.offered if actor is not None and state.started else ()
+        key = (
+            form.actor,
+            LANGUAGE.value,
+            tuple((one.info.id, one.allowed, words(one.permit.why)) for one in offered),
+        )
+        if key == self._shown_quick:
+            return
+        self._shown_quick = key
+        if not offered:
+            if self.quick_box.children:
+                self.quick_box.children = []
+            return
+        if self._quick_name is None:
+            self._quick_name = self._looks.make(widgets.HTML, layout={"width": "auto"})
+        _assign(self._quick_name, value=f"<b>{html.escape(actor.name if actor else '')}</b>:")
+        shown: list[widgets.Widget] = [self._quick_name]
+        for one in offered:
+            button = self._quick.get(one.info.id)
+            if button is None:
+                button = self._quick[one.info.id] = self._looks.make(
+                    widgets.Button, layout={"width": "auto"}
+                )
+                button.on_click(lambda _b, action=one.info.id: self.take(action))
+            tip = words(one.info.help) if one.allowed else words(one.permit.why)
+            _assign(button, description=words(one.info.label), disabled=not one.allowed)
+            _assign(button, tooltip=tip)
+            shown.append(button)
+        if list(self.quick_box.children) != shown:
+            self.quick_box.children = shown
+
     def _relabel(self) -> None:
         self.actions_toggle.description = t("turn_actions")
         self.conditions_toggle.description = t("conditions")
@@ -261,5 +323,6 @@ class TurnPanel(widgets.VBox):
 
     def _on_language(self, _change: object) -> None:
         self._shown_due = None
+        self._shown_quick = None
         self._relabel()
         self._render()

@@ -68,11 +68,13 @@ def test_composes_every_panel_on_the_first_encounter(dashboard, store):
     assert isinstance(dashboard.attack, AttackPanel)
     assert isinstance(dashboard.combat_log, CombatLog)
     assert isinstance(dashboard.dice, DiceTray)
-    assert list(dashboard.left.children) == [
-        dashboard.tracker,
-        dashboard.turn_panel,
-        dashboard.combat_log,
-    ]
+    # the tracker stays in view; the turn and the log are panes under it, the turn shown
+    assert list(dashboard.left.children) == [dashboard.tracker, dashboard.panes]
+    assert dashboard.panes.names == ("turn", "log")  # no units in Dark Heresy
+    assert list(dashboard.panes.body.children) == [dashboard.turn_panel]
+    dashboard.panes.show("log")
+    assert list(dashboard.panes.body.children) == [dashboard.combat_log]
+    assert dashboard.panes.buttons.value == "log"
     assert list(dashboard.attack_slot.children) == [dashboard.attack]
     assert "gmkit-dark" in dashboard._dom_classes  # the dark theme, for the TV
     assert "gmkit demo campaign" in dashboard.title.value

@@ -235,7 +235,9 @@ def test_the_panel_costs_few_widgets_until_opened(fight):
     before = models()
     made = TurnPanel(fight, seed=1)
     try:
-        assert models() - before <= 14
+        # its parts, and one button per action of the game (on shared looks) and the actor
+        # (the box, the actor's name, their looks: 5 models; a button each after)
+        assert models() - before <= 14 + 5 + len(fight.actions())
         assert made.action_controls is None
         assert made.condition_controls is None
     finally:
@@ -261,3 +263,28 @@ def test_a_critical_no_table_covers_is_a_decision_the_panel_lists_until_decided(
         assert fight.effective_events[-1]["kind"] == "due_dismissed"
     finally:
         panel.close()
+
+
+def test_the_actions_are_buttons_for_whoever_acts_now(fight, panel):
+    """A button per action of the game for the actor: one that needs nothing but its defaults
+    is taken at once, one with inputs of its own opens the controls with it chosen, one not
+    allowed now is greyed and says why."""
+    buttons = {b.description: b for b in panel.quick_box.children[1:]}
+    assert list(buttons) == ["Salute", "Feint", "Pick up"]
+    assert "Inigo" in panel.quick_box.children[0].value
+    before = len(fight.effective_events)
+    buttons["Salute"].click()  # no inputs: taken with gmkit's dice, one event
+    assert len(fight.effective_events) == before + 1
+    assert fight.effective_events[-1]["kind"] == "action"
+    assert fight.effective_events[-1]["action"] == "salute"
+    assert panel.action_controls is None  # nothing to fill in: the controls stay folded
+    buttons["Feint"].click()  # it has an input: chosen, and the controls open on it
+    assert len(fight.effective_events) == before + 1
+    assert panel.form.action == "feint"
+    assert panel.action_controls is not None and panel.actions_toggle.value
+    fight.next_turn()  # the buttons follow the actor, changed in place
+    now = fight.combatant(panel.form.actor)  # the first of the side whose turn it is
+    assert now.side == fight.state.current_side != "Montoya"
+    assert panel.quick_box.children[0].value == f"<b>{now.name}</b>:"
+    assert [b.description for b in panel.quick_box.children[1:]] == list(buttons)
+    assert panel.quick_box.children[1] is buttons["Salute"]

@@ -1,0 +1,93 @@
+"""The dashboard's layout, for a screen at the table.
+
+From 1366x768 up (a laptop, 1920x1080, a TV) the page is one screen that never scrolls as a
+whole: the top bar, then two columns that scroll each on its own. The left one holds the
+tracker, always in view (it scrolls inside itself when the fight is long), and under it the
+panes (the turn, the log, the units). The right one holds the attack panel: its choices in a
+grid, the commands right under them, then the result and the odds side by side, so the
+choices, Resolve, the result and the odds are seen together. Below 1100 px wide or 600 px
+high (a tablet, a small window) the columns stack and the page scrolls as usual.
+
+Every label takes the width of its words (no clipping, in English or in Spanish).
+"""
+
+from __future__ import annotations
+
+__all__ = ["DASHBOARD_STYLE"]
+
+DASHBOARD_STYLE = """
+<style>
+.gmkit-dashboard {
+  font-size: 15px; box-sizing: border-box; height: calc(100vh - 4px); max-width: 3000px;
+  display: flex; flex-direction: column; overflow: hidden; padding: 4px 8px; margin: 0;
+}
+.gmkit-dashboard > * { flex: 0 0 auto; }
+.gmkit-dashboard .gmkit-topbar { align-items: center; gap: 0.8em; flex-wrap: wrap; }
+.gmkit-dashboard .gmkit-topbar h1 { font-size: 1.35em; margin: 0 0.4em 0 0; }
+.gmkit-dashboard .gmkit-grid {
+  flex: 1 1 auto; min-height: 0;
+  display: grid; grid-template-columns: minmax(26em, 40%) minmax(0, 1fr);
+  gap: 12px; align-items: stretch;
+}
+.gmkit-dashboard .gmkit-column { min-width: 0; min-height: 0; overflow-y: auto; }
+/* in a column that scrolls, a box keeps its height: it never shrinks to fit */
+.gmkit-dashboard .gmkit-column .widget-vbox > *, .gmkit-dashboard .gmkit-column > * {
+  flex-shrink: 0; }
+.gmkit-dashboard .gmkit-left { display: flex; flex-direction: column; overflow: hidden; }
+.gmkit-dashboard .gmkit-left > .gmkit-tracker {
+  flex: 0 1 auto; max-height: 64%; overflow-y: auto; overflow-x: hidden; }
+.gmkit-dashboard .gmkit-left > .gmkit-panes { flex: 1 1 auto; min-height: 6em; overflow: hidden; }
+.gmkit-dashboard .gmkit-panes { display: flex; flex-direction: column; }
+.gmkit-dashboard .gmkit-pane-buttons { flex: 0 0 auto; margin: 4px 0; }
+.gmkit-dashboard .gmkit-pane-body { flex: 1 1 auto; min-height: 0; overflow-y: auto; }
+.gmkit-dashboard .widget-html, .gmkit-dashboard .widget-label { font-size: inherit; }
+.gmkit-dashboard .gmkit-attack .widget-html-content, .gmkit-dashboard .gmkit-sheet-slot,
+.gmkit-dashboard .gmkit-players { color: var(--gmkit-fg); }
+.gmkit-dashboard .gmkit-sheet table th { color: var(--gmkit-muted); font-weight: 500; }
+.gmkit-dashboard .lm-TabBar-tab, .gmkit-dashboard .p-TabBar-tab {
+  background: var(--gmkit-panel); color: var(--gmkit-fg); font-size: 1em; min-width: 7em;
+}
+.gmkit-dashboard .lm-TabBar-tab.lm-mod-current { background: var(--gmkit-accent);
+  color: var(--gmkit-accent-fg); }
+.gmkit-dashboard .widget-tab-contents, .gmkit-dashboard .lm-TabPanel-stackedPanel {
+  background: var(--gmkit-bg); border-color: #3a4150; }
+.gmkit-dashboard .gmkit-slot-title { font-size: 1.1em; font-weight: 600; margin: 0.3em 0; }
+
+/* the attack panel */
+.gmkit-dashboard .gmkit-choices {
+  display: grid; grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr) minmax(0, 1fr);
+  gap: 2px 12px;
+}
+.gmkit-dashboard .gmkit-choices > .widget-inline-hbox { width: auto; min-width: 0; margin: 2px 0; }
+.gmkit-dashboard .gmkit-choices select, .gmkit-dashboard .gmkit-choices input { min-width: 0; }
+.gmkit-dashboard .gmkit-folds { display: flex; flex-flow: row wrap; gap: 0 2em; }
+.gmkit-dashboard .gmkit-folds > .widget-vbox { flex: 0 1 auto; min-width: 0; max-width: 100%; }
+.gmkit-dashboard .gmkit-commands { flex-wrap: wrap; align-items: center; gap: 4px 8px;
+  margin: 4px 0; }
+.gmkit-dashboard .gmkit-commands > .jupyter-button { width: auto; min-width: 7em;
+  font-weight: 600; }
+.gmkit-dashboard .gmkit-commands .widget-checkbox { width: auto; }
+.gmkit-dashboard .gmkit-commands .widget-toggle-buttons .jupyter-button { width: auto; }
+.gmkit-dashboard .gmkit-outcome-grid {
+  display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 12px;
+  align-items: start;
+}
+.gmkit-dashboard .gmkit-result-column, .gmkit-dashboard .gmkit-odds-column { min-width: 0; }
+.gmkit-dashboard .gmkit-summary { font-size: 1.15em; margin: 0.2em 0 0.4em 0; }
+.gmkit-dashboard .gmkit-steps { font-size: 0.92em; }
+.gmkit-dashboard .widget-inline-hbox .widget-label { max-width: none; }
+
+/* below a laptop's screen: the columns stack and the page scrolls */
+@media (max-width: 1100px), (max-height: 600px) {
+  .gmkit-dashboard { height: auto; overflow: visible; }
+  .gmkit-dashboard .gmkit-grid { grid-template-columns: minmax(0, 1fr); }
+  .gmkit-dashboard .gmkit-column, .gmkit-dashboard .gmkit-left,
+  .gmkit-dashboard .gmkit-left > .gmkit-tracker, .gmkit-dashboard .gmkit-pane-body {
+    overflow: visible; max-height: none; }
+  .gmkit-dashboard .gmkit-choices { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  .gmkit-dashboard .gmkit-outcome-grid { grid-template-columns: minmax(0, 1fr); }
+}
+@media (min-width: 1800px) { .gmkit-dashboard { font-size: 19px; } }
+@media (min-width: 2600px) { .gmkit-dashboard { font-size: 24px; } }
+</style>
+"""
