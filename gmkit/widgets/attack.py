@@ -111,6 +111,7 @@ class AttackPanel(widgets.VBox):
         self.game = encounter.game
         self._error: Text = ""
         self._syncing = False
+        self._shown_attacker: str | None = None  # whose choices the editors were opened for
         self._closed = False
         self.form = AttackForm(encounter, seed=seed, follow_actor=follow_actor)
         self._build()
@@ -461,6 +462,11 @@ class AttackPanel(widgets.VBox):
         if self._closed:
             return
         form = self.form
+        if form.attacker != self._shown_attacker:
+            # another attacker (the turn passed): the circumstances and options it sets are
+            # cleared, and their editors fold, so Resolve stays where the GM looks
+            self._shown_attacker = form.attacker
+            self.circumstances_open = self.options_open = False
         self._syncing = True
         try:
             self._sync_controls()

@@ -397,6 +397,8 @@ class Dashboard(widgets.VBox):
         finally:
             self._syncing = False
         self._relabel()
+        if self.panes is not None:
+            self._title_panes(self.panes)
         self._show_sheet()
         if self._players is not None:
             self._players.render()
@@ -436,6 +438,21 @@ class Dashboard(widgets.VBox):
     def _on_selected(self, _change: object) -> None:
         self._close_editor()
         self._show_sheet()
+        self._act_with_selected()
+
+    def _act_with_selected(self) -> None:
+        """In a game where a whole side acts (Necromunda, WFB), picking one of that side in
+        the tracker makes it the one who acts: the attacker and the turn's actor."""
+        combatant, state = self.selected_combatant, self.encounter and self.encounter.state
+        if combatant is None or state is None or not state.started or state.current is not None:
+            return
+        if combatant.side != state.current_side or combatant.removed:
+            return
+        if self.attack is not None and combatant.id in self.attack.form.offered.attackers:
+            if self.attack.attacker != combatant.id:
+                self.attack.select_attacker(combatant.id)
+        if self.turn_panel is not None and self.turn_panel.form.actor != combatant.id:
+            self.turn_panel.select_actor(combatant.id)
 
     def _show_sheet(self, *, keep_editor: bool = False) -> None:
         combatant = self.selected_combatant

@@ -62,6 +62,8 @@ DASHBOARD_STYLE = """
 .gmkit-dashboard .gmkit-choices select, .gmkit-dashboard .gmkit-choices input { min-width: 0; }
 .gmkit-dashboard .gmkit-folds { display: flex; flex-flow: row wrap; gap: 0 2em; }
 .gmkit-dashboard .gmkit-folds > .widget-vbox { flex: 0 1 auto; min-width: 0; max-width: 100%; }
+.gmkit-dashboard .gmkit-folds > .widget-vbox:has(.gmkit-fold-grid) { flex-basis: 100%; }
+.gmkit-dashboard .gmkit-fold-grid .widget-checkbox { width: auto; }
 .gmkit-dashboard .gmkit-commands { flex-wrap: wrap; align-items: center; gap: 4px 8px;
   margin: 4px 0; }
 .gmkit-dashboard .gmkit-commands > .jupyter-button { width: auto; min-width: 7em;
@@ -69,12 +71,21 @@ DASHBOARD_STYLE = """
 .gmkit-dashboard .gmkit-commands .widget-checkbox { width: auto; }
 .gmkit-dashboard .gmkit-commands .widget-toggle-buttons .jupyter-button { width: auto; }
 .gmkit-dashboard .gmkit-outcome-grid {
-  display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 12px;
+  display: grid; grid-template-columns: minmax(0, 1.45fr) minmax(0, 1fr); gap: 12px;
   align-items: start;
 }
 .gmkit-dashboard .gmkit-result-column, .gmkit-dashboard .gmkit-odds-column { min-width: 0; }
+/* nothing in the result or the odds is wider than its half: long words break, a chart
+   shrinks, a wide table scrolls inside its half */
+.gmkit-dashboard .gmkit-result-column *, .gmkit-dashboard .gmkit-odds-column * {
+  min-width: 0; max-width: 100%; box-sizing: border-box; }
+.gmkit-dashboard .gmkit-result-column .widget-html-content,
+.gmkit-dashboard .gmkit-odds-column .widget-html-content {
+  overflow-x: auto; overflow-wrap: break-word; white-space: normal; }
+.gmkit-dashboard .gmkit-odds-column svg { height: auto; }
+.gmkit-dashboard .gmkit-steps td, .gmkit-dashboard .gmkit-steps th { padding: 2px 6px; }
 .gmkit-dashboard .gmkit-summary { font-size: 1.15em; margin: 0.2em 0 0.4em 0; }
-.gmkit-dashboard .gmkit-steps { font-size: 0.92em; }
+.gmkit-dashboard .gmkit-steps { font-size: 0.88em; }
 .gmkit-dashboard .widget-inline-hbox .widget-label { max-width: none; }
 
 /* below a laptop's screen: the columns stack and the page scrolls */

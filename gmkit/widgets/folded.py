@@ -46,8 +46,9 @@ class FoldedSection:
         self.grid = self._shared.make(
             widgets.GridBox,
             children=list(self.controls.values()),
-            layout={"grid_template_columns": "repeat(2, 26em)"},
+            layout={"grid_template_columns": "repeat(auto-fill, minmax(15em, 1fr))"},
         )
+        self.grid.add_class("gmkit-fold-grid")
 
     def bound(self, key: str, control: widgets.Widget) -> widgets.Widget:
         """``control`` calling ``changed(key, value)`` when the GM changes it."""

@@ -1,15 +1,17 @@
 """HTML for sheets and rosters: formatting only, from the sheet's own fields and derived(),
-each field named in the GM's language (:func:`gmkit.sheets.labels.field_label`)."""
+each field named in the GM's language (:func:`gmkit.sheets.labels.field_label`), and each value
+of the rules' vocabulary (``sheets.value.*``: "unharmed", "leader", "right arm") too."""
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pandas as pd
 
-from gmkit.messages import Message
+from gmkit.messages import Message, catalogs
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.labels import field_label
 from gmkit.widgets.i18n import t, words
@@ -29,7 +31,20 @@ def _cell(value: Any, game: str = "") -> str:
         if value and all(isinstance(item, Mapping) for item in value):
             return _table(value, game)
         return ", ".join(_cell(item, game) for item in value) or "-"
+    if isinstance(value, str) and value:
+        return html.escape(_value(value))
     return html.escape(str(value)) if value not in (None, "") else "-"
+
+
+def _value(text: str) -> str:
+    """A value of the rules' own vocabulary (a damage state, a fighter type, a hit location:
+    ``sheets.value.<value>`` in the catalogs) in the GM's language; any other text (a name,
+    a value the GM typed) as it is."""
+    slug = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    message_id = f"sheets.value.{'v' if slug[:1].isdigit() else ''}{slug}"
+    if not slug or catalogs().english(message_id) is None:
+        return text
+    return words(Message(message_id))
 
 
 def _table(rows: Iterable[Mapping[str, Any]], game: str = "") -> str:

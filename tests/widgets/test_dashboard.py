@@ -341,3 +341,23 @@ def test_a_turn_sends_only_what_changed(dashboard, monkeypatch):
         assert turn[0][0] == header  # whose turn it is, first
         assert len(turn) <= 20  # a message for each part that changed (was 24 to 31)
     assert page.redundant() == []
+
+
+def test_in_a_sides_game_picking_a_fighter_of_the_side_makes_it_the_one_who_acts(dashboard):
+    """Necromunda: the whole side acts; the GM picks who in the tracker (its Sheet button),
+    and the attack panel and the turn's actions follow; one of the other side does not."""
+    dashboard.select_encounter("Ambush at the Sump Pipes")
+    fight = dashboard.encounter
+    assert fight is not None and dashboard.tracker is not None and dashboard.attack is not None
+    dashboard.tracker.start()
+    side = fight.state.current_side
+    mine = [c for c in fight.state.present if c.side == side]
+    other = next(c for c in fight.state.present if c.side != side)
+    assert len(mine) >= 2
+    assert dashboard.attack.attacker == mine[0].id  # the first of the side, by default
+    dashboard.select_combatant(mine[1].id)
+    assert dashboard.attack.attacker == mine[1].id
+    assert dashboard.turn_panel is not None and dashboard.turn_panel.form.actor == mine[1].id
+    dashboard.select_combatant(other.id)  # only its sheet is shown
+    assert dashboard.attack.attacker == mine[1].id
+    assert dashboard.selected_combatant.id == other.id

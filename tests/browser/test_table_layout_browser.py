@@ -1,0 +1,260 @@
+"""A fight of each game on the GM's dashboard at 1366x768, as a GM with players waiting plays
+it: what is on screen, how many clicks an attack takes, and that nothing of one attack carries
+into the next actor's.
+
+One ``gmkit table`` serves its own copy of the demo campaign; the page stays open for the
+module and each game picks its encounter. For each game the test:
+
+1. starts the fight (gmkit rolls initiative where the game has it, then Start) and presses
+   Next until the actor may attack (Necromunda's shooting phase, WFB's shooting phase);
+2. attacks with the panel's defaults (the actor's first weapon and mode, the standard attack,
+   the nearest visible enemy): Resolve, Apply; it counts the clicks (at most 3) and checks that
+   Resolve, the result's summary and the odds are inside the 1366x768 viewport with nothing
+   scrolled (window and columns);
+3. sets a distance and a circumstance, then Next until another combatant acts: the distance
+   is empty, no circumstance is set, the attacker is the new actor and the target is not on
+   its side;
+4. switches to Spanish and resolves again: the page holds none of the rules' English words
+   (the names of people, sides, weapons and armour are the data's and are left out); back to
+   English.
+
+Screenshots of each step go to the artifacts folder (``test-artifacts/``) in both languages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dashboard_page import SELECTED, Table, until
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+VIEWPORT = {"width": 1366, "height": 768}
+MAX_CLICKS = 3
+
+# The rules' and the panels' English words a Spanish page must not show (whole words).
+ENGLISH = (
+    "hit", "hits", "miss", "misses", "damage", "wounds", "wounded", "round", "turn", "roll",
+    "rolled", "success", "failure", "degrees", "degree", "test", "target", "attacker",
+    "weapon", "resolve", "apply", "undo", "redo", "next", "previous", "unharmed", "odds",
+    "none", "circumstances", "options", "reaction", "modifier", "modifiers", "actions",
+    "left", "log", "sheet", "remove", "needed", "step", "outcome", "why", "dice", "mode",
+    "action", "distance", "chance", "expected", "injury", "pinned", "save", "armour",
+)  # fmt: skip
+WORD = re.compile(r"[A-Za-zÁÉÍÓÚÜÑáéíóúüñ]+")
+
+ATTACKER = """() => {
+  const s = [...document.querySelectorAll('.gmkit-attack .widget-dropdown')]
+    .find(d => d.querySelector('label')?.innerText.trim() === 'Attacker')?.querySelector('select');
+  return s ? (s.options[s.selectedIndex]?.text ?? '').replace(/\\u00a0/g, ' ') : '';
+}"""
+IN_VIEW = """selectors => selectors.map(sel => {
+  const el = document.querySelector(sel);
+  if (!el) return [sel, null];
+  const r = el.getBoundingClientRect();
+  return [sel, r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
+                 && r.right <= innerWidth];
+})"""
+SCROLLED = """() => [window.scrollY,
+  ...[...document.querySelectorAll('.gmkit-column')].map(c => c.scrollTop)]"""
+
+
+@dataclass(frozen=True)
+class Game:
+    game: str
+    encounter: str
+    initiative: bool  # gmkit rolls initiative before Start (the sides games have none)
+
+
+GAMES = [
+    Game("dark_heresy", "The Chapel of the Pale Throne", True),
+    Game("necromunda", "Ambush at the Sump Pipes", False),
+    Game("deathwatch", "The Breach at Vaxanide", True),
+    Game("wfrp2", "Beastmen on the Drakwald Road", True),
+    Game("wfb6", "Arrows over the Reikland Ford", False),
+]
+
+
+def data_names(encounter: str, campaign: Path) -> set[str]:
+    """The words of the data's names in the encounter (people, sides, weapons, armour, the
+    campaign's and the encounter's names): English words a Spanish page may show."""
+    from gmkit.encounter import Encounter
+    from gmkit.store import CampaignStore
+
+    words: set[str] = set()
+    with CampaignStore(campaign, readonly=True) as store:
+        fight = Encounter.open(store, encounter)
+        texts = [store.name, encounter]
+        for combatant in fight.state.combatants.values():
+            sheet = combatant.sheet
+            texts += [combatant.name, combatant.side]
+            for part in ("weapons", "armour", "talents", "traits", "skills"):
+                for item in getattr(sheet, part, ()) or ():
+                    texts.append(str(getattr(item, "name", item)))
+    for text in texts:
+        words.update(word.lower() for word in WORD.findall(text))
+    return words
+
+
+class Fight:
+    """The dashboard page, counting the GM's clicks."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.page = table.page
+        self.clicks = 0
+
+    def click(self, scope: str, label: str, step: str) -> None:
+        self.clicks += 1
+        self.table.click(scope, label, step)
+
+    def summary(self) -> str:
+        return self.table.panel(".gmkit-summary")
+
+    def resolvable(self) -> bool:
+        """Whether the panel has an attack to resolve (its odds are shown, not a reason)."""
+        return bool(self.page.locator(".gmkit-attack .gmkit-odds-tiles").count())
+
+    def shot(self, artifacts: Path, name: str) -> None:
+        self.page.screenshot(path=str(artifacts / f"table-{name}.png"))
+
+
+def start(fight: Fight, game: Game) -> None:
+    page = fight.page
+    picker = page.locator(".gmkit-topbar .widget-dropdown select").first
+    if picker.evaluate(SELECTED) != game.encounter:
+        with fight.table.acting("pick the encounter"):
+            picker.select_option(label=game.encounter)
+    until(page, "the encounter", fight.table.header, lambda text: text.startswith("Round"))
+    if game.initiative:
+        fight.table.click(".gmkit-tracker", "Roll initiative", "roll initiative")
+    fight.table.click(".gmkit-tracker", "Start", "start")
+    until(page, "round 1", fight.table.header, lambda text: text.startswith("Round 1"))
+
+
+def next_until_an_attack(fight: Fight, step: str, *, other_than: str = "") -> None:
+    """Next until the actor may attack (and, with ``other_than``, is someone else)."""
+    for _ in range(12):
+        attacker = fight.page.evaluate(ATTACKER)
+        if fight.resolvable() and attacker and attacker != other_than:
+            return
+        fight.table.click(".gmkit-tracker", "Next", f"{step}: Next")
+        fight.page.wait_for_timeout(300)
+    pytest.fail(f"{step}: no attack offered after 12 Next (attacker {attacker!r})")
+
+
+def side_of(option: str) -> str:
+    found = re.search(r"\(([^()]*)\)\s*$", option)
+    return found.group(1) if found else ""
+
+
+def attack_with_defaults(fight: Fight, artifacts: Path, game: Game) -> None:
+    page = fight.page
+    fight.clicks = 0
+    fight.click(".gmkit-attack", "Resolve", "resolve with the defaults")
+    until(page, "the result", fight.summary, bool)
+    scrolled = page.evaluate(SCROLLED)
+    assert not any(scrolled), f"the page or a column scrolled: {scrolled}"
+    shown = dict(page.evaluate(IN_VIEW, [
+        ".gmkit-attack .mod-primary",  # Resolve
+        ".gmkit-attack .gmkit-summary",
+        ".gmkit-attack .gmkit-odds-tiles",
+        ".gmkit-tracker .gmkit-header",
+    ]))  # fmt: skip
+    assert all(shown.values()), f"not inside the 1366x768 viewport: {shown}"
+    fight.shot(artifacts, f"{game.game}-en-resolved")
+    fight.click(".gmkit-attack", "Apply", "apply")
+    until(
+        page,
+        "applied",
+        lambda: page.locator(".gmkit-attack .mod-success").first.is_disabled(),
+        bool,
+    )
+    assert fight.clicks <= MAX_CLICKS, fight.clicks
+
+
+def nothing_carries(fight: Fight, game: Game, artifacts: Path) -> None:
+    page, table = fight.page, fight.table
+    before = page.evaluate(ATTACKER)
+    unit = {"necromunda": "in", "wfb6": "cm"}.get(game.game, "m")
+    table.type_into(f"Distance ({unit})", "7", "a distance")
+    table.click(".gmkit-attack", "Edit circumstances", "open the circumstances")
+    first = page.locator(".gmkit-attack .gmkit-fold-grid .widget-checkbox input").first
+    with table.acting("tick a circumstance"):
+        first.check()
+
+    def folds() -> str:
+        return " ".join(table.panel(".gmkit-folds").split())
+
+    until(page, "a circumstance set", folds, lambda text: "Circumstances: none" not in text)
+    next_until_an_attack(fight, "to the next actor", other_than=before)
+    attacker = page.evaluate(ATTACKER)
+    distance = page.locator(
+        f".gmkit-attack .widget-text:has(label:text-is('Distance ({unit})')) input"
+    ).first
+    assert distance.input_value() == "", f"the distance carried over to {attacker}"
+    assert "Circumstances: none" in folds(), f"a circumstance carried over to {attacker}"
+    target = page.locator(
+        ".gmkit-attack .widget-dropdown:has(label:text-is('Target')) select"
+    ).first.evaluate(SELECTED)
+    assert side_of(target), target
+    assert side_of(target) != side_of(attacker), (attacker, target)
+    fight.shot(artifacts, f"{game.game}-en-next-actor")
+
+
+def spanish_page_has_no_english(fight: Fight, game: Game, campaign: Path, artifacts: Path) -> None:
+    page, table = fight.page, fight.table
+    with table.acting("Spanish"):
+        page.locator(".gmkit-topbar .widget-toggle-button", has_text="Español").click()
+    fight.click(".gmkit-attack", "Resolver", "resolve in Spanish")
+    until(page, "the Spanish result", fight.summary, bool)
+    fight.shot(artifacts, f"{game.game}-es-resolved")
+    text = page.locator(".gmkit-dashboard").first.inner_text()
+    names = data_names(game.encounter, campaign)
+    found = sorted(
+        {w for w in WORD.findall(text) if w.lower() in ENGLISH and w.lower() not in names}
+    )
+    with table.acting("English"):
+        page.locator(".gmkit-topbar .widget-toggle-button", has_text="English").click()
+    assert not found, f"English words on the Spanish page: {found}"
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from gmkit.campaign import demo_campaign_file
+
+    return demo_campaign_file(tmp_path_factory.mktemp("layout") / "campaign")
+
+
+@pytest.fixture(scope="module")
+def fight(serve_table, campaign: Path, chromium: Any) -> Iterator[Fight]:
+    server = serve_table(campaign)
+    page = chromium.new_page(viewport=VIEWPORT)
+    table = Table(page)  # before goto: it listens to the page's websocket
+    try:
+        page.goto(server.url, wait_until="domcontentloaded", timeout=120_000)
+        page.locator(".gmkit-attack button", has_text="Resolve").wait_for(timeout=120_000)
+        yield Fight(table)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[game.game for game in GAMES])
+def test_a_fight_fits_the_screen_and_nothing_carries_to_the_next_actor(
+    game: Game, fight: Fight, campaign: Path, artifacts: Path
+) -> None:
+    try:
+        start(fight, game)
+        fight.shot(artifacts, f"{game.game}-en-started")
+        next_until_an_attack(fight, "to the first attack")
+        attack_with_defaults(fight, artifacts, game)
+        nothing_carries(fight, game, artifacts)
+        spanish_page_has_no_english(fight, game, campaign, artifacts)
+    except BaseException:
+        fight.shot(artifacts, f"{game.game}-failed")
+        raise
