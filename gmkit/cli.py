@@ -1,7 +1,10 @@
-"""The ``gmkit`` command: serve the apps through Voila, write the demo, import and export.
+"""The ``gmkit`` command: serve the apps through Voila, open the prep notebook in JupyterLab,
+write the demo, copy the notebooks, import and export.
 
     gmkit table [CAMPAIGN] [--port 8866] [--no-browser]
     gmkit players [CAMPAIGN] [--encounter NAME] [--port 8867] [--no-browser]
+    gmkit lab [CAMPAIGN] [--dir DIR] [--port 8888] [--no-browser]
+    gmkit notebooks DIR [--force]      (the prep and tour notebooks, for a pip install)
     gmkit demo PATH                    (.gmk/.sqlite: a campaign file; .yaml/.json: a document)
     gmkit import CAMPAIGN ROSTER_FILE [--title T] [--game G]
     gmkit export CAMPAIGN ROSTER PATH        (PATH's suffix: .json, .yaml or .csv)
@@ -11,17 +14,16 @@
 CAMPAIGN is a SQLite campaign file (``.gmk``); a YAML/JSON campaign document given to ``table``
 is imported into a new campaign file beside it (or in a temporary folder when its folder is
 not writable), and the command says which. The file reaches the app through ``GMKIT_CAMPAIGN``,
-outside the folder Voila serves, so it is never downloadable.
+outside the folder Voila serves, so it is never downloadable. A server is announced ("serving
+URL") only once it answers; a port in use is an error (exit status 2). See gmkit.launch.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import signal
+import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 from importlib import resources
@@ -40,11 +42,14 @@ from gmkit.campaign import (
 )
 from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError
+from gmkit.launch import LAB_NOTEBOOK, serve_lab, serve_voila
+from gmkit.launch import voila_command as voila_command  # the bench serves notebooks with it
 from gmkit.sheets.io import write_roster
 from gmkit.store import CampaignStore
 
 DEFAULT_PORT = 8866
 PLAYERS_PORT = 8867
+LAB_PORT = 8888
 LAST_TABLE = "gmkit-last-table-campaign.txt"  # in the temp folder: what `players` follows
 
 
@@ -57,27 +62,6 @@ def notebook_path(name: str) -> Path:
     if checkout.exists():
         return checkout
     raise GmkitError(f"notebook {name!r} is not installed with gmkit")
-
-
-def voila_command(
-    notebook: Path, port: int, *, open_browser: bool, ip: str = "127.0.0.1", preheat: bool = True
-) -> list[str]:
-    command = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(notebook),
-        f"--port={port}",
-        "--strip_sources=True",
-        "--theme=dark",
-        f"--Voila.ip={ip}",
-        "--Voila.port_retries=0",  # a busy port is an error, not a silent other URL
-    ]
-    if preheat:  # a kernel runs the notebook before the page is asked for
-        command += ["--preheat_kernel=True", "--pool_size=1"]
-    if not open_browser:
-        command.append("--no-browser")
-    return command
 
 
 def lan_address() -> str | None:
@@ -113,27 +97,6 @@ def _interface_addresses() -> list[str]:
     return found
 
 
-def _serve(notebook: str, environment: dict[str, str], port: int, args: argparse.Namespace,
-           *, ip: str) -> int:  # fmt: skip
-    """Run Voila until it stops; a SIGTERM to gmkit stops Voila (and its kernels) too."""
-    path = notebook_path(notebook)
-    command = voila_command(path, port, open_browser=not args.no_browser, ip=ip)
-    process = subprocess.Popen(command, env={**os.environ, **environment}, cwd=path.parent)
-
-    def forward(signum: int, _frame: object) -> None:
-        process.send_signal(signum)
-
-    previous = signal.signal(signal.SIGTERM, forward)
-    try:
-        while True:
-            try:
-                return process.wait()
-            except KeyboardInterrupt:  # Ctrl-C reached Voila too; wait for it to stop
-                continue
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _last_table_pointer() -> Path:
     return Path(tempfile.gettempdir()) / LAST_TABLE
 
@@ -145,9 +108,19 @@ def _table(args: argparse.Namespace) -> int:
     with contextlib.suppress(OSError):  # only a convenience for `gmkit players` alone
         _last_table_pointer().write_text(str(resolved.path), encoding="utf-8")
     print(f"gmkit table: players follow with: gmkit players {resolved.path}", flush=True)
-    print(f"gmkit table: serving http://127.0.0.1:{args.port}/", flush=True)
-    environment = {CAMPAIGN_VARIABLE: str(resolved.path)}
-    return _serve("table.ipynb", environment, args.port, args, ip="127.0.0.1")
+
+    def announce() -> None:
+        print(f"gmkit table: serving http://127.0.0.1:{args.port}/", flush=True)
+
+    print(f"gmkit table: starting Voila on port {args.port} ...", flush=True)
+    return serve_voila(
+        notebook_path("table.ipynb"),
+        {CAMPAIGN_VARIABLE: str(resolved.path)},
+        port=args.port,
+        ip="127.0.0.1",
+        open_browser=not args.no_browser,
+        announce=announce,
+    )
 
 
 def _players(args: argparse.Namespace) -> int:
@@ -180,14 +153,72 @@ def _players(args: argparse.Namespace) -> int:
         raise GmkitError(f"no encounter {encounter!r} in {path}; it has {listed}")
     print(f"gmkit players: campaign file {path}", flush=True)
     print(f"gmkit players: encounter {encounter}", flush=True)
-    print(f"gmkit players: serving http://127.0.0.1:{args.port}/", flush=True)
-    lan = lan_address()
-    if lan:
-        print(f"gmkit players: on the local network: http://{lan}:{args.port}/", flush=True)
-    else:
-        print("gmkit players: no local network address found; players use this machine's")
-    environment = {CAMPAIGN_VARIABLE: str(path), ENCOUNTER_VARIABLE: encounter}
-    return _serve("players.ipynb", environment, args.port, args, ip="0.0.0.0")
+
+    def announce() -> None:
+        print(f"gmkit players: serving http://127.0.0.1:{args.port}/", flush=True)
+        lan = lan_address()
+        if lan:
+            print(f"gmkit players: on the local network: http://{lan}:{args.port}/", flush=True)
+        else:
+            print("gmkit players: no local network address found; players use this machine's")
+
+    print(f"gmkit players: starting Voila on port {args.port} ...", flush=True)
+    return serve_voila(
+        notebook_path("players.ipynb"),
+        {CAMPAIGN_VARIABLE: str(path), ENCOUNTER_VARIABLE: encounter},
+        port=args.port,
+        ip="0.0.0.0",
+        open_browser=not args.no_browser,
+        announce=announce,
+    )
+
+
+def _lab(args: argparse.Namespace) -> int:
+    folder = (
+        Path(args.dir).expanduser().resolve() if args.dir else notebook_path(LAB_NOTEBOOK).parent
+    )
+    if not (folder / LAB_NOTEBOOK).exists():
+        raise GmkitError(
+            f"{folder}: no {LAB_NOTEBOOK} here; copy the notebooks first: gmkit notebooks {folder}"
+        )
+    resolved = resolve_campaign(args.campaign)
+    print(f"gmkit lab: {resolved.note}", flush=True)
+    print(f"gmkit lab: campaign file {resolved.path}", flush=True)
+    print(f"gmkit lab: notebooks in {folder}", flush=True)
+
+    def announce(url: str) -> None:
+        print(f"gmkit lab: serving {url}", flush=True)
+
+    print(f"gmkit lab: starting JupyterLab on port {args.port} ...", flush=True)
+    return serve_lab(
+        folder,
+        {CAMPAIGN_VARIABLE: str(resolved.path)},
+        port=args.port,
+        open_browser=not args.no_browser,
+        announce=announce,
+    )
+
+
+def copied_notebooks() -> list[Path]:
+    """The notebooks ``gmkit notebooks`` copies: prep and the tours (not the apps' own)."""
+    folder = notebook_path(LAB_NOTEBOOK).parent
+    return [folder / LAB_NOTEBOOK, *sorted(folder.glob("tour_*.ipynb"))]
+
+
+def _notebooks(args: argparse.Namespace) -> int:
+    target = Path(args.dir).expanduser()
+    sources = copied_notebooks()
+    existing = [target / source.name for source in sources if (target / source.name).exists()]
+    if existing and not args.force:
+        names = ", ".join(str(path) for path in existing)
+        verb, them = ("exists", "it") if len(existing) == 1 else ("exist", "them")
+        raise GmkitError(f"{names} {verb} already; give --force to write over {them}")
+    target.mkdir(parents=True, exist_ok=True)
+    for source in sources:
+        shutil.copyfile(source, target / source.name)
+        print(f"gmkit notebooks: wrote {target / source.name}")
+    print(f"gmkit notebooks: open them with: gmkit lab --dir {target}")
+    return 0
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -259,6 +290,17 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def port_number(text: str) -> int:
+    """--port: a TCP port, 1 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (1 to 65535)")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gmkit", description="A Game Master's workbench.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -270,7 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="campaign file (.gmk), or a YAML/JSON campaign document to import "
         "(default: a new copy of the demo campaign)",
     )
-    table.add_argument("--port", type=int, default=DEFAULT_PORT, help="port to serve on")
+    table.add_argument("--port", type=port_number, default=DEFAULT_PORT, help="port to serve on")
     table.add_argument("--no-browser", action="store_true", help="do not open a browser")
     table.set_defaults(run=_table)
 
@@ -281,9 +323,34 @@ def build_parser() -> argparse.ArgumentParser:
         "campaign", nargs="?", help="campaign file (default: the one gmkit table served last)"
     )
     players.add_argument("--encounter", help="the encounter to follow (default: the first)")
-    players.add_argument("--port", type=int, default=PLAYERS_PORT, help="port to serve on")
+    players.add_argument("--port", type=port_number, default=PLAYERS_PORT, help="port to serve on")
     players.add_argument("--no-browser", action="store_true", help="do not open a browser")
     players.set_defaults(run=_players)
+
+    lab = commands.add_parser("lab", help="open the prep notebook in JupyterLab")
+    lab.add_argument(
+        "campaign",
+        nargs="?",
+        help="campaign file (.gmk) or YAML/JSON document, as for table "
+        "(default: a new copy of the demo campaign)",
+    )
+    lab.add_argument(
+        "--dir",
+        help="the folder of notebooks to open, as gmkit notebooks DIR wrote it "
+        "(default: gmkit's own notebooks)",
+    )
+    lab.add_argument("--port", type=port_number, default=LAB_PORT, help="port to serve on")
+    lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    lab.set_defaults(run=_lab)
+
+    notebooks = commands.add_parser(
+        "notebooks", help="copy the prep and tour notebooks into a folder"
+    )
+    notebooks.add_argument("dir", help="the folder (created if missing)")
+    notebooks.add_argument(
+        "--force", action="store_true", help="write over notebooks already in the folder"
+    )
+    notebooks.set_defaults(run=_notebooks)
 
     demo = commands.add_parser("demo", help="write the demo campaign to a file")
     demo.add_argument(

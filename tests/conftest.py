@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import json
 import os
 import re
 import shutil
@@ -219,35 +220,32 @@ def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights
 
 @pytest.fixture(scope="session")
 def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """JupyterLab on a copy of the repository's notebooks (so nothing it saves lands in the
-    checkout), no token, on a free port."""
+    """``gmkit lab --dir COPY`` (README's command) on a copy of the repository's notebooks (so
+    nothing it saves lands in the checkout), on a free port, once it prints that it serves.
+    Its Jupyter folders are its own; their config asks for no token (so a test's pages open
+    the plain URL) and allows root (CI runs as root)."""
     tmp = tmp_path_factory.mktemp("lab")
     notebooks = tmp / "notebooks"
     shutil.copytree(ROOT / "notebooks", notebooks)
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        "--no-browser",
-        f"--port={port}",
-        "--IdentityProvider.token=",
-        "--ServerApp.password=",
-        "--ServerApp.allow_root=True",  # CI runs as root
-        "--ServerApp.ip=127.0.0.1",
-        "--ServerApp.port_retries=0",
-        f"--ServerApp.root_dir={notebooks}",
-        "--LabApp.news_url=",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]
-    env = {"JUPYTER_CONFIG_DIR": str(tmp / "config"), "JUPYTER_RUNTIME_DIR": str(tmp / "rt")}
+    config = tmp / "config"
+    config.mkdir()
+    settings = {"IdentityProvider": {"token": ""}, "ServerApp": {"allow_root": True}}
+    (config / "jupyter_server_config.json").write_text(json.dumps(settings))
+    env = {"JUPYTER_CONFIG_DIR": str(config), "JUPYTER_RUNTIME_DIR": str(tmp / "rt")}
     env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp / "settings")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "workspaces")
-    process, log = start_process(command, tmp, port, env)
+    port = free_port()
+    command = [*gmkit_command(), "lab", "--dir", str(notebooks), "--port", str(port)]
+    process, log = start_process([*command, "--no-browser"], tmp, port, env)
     url = f"http://127.0.0.1:{port}/"
-    wait_for_page(f"{url}api/status", process, log, 120)
     server = Server(url, process, log)
+    serving = f"gmkit lab: serving {url}lab/tree/prep.ipynb"  # no token: none is asked for
+    deadline = time.monotonic() + 120
+    while serving not in server.output().splitlines():
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_server(server)
+            pytest.fail(f"no {serving!r} from gmkit lab:\n{server.output()}")
+        time.sleep(0.2)
     yield server
     stop_server(server)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,12 @@ from gmkit.campaign import create_demo_store, open_campaign, resolve_campaign
 from gmkit.cli import build_parser, lan_address, main, voila_command
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
+from gmkit.launch import lab_command
 from gmkit.sheets.io import read_roster, write_roster
 from gmkit.sheets.roster import Campaign
 from gmkit.store import CampaignStore, StoreError
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_demo_writes_a_campaign_that_loads_back_equal(tmp_path, capsys):
@@ -222,3 +226,94 @@ def test_players_options_and_its_voila_command():
 def test_the_lan_address_is_not_a_loopback_one():
     address = lan_address()
     assert address is None or not address.startswith("127.")
+
+
+# --- launching: a port in use, gmkit lab, gmkit notebooks ------------------------------------
+
+
+@pytest.fixture
+def taken_port():
+    """A port another program listens on (on every interface, as a server would)."""
+    with socket.socket() as holder:
+        holder.bind(("0.0.0.0", 0))
+        holder.listen()
+        yield holder.getsockname()[1]
+
+
+@pytest.mark.parametrize("command", ["table", "players", "lab"])
+def test_a_port_in_use_is_an_error_before_anything_starts(
+    command, taken_port, tmp_path, capsys, monkeypatch
+):
+    started = []
+    monkeypatch.setattr("gmkit.launch.subprocess.Popen", lambda *a, **k: started.append(a))
+    campaign = [str(create_demo_store(tmp_path / "c.gmk"))]
+    assert main([command, *campaign, "--port", str(taken_port), "--no-browser"]) == 2
+    captured = capsys.readouterr()
+    message = f"gmkit {command}: port {taken_port} is in use; choose another with --port\n"
+    assert captured.err == message
+    assert "serving" not in captured.out
+    assert started == []  # no server was started
+
+
+def test_a_port_must_be_a_port_number(capsys):
+    with pytest.raises(SystemExit) as refused:
+        build_parser().parse_args(["table", "--port", "70000"])
+    assert refused.value.code == 2
+    assert "argument --port: 70000 is not a port (1 to 65535)" in capsys.readouterr().err
+
+
+def test_lab_options_and_its_jupyterlab_command(tmp_path):
+    args = build_parser().parse_args(["lab", "c.gmk", "--dir", "nb", "--port", "9", "--no-browser"])
+    assert (args.campaign, args.dir, args.port, args.no_browser) == ("c.gmk", "nb", 9, True)
+    defaults = build_parser().parse_args(["lab"])
+    assert (defaults.campaign, defaults.dir, defaults.port, defaults.no_browser) == (
+        None,
+        None,
+        8888,
+        False,
+    )
+    command = lab_command(tmp_path, 9, open_browser=False)
+    assert f"--ServerApp.root_dir={tmp_path}" in command
+    assert "--LabApp.default_url=/lab/tree/prep.ipynb" in command  # opens the prep notebook
+    assert "--ServerApp.port_retries=0" in command
+    assert "--no-browser" in command
+    assert "--LabApp.news_url=" in command  # nothing asked of the internet
+
+
+def test_lab_needs_a_folder_holding_the_prep_notebook(tmp_path, capsys):
+    assert main(["lab", "--dir", str(tmp_path), "--no-browser"]) == 2
+    error = capsys.readouterr().err
+    assert error == (
+        f"gmkit lab: {tmp_path}: no prep.ipynb here; copy the notebooks first: "
+        f"gmkit notebooks {tmp_path}\n"
+    )
+
+
+def test_notebooks_copies_the_prep_and_tour_notebooks(tmp_path, capsys):
+    target = tmp_path / "mine"
+    assert main(["notebooks", str(target)]) == 0
+    written = sorted(path.name for path in target.iterdir())
+    tours = sorted(path.name for path in (ROOT / "notebooks").glob("tour_*.ipynb"))
+    assert len(tours) == 5
+    assert written == sorted(["prep.ipynb", *tours])  # not the apps' table and players
+    for name in written:
+        assert (target / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
+    out = capsys.readouterr().out
+    assert f"gmkit notebooks: wrote {target / 'prep.ipynb'}\n" in out
+    assert out.endswith(f"gmkit notebooks: open them with: gmkit lab --dir {target}\n")
+
+
+def test_notebooks_refuses_to_write_over_a_notebook_unless_forced(tmp_path, capsys):
+    mine = tmp_path / "prep.ipynb"
+    mine.write_text("my own notes")
+    assert main(["notebooks", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"gmkit notebooks: {mine} exists already; give --force to write over it\n"
+    )
+    assert mine.read_text() == "my own notes"
+    assert sorted(tmp_path.iterdir()) == [mine]  # nothing copied at all
+    assert main(["notebooks", str(tmp_path), "--force"]) == 0
+    assert mine.read_bytes() == (ROOT / "notebooks" / "prep.ipynb").read_bytes()
+    assert main(["notebooks", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert error.endswith("tour_wfrp2.ipynb exist already; give --force to write over them\n")

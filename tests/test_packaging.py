@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 import tomllib
+import zipfile
+from fnmatch import fnmatch
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,3 +69,50 @@ def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "scripts/test" in readme
     assert "scripts/test" in ci
+
+
+BROWSER_FILES = ("dice_entry.js", "dice_entry.css", "shortcuts.js")
+
+
+def test_the_browser_side_widgets_need_anywidget_in_both_files():
+    assert _pyproject_runtime()["anywidget"] == ">=0.9,<0.12"
+    assert _environment_runtime()["anywidget"] == ">=0.9,<0.12"
+
+
+def test_the_widgets_browser_files_are_package_files_nothing_excludes():
+    """Hatch's wheel ships every file of the ``gmkit`` package that is not ignored."""
+    wheel = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]
+    assert wheel["targets"]["wheel"]["packages"] == ["gmkit"]
+    assert not {"exclude", "only-include", "artifacts"} & set(wheel) - {"targets"}
+    static = ROOT / "gmkit" / "widgets" / "static"
+    for name in BROWSER_FILES:
+        assert (static / name).stat().st_size > 0, name
+    ignored = [
+        line.strip()
+        for line in (ROOT / ".gitignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    for name in BROWSER_FILES:
+        path = f"gmkit/widgets/static/{name}"
+        assert not any(fnmatch(path, p) or fnmatch(name, p) for p in ignored), (path, ignored)
+
+
+def test_the_wheel_holds_the_browser_files(tmp_path):
+    builders = pytest.importorskip("hatchling.builders.wheel", reason="hatchling not installed")
+    built = next(
+        builders.WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"])
+    )
+    with zipfile.ZipFile(built) as wheel:
+        names = set(wheel.namelist())
+    for name in BROWSER_FILES:
+        assert f"gmkit/widgets/static/{name}" in names
+    for name in ("index.html.j2", "conf.json"):  # gmkit's Voila template (no CDN)
+        assert f"gmkit/_jupyter/voila/templates/gmkit/{name}" in names
+
+
+def test_the_license_file_is_the_one_pyproject_names():
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"]
+    assert declared == {"text": "MIT"}
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License")
+    assert "Copyright (c) 2026 gmkit contributors" in text

@@ -99,3 +99,16 @@ def test_exporting_with_player_sides_when_the_gm_has_set_none(tmp_path):
     assert "Gunther Brandauer" in text
     assert "Vhorlag" not in text
     assert "Casts from the treeline" not in text
+
+
+def test_the_file_names_conditions_and_holds_no_hidden_id(campaign, tmp_path):
+    fight = scripted_fight(campaign)
+    fight.add_condition("Cultist Ban", "on_fire")
+    fight.add_condition("Cultist Ban", "stunned", rounds=2)
+    with CampaignStore(campaign, readonly=True) as reader:
+        path = export_player_notebook(reader, CHAPEL, tmp_path / "players.ipynb")
+    text = path.read_text()
+    assert "On fire, Stunned (2 rounds)" in text
+    assert "on_fire" not in text
+    assert "demagogue-ostrava" not in text  # the start's order named his id
+    assert "'hidden_turn': False" in text

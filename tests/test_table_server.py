@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
-from gmkit.campaign import DEMO_FIGHTS
+from gmkit.campaign import DEMO_FIGHTS, create_demo_store
+from gmkit.cli import main
 from gmkit.demo import demo_campaign
 from gmkit.store import CampaignStore
 
@@ -68,3 +77,85 @@ def test_players_serves_the_player_view_on_every_interface(players_server, table
     assert "open_campaign(" not in page  # the sources are stripped
     assert "GMKIT_ENCOUNTER" not in page
     assert "Kernel pool of players.ipynb is filled with 1 kernel" in output
+
+
+# --- launching: announced once answering, a port taken, trusted notebooks, gmkit lab ---------
+
+
+@pytest.mark.parametrize("fixture", ["table_server", "players_server"])
+def test_serving_is_printed_only_once_voila_answers(fixture, request):
+    server, _ = request.getfixturevalue(fixture)
+    output = server.output()
+    assert "starting Voila on port" in output
+    assert output.index("Voilà is running at") < output.index(f"serving {server.url}")
+
+
+@pytest.mark.parametrize("fixture", ["table_server", "players_server"])
+def test_the_served_notebooks_are_trusted(fixture, request):
+    server, page = request.getfixturevalue(fixture)
+    assert "application/vnd.jupyter.widget-view+json" in page  # a page was served, and...
+    assert "Using pre-heated kernel" in server.output()
+    assert "is not trusted" not in server.output()  # ...Voila trusted its notebook
+
+
+def test_a_port_taken_when_voila_binds_is_the_same_clear_error(tmp_path, capsys, monkeypatch):
+    """The port is free when gmkit looks, and taken by the time Voila binds it."""
+    monkeypatch.setattr("gmkit.launch.check_port", lambda port, ip: None)
+    campaign = create_demo_store(tmp_path / "c.gmk")
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        assert main(["table", str(campaign), "--port", str(port), "--no-browser"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"gmkit table: port {port} is in use; choose another with --port\n"
+    assert "starting Voila" in captured.out
+    assert "serving" not in captured.out
+
+
+def test_lab_prints_the_prep_notebook_s_url_with_its_token(tmp_path):
+    """``gmkit lab`` as a user runs it (Jupyter's own config, which asks for a token); its
+    folders are this test's, and root is allowed (CI runs as root)."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "jupyter_server_config.json").write_text('{"ServerApp": {"allow_root": true}}')
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config)}
+    env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp_path / "workspaces")
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp_path / "settings")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    gmkit = Path(sys.executable).with_name("gmkit")
+    log = tmp_path / "lab.log"
+    with log.open("w") as handle:
+        process = subprocess.Popen(
+            [str(gmkit), "lab", "--port", str(port), "--no-browser"],
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=tmp_path,
+            start_new_session=True,
+        )
+    try:
+        serving = re.compile(rf"^gmkit lab: serving (http://127\.0\.0\.1:{port}/\S+)$", re.M)
+        deadline = time.monotonic() + 120
+        while not (found := serving.search(log.read_text())):
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        url = found.group(1)
+        token = re.fullmatch(rf"http://127\.0\.0\.1:{port}/lab/tree/prep\.ipynb\?token=(\w+)", url)
+        assert token, url
+        assert len(token.group(1)) >= 32  # Jupyter's own, random
+        assert "gmkit lab: campaign file " in log.read_text()
+        with urllib.request.urlopen(
+            f"http://127.0.0.1:{port}/api/status?token={token.group(1)}"
+        ) as ok:
+            assert ok.status == 200
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status", timeout=30)
+        assert refused.value.code == 403  # without the token
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)

@@ -37,8 +37,8 @@ def begin_turn(state: EncounterState, *, skip_first: bool = False) -> EncounterS
     current = state.current
     if current is None:
         return state
-    if current.spent or current.delayed or current.hidden:
-        current = evolve(current, spent={}, delayed=False, hidden=False)
+    if current.spent or current.delayed:  # a hidden one stays hidden: the GM reveals it
+        current = evolve(current, spent={}, delayed=False)
     current, ticked = _tick(state.game, current, "start_of_turn")
     reminders.extend(ticked)
     return evolve(state.with_combatant(current), reminders=tuple(reminders))

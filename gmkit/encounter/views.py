@@ -5,15 +5,17 @@ projection's keys are data: the widgets label them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import pandas as pd
 
+from gmkit.encounter.log import MARKERS
 from gmkit.encounter.narration import event_message, event_text, step_texts
-from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.encounter.state import Combatant, Condition, EncounterState
 from gmkit.encounter.table import models_left
 from gmkit.encounter.terms import band_name, condition_name
-from gmkit.messages import from_json, render
+from gmkit.messages import Message, from_json, render
 from gmkit.systems.health import health
 
 WoundsShown = Literal["exact", "band", "hidden"]
@@ -33,31 +35,59 @@ def player_view(
 ) -> dict[str, Any]:
     """The encounter as players may see it: hidden combatants absent, GM-only sheet fields and
     notes absent, enemy wounds as the GM's ``enemy_wounds`` setting says. Wound bands and
-    conditions are in ``language`` (in English, as the state names them: "bloodied")."""
+    conditions are in ``language`` (in English, as the state names them: "bloodied"), a
+    condition that lasts with its duration ("All Out Attack (1 round)").
+
+    Whose turn: ``current`` is the name of the combatant acting, or None; None with
+    ``hidden_turn`` True while the combatant acting is hidden (the players read "an enemy
+    acts": nothing of it, not even its side, until the GM reveals it)."""
     shown: WoundsShown = state.settings.get("enemy_wounds", "band")
     sides = tuple(state.settings.get("player_sides", player_sides))
     visible = [c for c in state.present if not c.hidden]
     order = [i for i in state.order if i in {c.id for c in visible}]
     current = state.current
+    by_turns = bool(state.sides)
     return {
         "game": state.game,
         "round": state.round,
         "current": current.name if current and not current.hidden else None,
+        "hidden_turn": bool(current and current.hidden),
         "current_side": state.current_side,
         "order": [state.combatants[i].name for i in order],
-        "combatants": [_public(state.game, c, c.side in sides, shown, language) for c in visible],
+        "combatants": [
+            _public(state.game, c, c.side in sides, shown, language, by_turns) for c in visible
+        ],
     }
 
 
+def condition_text(game: str, condition: Condition, language: str, by_turns: bool = False) -> str:
+    """A condition as the players read it: its name in ``language`` (:func:`condition_name`),
+    and what is left of it when it lasts ("All Out Attack (1 round)", "Aturdido (2 asaltos)";
+    in a game played by sides' turns, "(2 turns)")."""
+    name = condition_name(game, condition.name)
+    if condition.rounds is None:
+        return render(name, language)
+    chosen = (
+        "encounter.players.condition_turns" if by_turns else "encounter.players.condition_rounds"
+    )
+    return render(Message(chosen, condition=name, rounds=int(condition.rounds)), language)
+
+
 def _public(
-    game: str, combatant: Combatant, friendly: bool, shown: WoundsShown, language: str
+    game: str,
+    combatant: Combatant,
+    friendly: bool,
+    shown: WoundsShown,
+    language: str,
+    by_turns: bool = False,
 ) -> dict[str, Any]:
     left, total = health(combatant.sheet, combatant.counters)
     entry: dict[str, Any] = {
         "name": combatant.name,
         "side": combatant.side,
         "conditions": [
-            render(condition_name(game, key), language) for key in sorted(combatant.conditions)
+            condition_text(game, combatant.conditions[key], language, by_turns)
+            for key in sorted(combatant.conditions)
         ],
         "sheet": combatant.sheet.public_view() if friendly else {"name": combatant.name},
     }
@@ -68,9 +98,52 @@ def _public(
     return entry
 
 
-def public_events(events: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-    """The effective events players may read (GM-only events and markers removed)."""
-    return [e for e in events if e.get("visibility", "public") == "public"]
+_LISTS = ("order", "surprised")  # event fields listing combatant ids
+_NAMING = ("id", "attacker", "target")  # event fields naming one combatant
+
+
+def kept_hidden(events: Iterable[dict[str, Any]]) -> set[str]:
+    """The ids of the combatants added hidden that no public event has revealed since."""
+    hidden: set[str] = set()
+    for event in events:
+        if event.get("kind") == "added" and event.get("hidden"):
+            hidden.add(str(event.get("id")))
+        elif event.get("kind") == "revealed" and event.get("visibility", "public") == "public":
+            hidden.discard(str(event.get("id")))
+    return hidden
+
+
+def _named(event: dict[str, Any]) -> set[str]:
+    """Every combatant id an event names (its subjects, entries and effects' targets)."""
+    found = {str(event[key]) for key in _NAMING if event.get(key)}
+    for key in ("entries", "effects"):
+        for item in event.get(key) or ():
+            if isinstance(item, dict):
+                found |= {str(item[k]) for k in ("id", "target") if item.get(k)}
+    return found
+
+
+def public_events(
+    events: tuple[dict[str, Any], ...], hidden: Iterable[str] | None = None
+) -> list[dict[str, Any]]:
+    """The effective events players may read: GM-only events and markers removed, and nothing
+    of a hidden combatant (``hidden``: their ids, as the state holds them now; None: those
+    added hidden that no public event revealed since, read from ``events``). An event naming
+    one is left out; a start's order and its surprised lose their ids."""
+    secret = set(hidden) if hidden is not None else kept_hidden(events)
+    shown = []
+    for event in events:
+        if event.get("visibility", "public") != "public" or event.get("kind") in MARKERS:
+            continue
+        if event.get("kind") != "revealed" and _named(event) & secret:
+            continue
+        lists = {
+            key: [i for i in event[key] if str(i) not in secret]
+            for key in _LISTS
+            if isinstance(event.get(key), list)
+        }
+        shown.append({**event, **lists} if lists else event)
+    return shown
 
 
 def combat_log(
@@ -227,8 +300,10 @@ def combatant_summary(events: tuple[dict[str, Any], ...], state: EncounterState)
 __all__ = [
     "combat_log",
     "combatant_summary",
+    "condition_text",
     "event_message",
     "event_text",
+    "kept_hidden",
     "player_view",
     "public_events",
     "step_texts",

@@ -38,7 +38,7 @@ checks of typed values in :mod:`gmkit.forms.values`, the dice in :mod:`gmkit.for
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gmkit.encounter import Encounter
@@ -62,6 +62,10 @@ from gmkit.systems.offers import Preview
 from gmkit.systems.options import OptionInfo, offered_options
 
 Listener = Callable[["AttackForm"], None]
+
+
+def _out_of_the_fight(combatant: Combatant) -> bool:
+    return bool(OUT_OF_THE_FIGHT & set(combatant.conditions))
 
 
 class AttackForm:
@@ -97,9 +101,15 @@ class AttackForm:
         self._listeners: list[Listener] = []
         self._offers = OfferCache()
         self._busy = False
-        self._followed = self._actor()
+        self._followed: str | None = None  # whose turn the attacker followed last
+        self._side_first: str | None = None  # a sides game: the first of the side acting
+        if follow_actor:
+            reset = self._follow()  # the attacker is whoever acts now
+        else:
+            self._followed = self._actor()
+            reset = "attacker" if self._followed else None
         self._unsubscribe = encounter.subscribe(self._on_encounter)
-        self._update(reset="attacker" if self._followed else None)
+        self._update(reset=reset)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -281,6 +291,16 @@ class AttackForm:
         self._notify()
         return found
 
+    def take_dice(self, values: Sequence[str]) -> AttackResult | None:
+        """The table's dice, the whole list as typed in the boxes (a box per die): resolve
+        with them; the first value a die cannot show is refused (``dice.refused``) and the
+        dice before it are kept; too few, and ``dice.needed`` says which die comes next."""
+        request = self._require_request()
+        found = self.dice.take(self.game, request, values)
+        self.applied = False
+        self._notify()
+        return found
+
     def clear_dice(self) -> None:
         """Forget the values typed and the result."""
         self.dice.clear()
@@ -344,8 +364,22 @@ class AttackForm:
     # --- inside -------------------------------------------------------------------------------
 
     def _actor(self) -> str | None:
-        current = self.encounter.state.current
-        return current.id if current is not None else None
+        """Who acts now: the current combatant; in a game where a whole side acts
+        (Necromunda, WFB), the first of that side still in the fight, until the side changes
+        (``_followed`` is then the side's turn, so a fighter the GM picked keeps attacking
+        through the side's phases)."""
+        state = self.encounter.state
+        if state.current is not None:
+            return state.current.id
+        if not state.started or state.current_side is None:
+            return None
+        turn = f"side:{state.round}:{state.current_side}"
+        if self._followed == turn:
+            return turn
+        side = [c for c in state.present if c.side == state.current_side]
+        standing = [c for c in side if not _out_of_the_fight(c)] or side
+        self._side_first = standing[0].id if standing else None
+        return turn
 
     def _follow(self) -> str | None:
         """With ``follow_actor``, when the turn has passed: attack with whoever acts now
@@ -356,6 +390,8 @@ class AttackForm:
         if actor == self._followed:
             return None
         self._followed = actor
+        if actor is not None and actor.startswith("side:"):
+            actor = self._side_first
         if actor is not None:
             self.attacker = actor
             return "attacker"

@@ -54,6 +54,7 @@ from gmkit.widgets.attack_view import (
     refused_html,
     steps_html,
 )
+from gmkit.widgets.dice_entry import DiceEntry
 from gmkit.widgets.i18n import LANGUAGE, t
 from gmkit.widgets.odds_view import OddsView
 from gmkit.widgets.render import STYLE
@@ -301,6 +302,12 @@ class AttackPanel(widgets.VBox):
         return self.form.enter(value)
 
     @_shown
+    def take_dice(self, values: list[str]) -> AttackResult | None:
+        """The table's dice as typed in the boxes, the whole list in order (what the boxes
+        send): resolve with them (see :meth:`AttackForm.take_dice`)."""
+        return self.form.take_dice(values)
+
+    @_shown
     def clear_dice(self) -> None:
         """Forget the values typed and the result."""
         self.form.clear_dice()
@@ -349,8 +356,7 @@ class AttackPanel(widgets.VBox):
         self.budget_box = make(widgets.Checkbox, value=True, indent=False)
         self.secret_box = make(widgets.Checkbox, value=False, indent=False)
         self.dice_box = make(widgets.ToggleButtons, options=[("", "seeded"), ("", "physical")])
-        self.die_box = make(widgets.Text, layout={"width": "10em"})
-        self.enter_button = make(widgets.Button)
+        self.dice_entry = DiceEntry()  # a box per die of the table (shown for the table's dice)
         self.resolve_button = make(widgets.Button, button_style="primary")
         self.apply_button = make(widgets.Button, button_style="success")
         self.undo_button = make(widgets.Button)
@@ -377,9 +383,7 @@ class AttackPanel(widgets.VBox):
         bind(self.distance_box, self.set_distance)
         self.seed_box.continuous_update = False
         bind(self.seed_box, self.set_seed)
-        self.die_box.continuous_update = False  # a value is entered on Enter (or the button)
-        self.die_box.observe(lambda change: self._enter_typed(), names="value")
-        self.enter_button.on_click(lambda _: self._enter_typed())
+        self.dice_entry.observe(self._on_dice_typed, names="values")
         self.resolve_button.on_click(lambda _: self.resolve())
         self.apply_button.on_click(lambda _: self.apply())
         self.undo_button.on_click(lambda _: self.undo())
@@ -391,16 +395,11 @@ class AttackPanel(widgets.VBox):
 
         control.observe(changed, names="value")
 
-    def _enter_typed(self) -> None:
-        text = self.die_box.value
-        if self._syncing or not text.strip():
+    def _on_dice_typed(self, change: dict[str, Any]) -> None:
+        """The boxes' values, as the browser sent them (the whole list): resolve with them."""
+        if self._syncing or self.form.request is None:
             return
-        self._syncing = True
-        try:
-            self.die_box.value = ""
-        finally:
-            self._syncing = False
-        self.enter(text)
+        self.take_dice(list(change["new"]))
 
     def _layout(self, with_style: bool) -> list[widgets.Widget]:
         def row(children: list[widgets.Widget]) -> widgets.HBox:
@@ -417,11 +416,12 @@ class AttackPanel(widgets.VBox):
         )  # fmt: skip
         self.choices.add_class("gmkit-choices")
         self.dice_row = row([self.dice_box, self.seed_box])
-        self.entry_row = widgets.HBox([self.die_box, self.enter_button])  # shown or hidden
+        self.entry_row = widgets.HBox([self.dice_entry])  # shown or hidden
+        self.entry_row.add_class("gmkit-dice-row")
         self.command_bar = make(
             widgets.HBox,
             children=[self.resolve_button, self.apply_button, self.undo_button, self.dice_row,
-                      self.entry_row, self.budget_box, self.secret_box],
+                      self.budget_box, self.secret_box],
         )  # fmt: skip
         self.command_bar.add_class("gmkit-commands")
         self.result_column = make(
@@ -444,6 +444,7 @@ class AttackPanel(widgets.VBox):
             self.choices,
             self.folds,
             self.command_bar,
+            self.entry_row,
             self.prompt_html,
             outcome,
         ]
@@ -498,11 +499,32 @@ class AttackPanel(widgets.VBox):
         _set(self.undo_button, disabled=not self.encounter.can_undo)
         physical = form.dice.mode == "physical"
         _set(self.entry_row.layout, display="" if physical else "none")
+        self._follow_dice(physical)
         _set(self.seed_box.layout, display="none" if physical else "")
         if form.request is None:
             self.odds_view.update(None, _words(form.problem))
         else:
             self.odds_view.update(form.request)
+
+    def _follow_dice(self, physical: bool) -> None:
+        """The dice boxes follow the form: the plan's boxes and those the rules asked for,
+        a refused value marked; emptied when the form forgot what was typed (a new choice,
+        another attacker, an attack applied)."""
+        form, entry = self.form, self.dice_entry
+        forgotten = bool(entry.values) and not form.dice.typed and form.dice.refused is None
+        if forgotten:
+            self._syncing = True  # emptied here: not the GM typing
+            try:
+                entry.clear()
+            finally:
+                self._syncing = False
+        if not physical or form.request is None:
+            return
+        try:
+            plan = form.dice.plan(self.game, form.request)
+        except GmkitError:
+            return  # the rules refuse this request: its error is shown already
+        entry.follow(plan, form.dice)
 
     def _budget_line(self) -> str:
         state = self.encounter.state
@@ -553,8 +575,6 @@ class AttackPanel(widgets.VBox):
         _choose(self.dice_box, dice, form.dice.mode)
         _set(self.seed_box, description=label("seed", "Seed"))
         _set(self.seed_box, value="" if form.dice.seed is None else str(form.dice.seed))
-        _set(self.die_box, description=t("dice"))
-        _set(self.enter_button, description=t("enter_die"))
         _set(self.resolve_button, description=t("resolve"))
         _set(self.apply_button, description=t("apply"))
         _set(self.undo_button, description=t("undo"))

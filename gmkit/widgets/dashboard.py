@@ -17,11 +17,11 @@ first by default):
 - an encounter picker and a language switch (:data:`~gmkit.widgets.i18n.LANGUAGE`).
 
 Every control calls a public method that tests call the same way: ``select_encounter``,
-``set_language``, ``select_combatant``, ``save_sheet``, ``set_enemy_wounds``,
-``set_player_sides``, ``reveal``, ``poll``, ``close``. The dashboard holds no rule and no state
-the encounter does not have. It follows the campaign file (a :class:`Follower` polling
-``Encounter.refresh``), so a second GM tab, or a kernel Voila pre-started before the last
-changes, shows the fight as it is.
+``set_language``, ``press`` (a keyboard shortcut), ``select_combatant``, ``save_sheet``,
+``set_enemy_wounds``, ``set_player_sides``, ``reveal``, ``poll``, ``close``. The dashboard
+holds no rule and no state the encounter does not have. It follows the campaign file (a
+:class:`Follower` polling ``Encounter.refresh``), so a second GM tab, or a kernel Voila
+pre-started before the last changes, shows the fight as it is.
 
 Why over 400 lines: the dashboard composes every panel and keeps them following the campaign
 file (encounters, settings, the players' sides); each panel is its own module.
@@ -51,6 +51,7 @@ from gmkit.widgets.players_tab import WOUNDS_SHOWN, PlayersControls
 from gmkit.widgets.render import STYLE as SHEET_STYLE
 from gmkit.widgets.render import sheet_html
 from gmkit.widgets.sheet_editor import SheetEditor
+from gmkit.widgets.shortcuts import Shortcuts
 from gmkit.widgets.style import STYLE, THEME_CLASS
 from gmkit.widgets.tracker import InitiativeTracker, Shared
 from gmkit.widgets.turn_panel import TurnPanel
@@ -162,7 +163,12 @@ class Dashboard(widgets.VBox):
         style = looks.make(
             widgets.HTML, value=STYLE + SHEET_STYLE + DASHBOARD_STYLE, layout={"display": "none"}
         )
-        super().__init__(children=[style, topbar, self.message_area, grid], **kwargs)
+        # the keyboard: N next, R resolve, A apply, U undo, Shift+U redo (invisible)
+        self.shortcuts = Shortcuts()
+        self.shortcuts.on_action(self.press)
+        super().__init__(
+            children=[style, self.shortcuts, topbar, self.message_area, grid], **kwargs
+        )
         self.add_class(THEME_CLASS)
         self.add_class("gmkit-dashboard")
         self.picker.observe(self._on_pick, names="value")
@@ -222,6 +228,26 @@ class Dashboard(widgets.VBox):
         if self._players is not None:
             self._players.render()
         self._say("")
+
+    def press(self, action: str) -> None:
+        """A keyboard shortcut (:class:`~gmkit.widgets.shortcuts.Shortcuts`): the same as its
+        button ("next", "resolve", "apply", "undo", "redo"); nothing while that button is
+        disabled."""
+        tracker, attack = self.tracker, self.attack
+        if tracker is None or attack is None:
+            return
+        buttons: dict[str, tuple[widgets.Button, Callable[[], object]]] = {
+            "next": (tracker.next_button, tracker.next_turn),
+            "resolve": (attack.resolve_button, attack.resolve),
+            "apply": (attack.apply_button, attack.apply),
+            "undo": (tracker.undo_button, tracker.undo),
+            "redo": (tracker.redo_button, tracker.redo),
+        }
+        if action not in buttons:
+            raise ValueError(f"action: {action!r} is not one of {', '.join(buttons)}")
+        button, method = buttons[action]
+        if not button.disabled:
+            method()
 
     def set_language(self, code: str) -> None:
         """Switch every gmkit label to ``code`` ("en" or "es")."""
@@ -443,14 +469,18 @@ class Dashboard(widgets.VBox):
     def _act_with_selected(self) -> None:
         """In a game where a whole side acts (Necromunda, WFB), picking one of that side in
         the tracker makes it the one who acts: the attacker and the turn's actor."""
-        combatant, state = self.selected_combatant, self.encounter and self.encounter.state
-        if combatant is None or state is None or not state.started or state.current is not None:
+        combatant = self.selected_combatant
+        if combatant is None or self.encounter is None:
+            return
+        state = self.encounter.state
+        if not state.started or state.current is not None:
             return
         if combatant.side != state.current_side or combatant.removed:
             return
-        if self.attack is not None and combatant.id in self.attack.form.offered.attackers:
-            if self.attack.attacker != combatant.id:
-                self.attack.select_attacker(combatant.id)
+        attack = self.attack
+        offered = attack is not None and combatant.id in attack.form.offered.attackers
+        if attack is not None and offered and attack.attacker != combatant.id:
+            attack.select_attacker(combatant.id)
         if self.turn_panel is not None and self.turn_panel.form.actor != combatant.id:
             self.turn_panel.select_actor(combatant.id)
 

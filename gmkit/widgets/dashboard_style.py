@@ -23,7 +23,12 @@ DASHBOARD_STYLE = """
 }
 .gmkit-dashboard > * { flex: 0 0 auto; }
 .gmkit-dashboard .gmkit-topbar { align-items: center; gap: 0.8em; flex-wrap: wrap; }
-.gmkit-dashboard .gmkit-topbar h1 { font-size: 1.35em; margin: 0 0.4em 0 0; }
+.gmkit-dashboard .gmkit-topbar { flex-wrap: nowrap; }
+.gmkit-dashboard .gmkit-topbar h1 { font-size: 1.3em; margin: 0 0.4em 0 0; white-space: nowrap;
+  overflow: hidden; text-overflow: ellipsis; }
+.gmkit-dashboard .gmkit-topbar > .widget-html { flex: 0 1 auto; min-width: 0; }
+.gmkit-dashboard .gmkit-topbar > .widget-dropdown,
+.gmkit-dashboard .gmkit-topbar > .widget-toggle-buttons { flex: 0 0 auto; }
 .gmkit-dashboard .gmkit-grid {
   flex: 1 1 auto; min-height: 0;
   display: grid; grid-template-columns: minmax(26em, 40%) minmax(0, 1fr);

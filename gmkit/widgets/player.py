@@ -25,13 +25,17 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
-from traitlets import Int, Unicode
+from traitlets import Bool, Int, Unicode
 
 from gmkit.encounter import Encounter, player_view
 from gmkit.encounter.narration import event_text
+from gmkit.encounter.terms import band_name
 from gmkit.encounter.views import public_events
+from gmkit.messages import render
 from gmkit.store import CampaignStore
-from gmkit.widgets.i18n import LANGUAGE, t
+from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t
+from gmkit.widgets.player_sheet import sheet_details
+from gmkit.widgets.player_style import PLAYER_STYLE
 from gmkit.widgets.style import STYLE, THEME_CLASS
 
 __all__ = [
@@ -46,25 +50,6 @@ __all__ = [
 POLL_SECONDS = 0.3
 LOG_LINES = 8
 _LOGGED = ("attack", "effects", "note")  # public events whose text the players read
-
-PLAYER_STYLE = """
-<style>
-.gmkit-player { font-size: 20px; }
-.gmkit-player .widget-html { font-size: inherit; }
-.gmkit-player .widget-html > .widget-html-content { line-height: 1.4; }
-.gmkit-player h2 { margin: 0.2em 0; font-size: 1.5em; }
-.gmkit-player .gmkit-now { color: var(--gmkit-accent); font-weight: 700; }
-.gmkit-player table { border-collapse: collapse; width: 100%; }
-.gmkit-player th { text-align: left; border-bottom: 2px solid #3a4150; padding: 4px 10px; }
-.gmkit-player td { padding: 4px 10px; border-bottom: 1px solid #2a2f3a; vertical-align: top; }
-.gmkit-player tr.gmkit-current td { background: var(--gmkit-accent); color: #111 !important;
-  font-weight: 700; }
-.gmkit-player tr.gmkit-friend td.gmkit-name { color: var(--gmkit-ok); }
-.gmkit-player .gmkit-down { color: var(--gmkit-danger); }
-.gmkit-player details { font-size: 0.8em; color: var(--gmkit-muted); }
-.gmkit-player .gmkit-player-log li { margin: 0.15em 0; }
-</style>
-"""
 
 
 class Follower:
@@ -107,10 +92,16 @@ class Follower:
             self.task = None
 
 
-def public_log(events: Sequence[Mapping[str, Any]], limit: int = LOG_LINES) -> list[str]:
-    """The texts of the newest public attacks, effects and notes (newest first)."""
+def public_log(
+    events: Sequence[Mapping[str, Any]],
+    limit: int = LOG_LINES,
+    hidden: Sequence[str] | None = None,
+) -> list[str]:
+    """The texts of the newest public attacks, effects and notes (newest first), in the
+    current language; none about a hidden combatant (``hidden``: their ids; None: read from
+    the events, see :func:`gmkit.encounter.views.public_events`)."""
     lines = []
-    for event in public_events(tuple(dict(event) for event in events)):
+    for event in public_events(tuple(dict(event) for event in events), hidden):
         if event.get("kind") not in _LOGGED:
             continue
         text = event_text(event, LANGUAGE.value)
@@ -119,71 +110,76 @@ def public_log(events: Sequence[Mapping[str, Any]], limit: int = LOG_LINES) -> l
     return lines[::-1][:limit]
 
 
-def _wounds_cell(wounds: str | None) -> str:
+def _wounds_cell(wounds: str | None, language: str) -> str:
     if wounds is None:  # the GM keeps enemy wounds hidden
         return "–"
-    down = wounds == "down" or wounds.startswith("0/")
+    down = wounds.startswith("0/") or wounds == render(band_name("down"), language)
     css = " class='gmkit-down'" if down else ""
-    return f"<span{css}>{html.escape(t(wounds) if wounds.isalpha() else wounds)}</span>"
+    return f"<span{css}>{html.escape(wounds)}</span>"
 
 
-def _sheet_details(sheet: Mapping[str, Any]) -> str:
-    """A friend's public sheet, folded away: the profile the players know anyway."""
-    parts = []
-    for key, value in sheet.items():
-        if key in ("game", "name", "side") or value in (None, "", [], {}):
-            continue
-        if isinstance(value, Mapping):
-            shown = ", ".join(f"{k} {v}" for k, v in value.items())
-        elif isinstance(value, list):
-            shown = ", ".join(
-                str(item.get("name", item)) if isinstance(item, Mapping) else str(item)
-                for item in value
-            )
-        else:
-            shown = str(value)
-        parts.append(f"<b>{html.escape(key.replace('_', ' '))}</b> {html.escape(shown)}")
-    if not parts:
-        return ""
-    return f"<details><summary>{html.escape(t('sheet'))}</summary>{' · '.join(parts)}</details>"
-
-
-def player_html(view: Mapping[str, Any]) -> tuple[str, str]:
-    """The header and the combatants table, as HTML, from a projection alone."""
+def player_html(view: Mapping[str, Any], language: str | None = None) -> tuple[str, str]:
+    """The header (the round, whose turn) and the combatants table, as HTML, from a projection
+    alone (made in ``language``: default, the current one). A hidden combatant's turn is
+    "An enemy acts". Each cell carries its column's label (a phone shows it on a card)."""
+    language = language or LANGUAGE.value
     round_text = str(view["round"]) if view["round"] else "–"
-    parts = [f"{html.escape(t('round'))} <span class='gmkit-now'>{round_text}</span>"]
+
+    def part(label: str, value: str, css: str = "gmkit-now") -> str:
+        return f"<span class='gmkit-player-part'>{label} <span class='{css}'>{value}</span></span>"
+
+    parts = [part(html.escape(t("round", language)), round_text)]
     if view.get("current"):
         name = html.escape(str(view["current"]))
-        parts.append(f"{html.escape(t('turn'))}: <span class='gmkit-now'>{name}</span>")
+        parts.append(part(f"{html.escape(t('turn', language))}:", name))
+    elif view.get("hidden_turn"):
+        acts = html.escape(t("enemy_acts", language))
+        parts.append(
+            part(f"{html.escape(t('turn', language))}:", acts, "gmkit-now gmkit-enemy-acts")
+        )
     elif view.get("current_side"):
         side = html.escape(str(view["current_side"]))
-        parts.append(f"{html.escape(t('side'))}: <span class='gmkit-now'>{side}</span>")
-    header = f"<h2 class='gmkit-player-header'>{' · '.join(parts)}</h2>"
+        parts.append(part(f"{html.escape(t('side', language))}:", side))
+    separator = "<span class='gmkit-player-sep'> · </span>"  # hidden on a phone: one a line
+    header = f"<h2 class='gmkit-player-header'>{separator.join(parts)}</h2>"
     order = {name: n for n, name in enumerate(view.get("order", []))}
     combatants = sorted(
         view["combatants"], key=lambda c: (order.get(c["name"], len(order)), c["side"])
     )
+    labels = {key: html.escape(t(key, language)) for key in ("character", "side", "wounds")}
+    labels["conditions"] = html.escape(t("conditions", language))
     rows = []
     for entry in combatants:
         css = []
         if view.get("current") == entry["name"] or (
-            not view.get("current") and view.get("current_side") == entry["side"]
+            not view.get("current")
+            and not view.get("hidden_turn")
+            and view.get("current_side") == entry["side"]
         ):
             css.append("gmkit-current")
         friend = len(entry.get("sheet", {})) > 1
         if friend:
             css.append("gmkit-friend")
-        conditions = ", ".join(entry.get("conditions", ())) or "–"
-        details = _sheet_details(entry["sheet"]) if friend else ""
-        rows.append(
-            f"<tr class='{' '.join(css)}'><td class='gmkit-name'>{html.escape(entry['name'])}"
-            f"{details}</td><td>{html.escape(entry['side'])}</td>"
-            f"<td>{_wounds_cell(entry.get('wounds'))}</td><td>{html.escape(conditions)}</td></tr>"
+        conditions = ", ".join(c[:1].upper() + c[1:] for c in entry.get("conditions", ())) or "–"
+        details = sheet_details(entry["sheet"], language) if friend else ""
+        cells = [
+            ("gmkit-pc-name", "character", html.escape(entry["name"]) + details),
+            ("gmkit-pc-side", "side", html.escape(entry["side"])),
+            ("gmkit-pc-wounds", "wounds", _wounds_cell(entry.get("wounds"), language)),
+            ("gmkit-pc-conditions", "conditions", html.escape(conditions)),
+        ]
+        tds = "".join(
+            f"<td class='{cell}' data-label='{labels[key]}'>{value}</td>"
+            for cell, key, value in cells
         )
+        rows.append(f"<tr class='{' '.join(css)}'>{tds}</tr>")
     heads = "".join(
-        f"<th>{html.escape(t(key))}</th>" for key in ("character", "side", "wounds", "conditions")
+        f"<th>{labels[key]}</th>" for key in ("character", "side", "wounds", "conditions")
     )
-    table = f"<table class='gmkit-player-table'><tr>{heads}</tr>{''.join(rows)}</table>"
+    table = (
+        f"<table class='gmkit-player-table'><tr class='gmkit-player-heads'>{heads}</tr>"
+        f"{''.join(rows)}</table>"
+    )
     return header, table
 
 
@@ -197,6 +193,7 @@ class PlayerView(widgets.VBox):
 
     round = Int(0, help="the round shown")
     current = Unicode("", help="whose turn is shown ('' for none, or a hidden combatant's)")
+    hidden_turn = Bool(False, help="whether a hidden combatant acts now ('An enemy acts')")
     events = Int(0, help="events of the campaign file read so far")
 
     def __init__(
@@ -214,14 +211,24 @@ class PlayerView(widgets.VBox):
         self.view: dict[str, Any] = {}
         self.log_lines: list[str] = []
         self.title = widgets.HTML(f"<h2>{html.escape(encounter_name)}</h2>")
+        self.title.add_class("gmkit-player-title")
+        self.languages = widgets.ToggleButtons(
+            options=[(label, code) for code, label in LANGUAGE_NAMES.items()],
+            value=LANGUAGE.value,
+            tooltips=[t("language", code) for code in LANGUAGE_NAMES],
+            style={"button_width": "5.5em"},
+            layout=widgets.Layout(width="auto"),
+        )
+        self.languages.add_class("gmkit-player-languages")
+        self.languages.observe(self._on_language_picked, names="value")
+        bar = widgets.HBox([self.title, self.languages], layout=widgets.Layout(width="100%"))
+        bar.add_class("gmkit-player-bar")
         self.header = widgets.HTML()
         self.table = widgets.HTML()
         self.log_area = widgets.HTML()
         self.log_area.add_class("gmkit-player-log")
         style = widgets.HTML(STYLE + PLAYER_STYLE, layout=widgets.Layout(display="none"))
-        super().__init__(
-            children=[style, self.title, self.header, self.table, self.log_area], **kwargs
-        )
+        super().__init__(children=[style, bar, self.header, self.table, self.log_area], **kwargs)
         self.add_class(THEME_CLASS)
         self.add_class("gmkit-player")
         self.follower = Follower(self.poll, interval)
@@ -252,13 +259,27 @@ class PlayerView(widgets.VBox):
             child.close()
         super().close()
 
+    def set_language(self, code: str) -> None:
+        """Show the page in ``code`` ("en" or "es"): the switch at the top calls this; each
+        player's page has its own kernel, so each player reads their own language."""
+        LANGUAGE.value = code  # refused by name when unknown
+
+    def _on_language_picked(self, change: Mapping[str, Any]) -> None:
+        if change["new"] != LANGUAGE.value:
+            self.set_language(str(change["new"]))
+
     def _on_language(self, _change: object) -> None:
+        if self.languages.value != LANGUAGE.value:
+            self.languages.value = LANGUAGE.value
         self._render()
 
     def _render(self) -> None:
-        self.view = player_view(self.encounter.state, player_sides=self.player_sides)
-        self.log_lines = public_log(self.encounter.effective_events)
-        header, table = player_html(self.view)
+        language = LANGUAGE.value
+        state = self.encounter.state
+        self.view = player_view(state, player_sides=self.player_sides, language=language)
+        hidden = [c.id for c in state.combatants.values() if c.hidden]
+        self.log_lines = public_log(self.encounter.effective_events, hidden=hidden)
+        header, table = player_html(self.view, language)
         if self.header.value != header:
             self.header.value = header
         if self.table.value != table:
@@ -269,6 +290,7 @@ class PlayerView(widgets.VBox):
             self.log_area.value = log
         self.round = int(self.view["round"])
         self.current = str(self.view.get("current") or "")
+        self.hidden_turn = bool(self.view.get("hidden_turn"))
         self.events = len(self.encounter.events)
 
 
@@ -283,9 +305,11 @@ def export_player_notebook(
     import nbformat  # here: it takes seconds to import, and the player view never needs it
 
     encounter = Encounter.open(store, encounter_name)
-    view = player_view(encounter.state, player_sides=tuple(player_sides))
+    state = encounter.state
+    view = player_view(state, player_sides=tuple(player_sides), language=LANGUAGE.value)
     header, table = player_html(view)
-    lines = public_log(encounter.effective_events, limit=50)
+    hidden = [c.id for c in state.combatants.values() if c.hidden]
+    lines = public_log(encounter.effective_events, limit=50, hidden=hidden)
     notebook = nbformat.v4.new_notebook()
     notebook.metadata = {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},

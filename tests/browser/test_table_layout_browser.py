@@ -69,14 +69,16 @@ class Game:
     game: str
     encounter: str
     initiative: bool  # gmkit rolls initiative before Start (the sides games have none)
+    distance: str = ""  # the games whose shots need the distance the GM measures (typed)
+    unit: str = "m"
 
 
 GAMES = [
     Game("dark_heresy", "The Chapel of the Pale Throne", True),
-    Game("necromunda", "Ambush at the Sump Pipes", False),
+    Game("necromunda", "Ambush at the Sump Pipes", False, distance="8", unit="in"),
     Game("deathwatch", "The Breach at Vaxanide", True),
     Game("wfrp2", "Beastmen on the Drakwald Road", True),
-    Game("wfb6", "Arrows over the Reikland Ford", False),
+    Game("wfb6", "Arrows over the Reikland Ford", False, distance="30", unit="cm"),
 ]
 
 
@@ -117,8 +119,12 @@ class Fight:
         return self.table.panel(".gmkit-summary")
 
     def resolvable(self) -> bool:
-        """Whether the panel has an attack to resolve (its odds are shown, not a reason)."""
-        return bool(self.page.locator(".gmkit-attack .gmkit-odds-tiles").count())
+        """Whether the actor may attack now: an attack action is chosen (the rest are the
+        panel's defaults, and the distance the GM measures where the game needs it)."""
+        action = self.page.locator(
+            ".gmkit-attack .widget-dropdown:has(label:text-is('Action')) select"
+        ).first
+        return bool(action.evaluate(SELECTED))
 
     def shot(self, artifacts: Path, name: str) -> None:
         self.page.screenshot(path=str(artifacts / f"table-{name}.png"))
@@ -156,6 +162,9 @@ def side_of(option: str) -> str:
 def attack_with_defaults(fight: Fight, artifacts: Path, game: Game) -> None:
     page = fight.page
     fight.clicks = 0
+    if game.distance:  # measured on the table, typed: counted as a click
+        fight.clicks += 1
+        fight.table.type_into(f"Distance ({game.unit})", game.distance, "the distance")
     fight.click(".gmkit-attack", "Resolve", "resolve with the defaults")
     until(page, "the result", fight.summary, bool)
     scrolled = page.evaluate(SCROLLED)
@@ -181,7 +190,7 @@ def attack_with_defaults(fight: Fight, artifacts: Path, game: Game) -> None:
 def nothing_carries(fight: Fight, game: Game, artifacts: Path) -> None:
     page, table = fight.page, fight.table
     before = page.evaluate(ATTACKER)
-    unit = {"necromunda": "in", "wfb6": "cm"}.get(game.game, "m")
+    unit = game.unit
     table.type_into(f"Distance ({unit})", "7", "a distance")
     table.click(".gmkit-attack", "Edit circumstances", "open the circumstances")
     first = page.locator(".gmkit-attack .gmkit-fold-grid .widget-checkbox input").first

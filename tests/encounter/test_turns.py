@@ -1,5 +1,5 @@
 """Rounds and turns: next and previous in initiative order, sides and phases for Necromunda and
-WFB 6e, removed combatants skipped, hidden combatants revealed."""
+WFB 6e, removed combatants skipped, hidden combatants kept hidden until revealed."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def test_renaming_mid_fight_keeps_the_place(sheet, refused):
     assert "at least 1 character" in str(error)
 
 
-def test_a_hidden_combatant_is_revealed_on_its_first_turn(sheet):
+def test_a_hidden_combatant_stays_hidden_on_its_turn_until_the_gm_reveals_it(sheet):
     fight = Encounter("dark_heresy")
     ilse = fight.add(sheet("dark_heresy", "Ilse Marr"))
     ostrava = fight.add(sheet("dark_heresy", "Demagogue Ostrava"), hidden=True)
@@ -122,18 +122,22 @@ def test_a_hidden_combatant_is_revealed_on_its_first_turn(sheet):
     assert fight.state.combatant(ostrava).hidden
     assert [c["name"] for c in fight.player_view()["combatants"]] == ["Ilse Marr"]
     fight.next_turn()
-    assert not fight.state.combatant(ostrava).hidden
+    assert fight.state.combatant(ostrava).hidden  # the players read "an enemy acts"
+    assert fight.player_view()["current"] is None
+    assert fight.player_view()["hidden_turn"] is True
+    fight.reveal(ostrava)
     assert fight.player_view()["current"] == "Demagogue Ostrava"
     fight.undo()
     assert fight.state.combatant(ostrava).hidden
 
 
-def test_a_hidden_combatant_first_in_order_is_revealed_at_the_start(sheet):
+def test_a_hidden_combatant_first_in_order_stays_hidden_at_the_start(sheet):
     fight = Encounter("dark_heresy")
     ostrava = fight.add(sheet("dark_heresy", "Demagogue Ostrava"), hidden=True)
     fight.set_initiative(ostrava, 8)
     fight.start()
-    assert not fight.state.combatant(ostrava).hidden
+    assert fight.state.combatant(ostrava).hidden
+    assert fight.player_view()["hidden_turn"] is True
 
 
 def test_reveal_by_command(sheet, refused):

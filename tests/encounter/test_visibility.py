@@ -8,7 +8,11 @@ import json
 
 import pytest
 
+from gmkit.campaign import DEMO_FIGHTS, DemoFight
 from gmkit.encounter import Encounter, wound_band
+from gmkit.encounter.state import EncounterState, evolve
+from gmkit.encounter.views import kept_hidden, player_view, public_events
+from gmkit.widgets.player import player_html
 
 SECRET = "the demagogue is a psyker"
 
@@ -134,3 +138,169 @@ def test_a_horde_shows_its_magnitude(sheet):
     assert fight.player_view()["combatants"][0]["wounds"] == "12/30"
     fight.set("enemy_wounds", "band")
     assert fight.player_view()["combatants"][0]["wounds"] == "bloodied"
+
+
+# --- a hidden combatant's turn: "an enemy acts" --------------------------------------------
+
+HIDING = [fight for fight in DEMO_FIGHTS if fight.hidden]
+
+
+def demo_fight(demo_sheets, fight: DemoFight) -> Encounter:
+    """The demo's encounter of ``fight.game``, prepared as the demo does, started: initiative
+    typed in roster order (the first highest), so every run is the same."""
+    encounter = Encounter(fight.game)
+    sheets = demo_sheets[fight.game]
+    for sheet in sheets:
+        encounter.add(sheet, hidden=sheet.name in fight.hidden)
+    encounter.set("player_sides", list(fight.player_sides))
+    if not encounter.state.sides:
+        for number, sheet in enumerate(sheets):
+            encounter.set_initiative(encounter.combatant(sheet.name).id, 30 - number)
+    encounter.start()
+    return encounter
+
+
+def at_hidden_turn(fight: Encounter, name: str) -> EncounterState:
+    """The state at the turn of ``name``, still hidden (in a sides game: its side's turn)."""
+    state = fight.state
+    hidden = fight.combatant(name)
+    if state.sides:
+        return evolve(state, turn=state.sides.index(hidden.side))
+    turn = state.order.index(hidden.id)
+    return evolve(state, turn=turn).with_combatant(evolve(hidden, hidden=True))
+
+
+@pytest.mark.parametrize("fight", HIDING, ids=[f.game for f in HIDING])
+def test_a_hidden_combatant_s_turn_is_an_enemy_acting(demo_sheets, fight):
+    encounter = demo_fight(demo_sheets, fight)
+    (name,) = fight.hidden
+    state = at_hidden_turn(encounter, name)
+    hidden = encounter.combatant(name)
+    for language, acts in (("en", "An enemy acts"), ("es", "Actúa un enemigo")):
+        view = player_view(state, language=language)
+        text = json.dumps(view, ensure_ascii=False)
+        header, table = player_html(view, language)
+        for shown in (text, header, table):
+            assert name not in shown
+            assert hidden.id not in shown
+        assert name not in json.dumps(public_events(encounter.effective_events))
+        if state.sides:  # a side's turn: the side is no secret, nor is "an enemy"
+            assert view["current"] is None
+            assert view["hidden_turn"] is False
+            assert view["current_side"] == hidden.side
+            assert f"<span class='gmkit-now'>{hidden.side}</span>" in header
+            continue
+        assert view["current"] is None
+        assert view["hidden_turn"] is True
+        assert acts in header
+        assert "gmkit-current" not in table  # no visible row is taken for the one acting
+        assert hidden.side not in header  # not even its side
+
+
+def test_the_turn_of_a_revealed_combatant_names_it(demo_sheets):
+    encounter = demo_fight(demo_sheets, DEMO_FIGHTS[0])
+    state = at_hidden_turn(encounter, "Demagogue Ostrava")
+    revealed = state.with_combatant(evolve(state.combatant("demagogue-ostrava"), hidden=False))
+    view = player_view(revealed)
+    assert view["current"] == "Demagogue Ostrava"
+    assert view["hidden_turn"] is False
+    header, _table = player_html(view, "en")
+    assert "Turn: <span class='gmkit-now'>Demagogue Ostrava</span>" in header
+    assert "An enemy acts" not in header
+
+
+def test_the_fold_keeps_a_hidden_combatant_hidden_on_its_turn(demo_sheets):
+    encounter = demo_fight(demo_sheets, DEMO_FIGHTS[0])
+    while encounter.state.current.name != "Demagogue Ostrava":
+        encounter.next_turn()
+    view = encounter.player_view()
+    assert "Ostrava" not in json.dumps(view)
+    assert view["hidden_turn"] is True
+    encounter.reveal("Demagogue Ostrava")
+    assert encounter.player_view()["current"] == "Demagogue Ostrava"
+
+
+def test_public_events_hold_no_id_of_a_hidden_combatant(sheet):
+    fight, ids = chapel(sheet)
+    fight.set_initiative(ids["tull"], 12)
+    fight.set_initiative(ids["ban"], 9)
+    fight.set_initiative(ids["ostrava"], 3)
+    fight.start(surprised=[ids["ostrava"]])
+    started = fight.effective_events[-1]
+    assert ids["ostrava"] in started["order"]  # the GM's log keeps the whole order
+    assert started["visibility"] == "public"
+    shown = public_events(fight.effective_events)
+    assert ids["ostrava"] not in json.dumps(shown)
+    assert shown[-1]["order"] == [ids["tull"], ids["ban"]]
+    assert shown[-1]["surprised"] == []
+    fight.reveal(ids["ostrava"])
+    shown = public_events(fight.effective_events)  # revealed: the events say so from now on
+    assert shown[-1] == {"kind": "revealed", "id": ids["ostrava"], "visibility": "public"}
+    assert public_events(fight.effective_events, hidden=[])[-2]["order"] == [
+        ids["tull"],
+        ids["ban"],
+        ids["ostrava"],
+    ]
+
+
+def test_an_event_naming_a_hidden_combatant_is_left_out_even_when_public():
+    events = (
+        {"kind": "added", "id": "x", "hidden": True, "visibility": "gm"},
+        {"kind": "effects", "effects": [{"target": "x", "kind": "damage"}], "summary": "s"},
+        {"kind": "attack", "attacker": "a", "target": "b", "summary": "A hits B"},
+        {"kind": "undo"},
+    )
+    assert kept_hidden(events) == {"x"}
+    assert public_events(events) == [events[2]]
+    assert public_events(events, hidden=[]) == [events[1], events[2]]
+
+
+# --- conditions by name -------------------------------------------------------------------
+
+
+def conditions_of(fight: Encounter, name: str, language: str) -> list[str]:
+    view = player_view(fight.state, language=language)
+    return next(c["conditions"] for c in view["combatants"] if c["name"] == name)
+
+
+def test_wfrp_conditions_show_by_name_with_their_rounds(sheet):
+    fight = Encounter("wfrp2")
+    fight.add(sheet("wfrp2", "Gunther Brandauer"))
+    fight.add(sheet("wfrp2", "Elsa Wendt"))
+    fight.add_condition("Gunther Brandauer", "all_out_attack", rounds=1)
+    fight.add_condition("Elsa Wendt", "defensive_stance", rounds=2)
+    fight.add_condition("Elsa Wendt", "delayed_half_action")
+    assert conditions_of(fight, "Gunther Brandauer", "en") == ["All Out Attack (1 round)"]
+    assert conditions_of(fight, "Gunther Brandauer", "es") == ["Ataque total (1 asalto)"]
+    assert conditions_of(fight, "Elsa Wendt", "en") == [
+        "Defensive Stance (2 rounds)",
+        "Delayed Half Action",
+    ]
+    assert conditions_of(fight, "Elsa Wendt", "es") == [
+        "Postura defensiva (2 asaltos)",
+        "Media acción en reserva",
+    ]
+    for language in ("en", "es"):
+        _header, table = player_html(player_view(fight.state, language=language), language)
+        assert "all_out_attack" not in table
+        assert "defensive_stance" not in table
+    assert "Ataque total (1 asalto)" in table
+
+
+def test_40k_conditions_show_by_name_with_their_rounds(sheet):
+    fight = Encounter("dark_heresy")
+    fight.add(sheet("dark_heresy", "Cultist Ban"))
+    fight.add_condition("Cultist Ban", "stunned", rounds=2)
+    fight.add_condition("Cultist Ban", "on_fire")
+    assert conditions_of(fight, "Cultist Ban", "en") == ["On fire", "Stunned (2 rounds)"]
+    assert conditions_of(fight, "Cultist Ban", "es") == ["En llamas", "Aturdido (2 asaltos)"]
+
+
+def test_a_sides_game_counts_a_condition_in_turns(sheet):
+    fight = Encounter("necromunda")
+    fight.add(sheet("necromunda", "Mordecai"))
+    fight.add_condition("Mordecai", "pinned", rounds=1)
+    assert conditions_of(fight, "Mordecai", "en") == ["pinned (1 turn)"]
+    assert conditions_of(fight, "Mordecai", "es")[0].endswith(" (1 turno)")
+    _header, table = player_html(player_view(fight.state), "en")
+    assert "Pinned (1 turn)" in table  # a name begins in capitals on the page

@@ -273,14 +273,23 @@ def test_the_controls_call_the_same_methods(panel: AttackPanel, fight: Encounter
     panel.dice_box.value = "physical"
     panel.resolve_button.click()
     assert panel.prompt.startswith("BS test")
-    panel.die_box.value = "53 4"
-    panel.enter_button.click()
+    # a box per die, before the first is typed: the BS test's d100, then what may follow
+    assert [die.sides for die in panel.dice_entry.dice][:1] == [100]
+    assert panel.dice_entry.more
+    panel.dice_entry.enter("53")  # the browser sends the whole list as the boxes hold it
+    assert panel.result is None and panel.typed == ["53"]
+    assert [die.sides for die in panel.dice_entry.dice] == [100, 10]  # the damage die now
+    panel.dice_entry.enter("4")
+    assert panel.typed == ["53", "4"]
     assert panel.result is not None
     assert str(step(panel, "Wounds").outcome) == "4 lost: 9 -> 5 (lightly wounded)"
     panel.apply_button.click()
     assert lost(fight, "ungor-snitch") == 4
+    assert panel.dice_entry.values == ["53", "4"]  # shown with the result it gave
     panel.undo_button.click()
     assert lost(fight, "ungor-snitch") == 0
+    panel.select_target(next(t for t in panel.targets if t != "ungor-snitch"))
+    assert panel.dice_entry.values == []  # another choice: the boxes are empty again
 
 
 def test_labels_follow_the_language(panel: AttackPanel):

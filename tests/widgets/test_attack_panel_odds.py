@@ -160,7 +160,7 @@ def juve_shot(panel: AttackPanel) -> None:
 def test_the_panel_lays_out_its_odds_view(panel_of):
     panel = panel_of("necromunda")
     assert isinstance(panel.odds_view, OddsView)
-    assert panel.odds_view in panel.children
+    assert panel.odds_view in panel.odds_column.children  # beside the result
 
 
 def test_before_the_distance_the_view_says_why(panel_of):

@@ -278,12 +278,14 @@ def test_the_dashboard_is_few_widget_models(store):
     before = models()
     made = Dashboard(store, seed=7, follow=False)
     try:
-        assert models() - before <= 200  # the page builds each one at load
+        # the page builds each one at load (was 200; the tracker's rows now carry an
+        # initiative box each, and the keyboard and the dice boxes are widgets)
+        assert models() - before <= 240
         attack = made.attack
         assert attack.circumstance_grid is None  # built when the GM opens them
         assert made._players is None  # the players' tab: built when opened
         made.tabs.selected_index = 2
-        assert made.wounds_picker in made.players_box.children
+        assert made.wounds_picker in made.players.children
     finally:
         made.close()
 
@@ -361,3 +363,28 @@ def test_in_a_sides_game_picking_a_fighter_of_the_side_makes_it_the_one_who_acts
     dashboard.select_combatant(other.id)  # only its sheet is shown
     assert dashboard.attack.attacker == mine[1].id
     assert dashboard.selected_combatant.id == other.id
+
+
+def test_the_keyboard_shortcuts_do_what_their_buttons_do(dashboard):
+    """N, R, A, U, Shift+U: the Shortcuts widget's actions call the buttons' methods, and do
+    nothing while the button is disabled (Apply before a result)."""
+    started(dashboard)
+    fight, attack = dashboard.encounter, dashboard.attack
+    assert fight is not None and attack is not None
+    first = fight.state.current
+    events = len(fight.effective_events)
+    dashboard.shortcuts.press("apply")  # no result yet: Apply is disabled, nothing happens
+    assert len(fight.effective_events) == events
+    dashboard.shortcuts.press("resolve")
+    assert attack.result is not None
+    dashboard.shortcuts.press("apply")
+    assert len(fight.effective_events) == events + 1
+    assert fight.effective_events[-1]["kind"] == "attack"
+    dashboard.shortcuts.press("undo")
+    assert len(fight.effective_events) == events
+    dashboard.shortcuts.press("redo")
+    assert len(fight.effective_events) == events + 1
+    dashboard.shortcuts.press("next")
+    assert fight.state.current is not None and fight.state.current.id != first.id
+    with pytest.raises(ValueError, match="not one of"):
+        dashboard.shortcuts.press("fire")

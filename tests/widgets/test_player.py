@@ -15,7 +15,7 @@ from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter, event_text
 from gmkit.store import CampaignStore
 from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.player import Follower, PlayerView, public_log
+from gmkit.widgets.player import Follower, PlayerView, player_html, public_log
 
 CHAPEL = "The Chapel of the Pale Throne"
 # Typed initiative: Marr 14, Tull 12, Kell 11, Lorn 10, Fenn 9, Ban 8, Hesk 7, Ostrava 4.
@@ -93,6 +93,7 @@ def test_the_view_shows_the_round_the_turn_and_the_visible_combatants(view, gm):
     assert view.round == 1
     assert view.current == "Ilse Marr"
     assert "Turn: <span class='gmkit-now'>Ilse Marr</span>" in view.header.value
+    assert "<span class='gmkit-player-sep'> · </span>" in view.header.value  # not on a phone
 
 
 def test_no_gm_only_value_is_in_any_widget(view, gm):
@@ -231,3 +232,65 @@ def test_spanish_labels(view):
     LANGUAGE.value = "es"
     assert "Asalto" in view.header.value
     assert "Heridas" in view.table.value
+
+
+def test_the_language_switch_shows_the_page_in_spanish(view):
+    assert view.languages.options == (("English", "en"), ("Español", "es"))
+    view.languages.value = "es"  # what a player's click on Español does
+    assert LANGUAGE.value == "es"
+    assert "Asalto" in view.header.value
+    assert "data-label='Heridas'" in view.table.value
+    assert "<th>Estados</th>" in view.table.value
+    view.set_language("en")
+    assert view.languages.value == "en"
+    assert "Round" in view.header.value
+    with pytest.raises(ValueError, match="language: 'fr' is not one of"):
+        view.set_language("fr")
+
+
+def test_conditions_show_by_name_and_duration_in_the_page_s_language(view, gm):
+    start(gm)
+    gm.add_condition("Cultist Ban", "stunned", rounds=2)
+    gm.add_condition("Cultist Ban", "on_fire")
+    view.poll()
+    row = next(r for r in view.table.value.split("<tr") if "Cultist Ban" in r)
+    assert "On fire, Stunned (2 rounds)" in row
+    assert "on_fire" not in row
+    view.set_language("es")
+    row = next(r for r in view.table.value.split("<tr") if "Cultist Ban" in r)
+    assert "En llamas, Aturdido (2 asaltos)" in row
+
+
+def test_every_cell_carries_its_column_s_label_for_the_phone_cards(view):
+    table = view.table.value
+    rows = table.count("<tr ") - 1  # less the heads' row
+    assert rows == 7  # the chapel's visible combatants (Ostrava hidden)
+    for label in ("Character", "Side", "Wounds", "Conditions"):
+        assert table.count(f"data-label='{label}'") == rows
+    assert "<tr class='gmkit-player-heads'>" in table
+
+
+def test_a_hidden_combatant_s_turn_reads_an_enemy_acts():
+    view = {"round": 2, "current": None, "hidden_turn": True, "current_side": None}
+    view |= {"order": ["Ilse Marr"], "combatants": [{"name": "Ilse Marr", "side": "Acolytes"}]}
+    header, table = player_html(view, "en")
+    assert "Round <span class='gmkit-now'>2</span>" in header
+    assert "Turn: <span class='gmkit-now gmkit-enemy-acts'>An enemy acts</span>" in header
+    assert "gmkit-current" not in table
+    header, _table = player_html(view, "es")
+    assert "Turno: <span class='gmkit-now gmkit-enemy-acts'>Actúa un enemigo</span>" in header
+
+
+def test_a_friend_s_folded_sheet_is_labelled_in_the_page_s_language(view):
+    row = next(r for r in view.table.value.split("<tr") if "Ilse Marr" in r)
+    assert "<b>Characteristics</b> WS 41, BS 36" in row
+    assert "<b>Weapons</b> Laspistol, Sword" in row
+    assert "<b>Fate points</b> 2" in row
+    for bookkeeping in ("minion", "critical", "fatigue", "unnatural", "False"):
+        assert bookkeeping not in row
+    view.set_language("es")
+    row = next(r for r in view.table.value.split("<tr") if "Ilse Marr" in r)
+    assert "<summary>Hoja</summary><b>Características</b> WS 41" in row
+    assert "<b>Armas</b> Laspistol, Sword" in row
+    assert "<b>Armadura</b> Mesh Vest" in row
+    assert "Weapons" not in row

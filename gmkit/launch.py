@@ -1,0 +1,293 @@
+"""Starting the servers behind ``gmkit table``, ``gmkit players`` and ``gmkit lab``.
+
+A server is announced ("serving URL") only once it answers: the launch polls a URL of it that
+starts no kernel until it gets HTTP 200, watching the process meanwhile; a port another
+program holds is a clear error, found before the server starts or when it fails to bind.
+
+Voila serves through gmkit's own template (``gmkit/_jupyter/voila/templates/gmkit``: Voila's
+``lab`` template without its Font Awesome links to a CDN, whose styles and fonts Voila's own
+bundle already holds), so the pages load nothing from outside this machine. The notebooks it
+serves are signed at each launch into a notary of the launch's own (a temporary folder given
+to Voila as ``NotebookNotary.data_dir``), so Voila trusts them and logs no warning per page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import nbformat
+from nbformat.sign import NotebookNotary
+
+from gmkit.errors import GmkitError
+
+JUPYTER_DATA = Path(__file__).resolve().parent / "_jupyter"  # gmkit's Voila template
+VOILA_TEMPLATE = "gmkit"
+VOILA_READY_PATH = "voila/static/voila.js"  # answers once Voila listens; "/" takes a kernel
+LAB_READY_PATH = "api/status"
+LAB_NOTEBOOK = "prep.ipynb"
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never via a proxy
+
+
+def check_port(port: int, ip: str) -> None:
+    """Refuse a port another program listens on (or that cannot be served), before starting."""
+    error = _bind_error(port, ip)
+    if error is not None:
+        raise port_error(port, error)
+
+
+def port_error(port: int, error: OSError | None = None) -> GmkitError:
+    if error is None or error.errno == errno.EADDRINUSE:
+        return GmkitError(f"port {port} is in use; choose another with --port")
+    return GmkitError(
+        f"port {port} cannot be served ({error.strerror}); choose another with --port"
+    )
+
+
+def port_in_use(port: int, ip: str) -> bool:
+    return _bind_error(port, ip) is not None
+
+
+def _bind_error(port: int, ip: str) -> OSError | None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers bind
+        try:
+            probe.bind((ip, port))
+        except OSError as error:
+            return error
+    return None
+
+
+def answers(url: str, timeout: float = 5) -> bool:
+    """Whether ``url`` answers HTTP 200 now."""
+    try:
+        with _DIRECT.open(url, timeout=timeout) as response:
+            return int(response.status) == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def wait_until_answering(
+    process: subprocess.Popen[bytes], url: Callable[[], str | None], poll: float = 0.2
+) -> bool:
+    """True once ``url()`` (None while not known yet) answers HTTP 200; False if the process
+    ends first."""
+    while process.poll() is None:
+        known = url()
+        if known is not None and answers(known):
+            return True
+        time.sleep(poll)
+    return False
+
+
+def serve(
+    command: list[str],
+    *,
+    environment: dict[str, str],
+    cwd: Path,
+    ready_url: Callable[[subprocess.Popen[bytes]], str | None],
+    announce: Callable[[subprocess.Popen[bytes]], None],
+    what: str,
+    port: int,
+    ip: str,
+) -> int:
+    """Run a server until it stops; ``announce`` runs once it answers. A SIGTERM to gmkit
+    stops the server (and its kernels) too. A server that ends before it answers is an error
+    (a port taken meanwhile named as such), never announced."""
+    process = subprocess.Popen(command, env={**os.environ, **environment}, cwd=cwd)
+    stopping: list[int] = []
+
+    def forward(signum: int, _frame: object) -> None:
+        stopping.append(signum)
+        process.send_signal(signum)
+
+    previous = signal.signal(signal.SIGTERM, forward)
+    try:
+        try:
+            ready = wait_until_answering(process, lambda: ready_url(process))
+        except KeyboardInterrupt:  # Ctrl-C reached the server too; wait for it to stop
+            return _wait(process)
+        if not ready:
+            status = _wait(process)
+            if stopping:
+                return status
+            if port_in_use(port, ip):
+                raise port_error(port)
+            raise GmkitError(
+                f"{what} stopped before serving (exit status {status}); its messages are above"
+            )
+        announce(process)
+        return _wait(process)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _wait(process: subprocess.Popen[bytes]) -> int:
+    while True:
+        try:
+            return process.wait()
+        except KeyboardInterrupt:  # Ctrl-C reached the server too; wait for it to stop
+            continue
+
+
+# --- Voila ------------------------------------------------------------------------------------
+
+
+def voila_command(
+    notebook: Path, port: int, *, open_browser: bool, ip: str = "127.0.0.1", preheat: bool = True
+) -> list[str]:
+    command = [
+        sys.executable,
+        "-m",
+        "gmkit.launch",  # Voila, finding gmkit's template (see voila_main)
+        str(notebook),
+        f"--port={port}",
+        "--strip_sources=True",
+        "--theme=dark",
+        f"--template={VOILA_TEMPLATE}",
+        f"--Voila.ip={ip}",
+        "--Voila.port_retries=0",  # a busy port is an error, not a silent other URL
+    ]
+    if preheat:  # a kernel runs the notebook before the page is asked for
+        command += ["--preheat_kernel=True", "--pool_size=1"]
+    if not open_browser:
+        command.append("--no-browser")
+    return command
+
+
+def voila_main(argv: list[str]) -> int:
+    """``python -m gmkit.launch ARGS``: Voila's own command with gmkit's data folder first on
+    JUPYTER_PATH, where Voila finds the ``gmkit`` template (whoever runs voila_command)."""
+    paths = [str(JUPYTER_DATA), *filter(None, [os.environ.get("JUPYTER_PATH")])]
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)
+    from voila.app import Voila
+
+    Voila.launch_instance(argv)
+    return 0
+
+
+@contextlib.contextmanager
+def trusting_notary(notebook: Path) -> Iterator[list[str]]:
+    """Voila's options for a notary of this launch that trusts ``notebook`` (signed now, as
+    it is on disk); the notary's folder is removed when the block ends."""
+    with tempfile.TemporaryDirectory(prefix="gmkit-notary-") as folder:
+        notary = NotebookNotary(data_dir=folder)
+        notary.sign(nbformat.read(notebook, as_version=4))
+        notary.store.close()
+        yield [f"--NotebookNotary.data_dir={folder}"]
+
+
+def serve_voila(
+    notebook: Path,
+    environment: dict[str, str],
+    *,
+    port: int,
+    ip: str,
+    open_browser: bool,
+    announce: Callable[[], None],
+) -> int:
+    """Serve ``notebook`` through Voila on ``port``; ``announce`` once the server answers."""
+    check_port(port, ip)
+    with trusting_notary(notebook) as notary_options:
+        command = voila_command(notebook, port, open_browser=open_browser, ip=ip)
+        return serve(
+            [*command, *notary_options],
+            environment=environment,
+            cwd=notebook.parent,
+            ready_url=lambda _process: f"http://127.0.0.1:{port}/{VOILA_READY_PATH}",
+            announce=lambda _process: announce(),
+            what="Voila",
+            port=port,
+            ip=ip,
+        )
+
+
+# --- JupyterLab -------------------------------------------------------------------------------
+
+
+def lab_command(folder: Path, port: int, *, open_browser: bool) -> list[str]:
+    """JupyterLab on ``folder``, opening the prep notebook; nothing asked of the internet (no
+    news, no update check). Token, password and the like come from the user's Jupyter config."""
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        f"--ServerApp.root_dir={folder}",
+        f"--ServerApp.port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        "--ServerApp.port_retries=0",  # a busy port is an error, not a silent other URL
+        f"--LabApp.default_url=/lab/tree/{LAB_NOTEBOOK}",
+        "--LabApp.news_url=",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    if not open_browser:
+        command.append("--no-browser")
+    return command
+
+
+def lab_server_info(pid: int) -> dict[str, object] | None:
+    """What the Jupyter server of process ``pid`` wrote about itself once it listened (its
+    URL and token), from Jupyter's runtime folder; None until then."""
+    from jupyter_core.paths import jupyter_runtime_dir
+
+    info = Path(jupyter_runtime_dir()) / f"jpserver-{pid}.json"
+    try:
+        data = json.loads(info.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def lab_url(info: dict[str, object], path: str = "") -> str:
+    """The server's URL at ``path``, with its token when it has one."""
+    base = str(info.get("url", ""))
+    token = str(info.get("token") or "")
+    return f"{base}{path}" + (f"?token={token}" if token else "")
+
+
+def serve_lab(
+    folder: Path,
+    environment: dict[str, str],
+    *,
+    port: int,
+    open_browser: bool,
+    announce: Callable[[str], None],
+) -> int:
+    """Serve JupyterLab on ``folder``; ``announce(url)`` (the prep notebook's URL, token
+    included) once it answers."""
+    check_port(port, "127.0.0.1")
+
+    def ready(process: subprocess.Popen[bytes]) -> str | None:
+        info = lab_server_info(process.pid)
+        return lab_url(info, LAB_READY_PATH) if info else None
+
+    def tell(process: subprocess.Popen[bytes]) -> None:
+        info = lab_server_info(process.pid) or {}
+        announce(lab_url(info, f"lab/tree/{LAB_NOTEBOOK}"))
+
+    return serve(
+        lab_command(folder, port, open_browser=open_browser),
+        environment=environment,
+        cwd=folder,
+        ready_url=ready,
+        announce=tell,
+        what="JupyterLab",
+        port=port,
+        ip="127.0.0.1",
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(voila_main(sys.argv[1:]))

@@ -1,0 +1,268 @@
+"""The players' page on a phone, in a real browser: ``gmkit players`` serves its own copy of the
+demo campaign (Dark Heresy's chapel, whose demagogue hides, and WFRP's Drakwald road, whose
+shaman hides), the GM's side plays from Python (typed dice: every run is the same) and the page
+follows. At 360x740 and 390x844 nothing is wider than the screen (no sideways scroll), every
+visible combatant's Wounds and Conditions are on it, a hidden combatant's name is nowhere in
+the page, in English and in Spanish (the page's own switch). Screenshots, phone and 1366x768,
+go to test-artifacts/."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dashboard_page import until
+
+from gmkit.dice import EnteredDice
+from gmkit.encounter import Encounter
+from gmkit.store import CampaignStore
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+CHAPEL = "The Chapel of the Pale Throne"
+DRAKWALD = "Beastmen on the Drakwald Road"
+HIDDEN = {CHAPEL: "Demagogue Ostrava", DRAKWALD: "Bray-shaman Vhorlag"}
+SLUGS = {CHAPEL: "chapel", DRAKWALD: "drakwald"}  # in the screenshots' names
+PHONES = [(360, 740), (390, 844)]
+CONDITIONS = {  # a combatant's conditions, as the page shows them
+    CHAPEL: {
+        "en": ("Cultist Ban", "On fire, Stunned (2 rounds)"),
+        "es": ("Cultist Ban", "En llamas, Aturdido (2 asaltos)"),
+    },
+    DRAKWALD: {
+        "en": ("Gunther Brandauer", "All Out Attack (1 round)"),
+        "es": ("Gunther Brandauer", "Ataque total (1 asalto)"),
+    },
+}
+HEADERS = {  # the round and whose turn, word by word
+    CHAPEL: {
+        "en": ["Round", "1", "Turn:", "Ilse", "Marr"],
+        "es": ["Asalto", "1", "Turno:", "Ilse", "Marr"],
+    },
+    DRAKWALD: {
+        "en": ["Round", "1", "Turn:", "Elsa", "Wendt"],
+        "es": ["Asalto", "1", "Turno:", "Elsa", "Wendt"],
+    },
+}
+LANGUAGES = {"en": ("English", "Round", "Wounds"), "es": ("Español", "Asalto", "Heridas")}
+
+# every element's right edge beyond the viewport (a zero-sized one, as <style>, is not shown)
+TOO_WIDE = """() => [...document.querySelectorAll('body *')]
+  .map(e => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.width > 0 && r.height > 0 && r.right > window.innerWidth + 0.5)
+  .map(([e, r]) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ${r.right}`)"""
+CARDS = """() => [...document.querySelectorAll('.gmkit-player-table tr:not(.gmkit-player-heads)')]
+  .map(row => {
+    const cell = css => row.querySelector(css);
+    const box = css => cell(css).getBoundingClientRect();
+    return {name: cell('.gmkit-pc-name').firstChild.textContent.trim(),
+            wounds: cell('.gmkit-pc-wounds').innerText.trim(),
+            conditions: cell('.gmkit-pc-conditions').innerText.trim(),
+            boxes: ['.gmkit-pc-wounds', '.gmkit-pc-conditions'].map(css => {
+              const r = box(css); return [r.left, r.right, r.width, r.height]; })};
+  })"""
+
+
+@dataclass
+class Served:
+    url: str
+    process: subprocess.Popen[str]
+    log: Path
+
+
+@dataclass
+class Pages:
+    campaign: Path
+    urls: dict[str, str]  # the players' page of each encounter
+
+
+def serve_players(campaign: Path, encounter: str, tmp: Path) -> Served:
+    """``gmkit players CAMPAIGN --encounter NAME`` on a free port, once its kernel pool is full
+    and the page answers."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    script = Path(sys.executable).with_name("gmkit")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "gmkit.cli"]
+    command += ["players", str(campaign), "--encounter", encounter]
+    log = tmp / f"players-{port}.log"
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--no-browser"],
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp,
+        env=dict(os.environ),
+        start_new_session=True,  # its own process group: stopped as a whole
+    )
+    served = Served(f"http://127.0.0.1:{port}/", process, log)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"gmkit players exited with {process.returncode}:\n{log.read_text()}")
+        if "is filled with" in log.read_text(errors="replace"):
+            try:
+                with urllib.request.urlopen(served.url, timeout=60):
+                    return served
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+        time.sleep(0.3)
+    stop(served)
+    pytest.fail(f"no players' page at {served.url}:\n{log.read_text()}")
+
+
+def stop(served: Served) -> None:
+    try:
+        os.killpg(served.process.pid, 15)
+    except ProcessLookupError:
+        return
+    try:
+        served.process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(served.process.pid, 9)
+        served.process.wait()
+
+
+def play(campaign: Path) -> None:
+    """The GM's side: both fights started, an attack, conditions that last and one that does
+    not; the hidden combatants not yet acting."""
+    with CampaignStore(campaign) as store:
+        chapel = Encounter.open(store, CHAPEL)
+        # typed d10s in the order added: Marr 14, Tull 12, Kell 11, Lorn 10, Fenn 9, Ban 8...
+        chapel.roll_initiative(EnteredDice([9, 10, 6, 7, 1, 5, 4, 8]))
+        chapel.start()
+        chapel.attack("Ilse Marr", "Laspistol", "Cultist Ban", EnteredDice([20, 3]))
+        chapel.add_condition("Cultist Ban", "stunned", rounds=2)
+        chapel.add_condition("Cultist Ban", "on_fire")
+        chapel.add_condition("Sergeant Varro Tull", "all_out_attack", rounds=1)
+        road = Encounter.open(store, DRAKWALD)
+        road.roll_initiative(EnteredDice([10, 9, 8, 7, 6, 1]))
+        road.start()
+        road.add_condition("Gunther Brandauer", "all_out_attack", rounds=1)
+        road.add_condition("Elsa Wendt", "defensive_stance", rounds=1)
+
+
+@pytest.fixture(scope="module")
+def players(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[Pages]:
+    """The players' page of each fight (its url, by encounter), the GM's play done."""
+    from gmkit.campaign import demo_campaign_file
+
+    tmp = tmp_path_factory.mktemp("players-phone")
+    campaign = demo_campaign_file(tmp / "campaign")
+    play(campaign)
+    started: list[Served] = []
+    try:
+        for encounter in HIDDEN:
+            started.append(serve_players(campaign, encounter, tmp))
+        urls = {encounter: served.url for encounter, served in zip(HIDDEN, started, strict=True)}
+        yield Pages(campaign, urls)
+    finally:
+        for served in started:
+            stop(served)
+
+
+def open_page(chromium: Any, url: str, size: tuple[int, int], language: str) -> Any:
+    width, height = size
+    page = chromium.new_page(viewport={"width": width, "height": height})
+    page.goto(url, wait_until="domcontentloaded", timeout=120_000)
+    page.locator(".gmkit-player-table").wait_for(timeout=120_000)
+    label, round_word, wounds = LANGUAGES[language]
+    if language != "en":
+        page.get_by_role("button", name=label).click()  # the page's language switch
+    until(
+        page,
+        f"the page in {label}",
+        lambda: page.locator(".gmkit-player-table th").all_inner_texts(),
+        lambda heads: wounds in heads,  # the table is drawn again in the language picked
+    )
+    assert page.locator(".gmkit-player-header").inner_text().startswith(round_word)
+    page.wait_for_timeout(300)  # the last layout settles
+    return page
+
+
+def shot(page: Any, artifacts: Path, name: str) -> None:
+    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+@pytest.mark.parametrize("size", PHONES, ids=[f"{w}x{h}" for w, h in PHONES])
+@pytest.mark.parametrize("encounter", list(HIDDEN), ids=list(SLUGS.values()))
+def test_the_phone_shows_everything_within_its_width(
+    players, chromium, artifacts, encounter, size, language
+):
+    width, _height = size
+    page = open_page(chromium, players.urls[encounter], size, language)
+    try:
+        shot(page, artifacts, f"players-phone-{SLUGS[encounter]}-{width}-{language}")
+        scroll_width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert scroll_width <= width, f"the page scrolls sideways: {scroll_width} px"
+        assert page.evaluate(TOO_WIDE) == []
+        cards = page.evaluate(CARDS)
+        assert len(cards) == {CHAPEL: 7, DRAKWALD: 5}[encounter]  # every visible combatant
+        for card in cards:
+            for left, right, box_width, box_height in card["boxes"]:
+                assert left >= 0, card  # Wounds and Conditions in sight
+                assert right <= width, card
+                assert box_width > 0, card
+                assert box_height > 0, card
+            assert card["wounds"], card
+            assert card["conditions"], card
+        hidden = HIDDEN[encounter]
+        assert hidden not in page.inner_text("body")
+        assert hidden not in page.content()
+        shown = {card["name"]: card for card in cards}
+        name, conditions = CONDITIONS[encounter][language]
+        assert shown[name]["conditions"].endswith(conditions)  # after its label
+        header = page.locator(".gmkit-player-header").inner_text().split()
+        assert header == HEADERS[encounter][language]
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_tv_layout_is_a_table(players, chromium, artifacts, language):
+    page = open_page(chromium, players.urls[CHAPEL], (1366, 768), language)
+    try:
+        shot(page, artifacts, f"players-tv-chapel-1366-{language}")
+        header = " ".join(page.locator(".gmkit-player-header").inner_text().split())
+        assert header == (
+            "Round 1 · Turn: Ilse Marr" if language == "en" else "Asalto 1 · Turno: Ilse Marr"
+        )
+        heads = page.locator(".gmkit-player-heads th")
+        assert heads.count() == 4  # a table with its heads
+        assert heads.first.is_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 1366
+        rows = page.locator(".gmkit-player-table tr:not(.gmkit-player-heads)")
+        tops = {round(rows.nth(n).locator("td").first.bounding_box()["y"]) for n in range(3)}
+        assert len(tops) == 3
+        box = page.locator(".gmkit-player-table").bounding_box()
+        assert box["y"] + box["height"] <= 768  # the whole chapel without scrolling
+    finally:
+        page.close()
+
+
+def test_a_hidden_combatant_s_turn_reads_an_enemy_acts(players, chromium, artifacts):
+    """Last: it moves the chapel on to the demagogue's turn."""
+    with CampaignStore(players.campaign) as store:
+        chapel = Encounter.open(store, CHAPEL)
+        while chapel.state.current is None or chapel.state.current.name != HIDDEN[CHAPEL]:
+            chapel.next_turn()
+    for language, acts in (("en", "An enemy acts"), ("es", "Actúa un enemigo")):
+        page = open_page(chromium, players.urls[CHAPEL], PHONES[0], language)
+        try:
+            shot(page, artifacts, f"players-phone-chapel-hidden-turn-360-{language}")
+            assert acts in page.locator(".gmkit-player-header").inner_text()
+            assert HIDDEN[CHAPEL] not in page.content()
+            assert page.evaluate(TOO_WIDE) == []
+        finally:
+            page.close()
