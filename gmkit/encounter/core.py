@@ -17,10 +17,14 @@ from gmkit.dice import DiceSource, DieRoll
 from gmkit.encounter.log import MARKERS, EventLog
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.errors import RulesError
-from gmkit.messages import Message, Text
+from gmkit.messages import Message, Text, as_message
 from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore
 from gmkit.systems.turns import turn_structure
+
+PREPARATION = ("added", "setting", "note")
+"""Event kinds that, before any other, are the fight's preparation (:attr:`~EncounterCore.
+can_undo`)."""
 
 Listener = Callable[[Any], None]
 """Called with the encounter after every change (``Encounter.subscribe``)."""
@@ -137,19 +141,83 @@ class EncounterCore:
         return [combatants[i] for i in idents if isinstance(i, str) and i in combatants]
 
     def undo(self) -> EncounterState:
-        """Take back the last command; the state is exactly what it was before it."""
+        """Take back the last command (one event: an attack with the action it spent is one);
+        the state is exactly what it was before it. The table's buttons offer it only while
+        :attr:`can_undo` (not the preparation); a prep tool may take back anything."""
         return self._append({"kind": "undo"})
 
     def redo(self) -> EncounterState:
+        """Put back the last command undone: the same event, and exactly the state the undo
+        took (not a new fold of it)."""
         return self._append({"kind": "redo"})
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._log.done)
+        """Whether the table's Undo has something to take back. The fight's preparation is not
+        the table's to undo: the leading run of effective events that only add combatants,
+        write settings or notes (:data:`PREPARATION`: what prep or the demo wrote before any
+        table command such as rolling initiative or Start). Undo is live from the first other
+        event on (after Roll initiative, it takes that back), and every event after that one
+        is undoable, a note or an added combatant too."""
+        return any(event.get("kind") not in PREPARATION for event in self._log.done)
 
     @property
     def can_redo(self) -> bool:
         return bool(self._log.undone)
+
+    @property
+    def undo_text(self) -> Message | None:
+        """What Undo would take back, from the event's own narration ("Undo: Brother Castor
+        attacks Ork Boyz mob: Astartes Bolter"); None when :attr:`can_undo` is false."""
+        if not self.can_undo:
+            return None
+        log = self._log
+        return Message("encounter.undo_what", what=_told(log.done[-1], log.states[-2:]))
+
+    @property
+    def redo_text(self) -> Message | None:
+        """What Redo would put back ("Redo: ..."); None when there is nothing to redo."""
+        log = self._log
+        if not log.undone:
+            return None
+        around = [log.state, log.undone_states[-1]]
+        return Message("encounter.redo_what", what=_told(log.undone[-1], around))
+
+    @property
+    def acted(self) -> frozenset[str]:
+        """Ids of the combatants who have had their go, read from the state alone (the
+        tracker's "acted" mark). Before the start, none.
+
+        - Initiative games: those whose turn this round came before the current actor's (one
+          who delayed and still waits has not), and the current actor once the turn's budget
+          is all spent.
+        - Sides games: every member of a side whose turn this round is over; of the side in
+          play (of both sides, in a phase both play), those who spent from a pool the current
+          phase's actions draw on (in the shooting phase, who shot, or ran: a run costs the
+          shot). A phase whose actions spend nothing (recovery, magic) marks none of them.
+        """
+        state = self.state
+        if not state.started:
+            return frozenset()
+        structure = turn_structure(self.game)
+        if structure.kind == "initiative":
+            done = {i for i in state.order[: state.turn] if not state.combatants[i].delayed}
+            current = state.current
+            pools = structure.turn_pools
+            if current is not None and all(current.spent.get(p, 0) >= n for p, n in pools.items()):
+                done.add(current.id)
+            return frozenset(done)
+        over = set(state.sides[: state.turn])
+        phase = structure.phases[state.phase] if structure.phases else ""
+        kinds = structure.phase_actions.get(phase, ())
+        drawn = {pool for kind in kinds for pool in structure.action_costs.get(kind, {})}
+        playing = None if phase in structure.both_sides_phases else state.current_side
+        return frozenset(
+            c.id
+            for c in state.present
+            if c.side in over
+            or ((playing is None or c.side == playing) and any(c.spent.get(p) for p in drawn))
+        )
 
     # --- combatants ------------------------------------------------------------------
 
@@ -265,6 +333,20 @@ def as_json(event: dict[str, Any]) -> dict[str, Any]:
         ) from None
     loaded: dict[str, Any] = json.loads(text)
     return loaded
+
+
+def _told(event: Mapping[str, Any], around: list[EncounterState]) -> Message:
+    """The event's line (:func:`~gmkit.encounter.narration.event_message`), with the states
+    before and after it for names and the turn. An attack is told by who attacks whom with
+    what ("Brother Castor attacks Ork Boyz mob: Astartes Bolter"), not by its outcome's summary:
+    not every game's summary names the attacker (WFB's: "1 hit; unsaved wounds: none"), and a
+    button is read at a glance."""
+    from gmkit.encounter.narration import event_message  # narration reads the state only
+
+    before, after = around
+    if event.get("kind") == "attack":
+        event = {key: value for key, value in event.items() if key != "summary"}
+    return as_message(event_message(event, before=before, after=after))
 
 
 def visible_to_players(event: Mapping[str, Any]) -> bool:

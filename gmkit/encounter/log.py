@@ -3,7 +3,9 @@
 The log is append-only: undo and redo are events too (``{"kind": "undo"}``), so a reader that
 follows the file sees them and a replay of the stored log rebuilds exactly the live state. The
 effective events are the log with undone events taken out; ``states[k]`` is the state after the
-first ``k`` effective events, so an undo returns the state before the command exactly.
+first ``k`` effective events, so an undo returns the state before the command exactly. The
+states an undo took off are kept with the events (``undone_states``), so a redo puts back
+exactly the state the undo took, not a new fold of it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class EventLog:
         self.done: list[dict[str, Any]] = []  # the effective events
         self.undone: list[dict[str, Any]] = []  # the redo stack
         self.states: list[EncounterState] = [EncounterState(game)]
+        self.undone_states: list[EncounterState] = []  # the states the redo stack gives back
 
     @property
     def state(self) -> EncounterState:
@@ -40,7 +43,7 @@ class EventLog:
         if event.get("kind") == "redo":
             if not self.undone:
                 raise RulesError(Message("encounter.nothing_to_redo"))
-            return fold(self.state, self.undone[-1])
+            return self.undone_states[-1]
         return fold(self.state, event)
 
     def accept(self, event: dict[str, Any], next_state: EncounterState) -> None:
@@ -49,12 +52,13 @@ class EventLog:
         kind = event.get("kind")
         if kind == "undo":
             self.undone.append(self.done.pop())
-            self.states.pop()
+            self.undone_states.append(self.states.pop())
         elif kind == "redo":
             self.done.append(self.undone.pop())
-            self.states.append(next_state)
+            self.states.append(self.undone_states.pop())
         else:
             self.undone.clear()
+            self.undone_states.clear()
             self.done.append(event)
             self.states.append(next_state)
 

@@ -19,7 +19,7 @@ GM's hand on conditions: a thin view of :class:`~gmkit.forms.action.ActionForm`.
   setting *Next skips the dead and the out of action*.
 
 Every control calls a public method that tests call the same way (``select_action``,
-``take``, ``perform``, ``roll_due``, ``dismiss_due``, ``add_condition``, ``remove_condition``,
+``take``, ``reveal``, ``perform``, ``roll_due``, ``dismiss_due``, ``add_condition``, ``remove_condition``,
 ``set_skip_fallen``, ``open_actions``, ``open_conditions``); a refusal is shown in the panel's
 message line and changes nothing. The folded parts cost nothing until opened
 (:mod:`gmkit.widgets.turn_controls`).
@@ -71,6 +71,7 @@ class TurnPanel(widgets.VBox):
         self._shown_quick: tuple[Any, ...] | None = None
         self._quick: dict[str, widgets.Button] = {}  # an action's button, made when first shown
         self._quick_name: widgets.HTML | None = None
+        self._reveal_button: widgets.Button | None = None
         self.actions_toggle = looks.make(widgets.ToggleButton, layout={"width": "auto"})
         self.conditions_toggle = looks.make(widgets.ToggleButton, layout={"width": "auto"})
         toggles = looks.make(widgets.HBox, children=[self.actions_toggle, self.conditions_toggle])
@@ -154,6 +155,10 @@ class TurnPanel(widgets.VBox):
             self.open_actions(True)
         return done
 
+    def reveal(self) -> bool:
+        """Show the hidden actor to the players (their page said "an enemy acts")."""
+        return self._run(lambda: self.encounter.reveal(self.form.actor))
+
     def roll_due(self, index: int, typed: str | None = None) -> bool:
         """Roll the ``index``-th roll due (``typed``: the table's die)."""
         return self._run(lambda: self.form.roll_due(index, typed))
@@ -187,7 +192,7 @@ class TurnPanel(widgets.VBox):
                 part.close()
         for row in self.due_box.children:
             row.close()
-        for made in (*self._quick.values(), self._quick_name):
+        for made in (*self._quick.values(), self._quick_name, self._reveal_button):
             if made is not None:
                 made.close()
         self._looks.close()
@@ -284,9 +289,11 @@ class TurnPanel(widgets.VBox):
         form, state = self.form, self.encounter.state
         actor = state.combatants.get(form.actor)
         offered = form.offered if actor is not None and state.started else ()
+        hidden = actor is not None and actor.hidden and bool(offered)
         key = (
             form.actor,
             LANGUAGE.value,
+            hidden,
             tuple((one.info.id, one.allowed, words(one.permit.why)) for one in offered),
         )
         if key == self._shown_quick:
@@ -300,6 +307,14 @@ class TurnPanel(widgets.VBox):
             self._quick_name = self._looks.make(widgets.HTML, layout={"width": "auto"})
         _assign(self._quick_name, value=f"<b>{html.escape(actor.name if actor else '')}</b>:")
         shown: list[widgets.Widget] = [self._quick_name]
+        if hidden:  # the players read "an enemy acts" until the GM shows who
+            if self._reveal_button is None:
+                self._reveal_button = self._looks.make(
+                    widgets.Button, layout={"width": "auto"}, button_style="warning"
+                )
+                self._reveal_button.on_click(lambda _b: self.reveal())
+            _assign(self._reveal_button, description=t("reveal_actor"))
+            shown.append(self._reveal_button)
         for one in offered:
             button = self._quick.get(one.info.id)
             if button is None:

@@ -150,8 +150,26 @@ class Table:
     def row(self, name: str) -> dict[str, Any] | None:
         return self.page.evaluate(TRACKER_ROW, name)
 
+    def show_pane(self, name: str) -> None:
+        """Show the left column's pane ``name`` ("Turn", "Log", "Units") if it is not shown."""
+        button = self.page.locator(".gmkit-pane-buttons .widget-toggle-button", has_text=name)
+        if button.count() and "mod-active" not in (button.first.get_attribute("class") or ""):
+            with self.acting(f"show the {name} pane"):
+                button.first.click()
+
     def attacks(self) -> list[dict[str, str]]:
+        """The log's attack rows, newest first (the Log pane is shown for it)."""
+        self.show_pane("Log")
         return self.page.evaluate(LOG_ATTACKS)
+
+    def type_die(self, index: int, value: str, step: str) -> None:
+        """Type ``value`` in the ``index``-th box of the table's dice, then Tab (the boxes
+        send what they hold when left)."""
+        box = self.page.locator(".gmkit-attack .gmkit-dice-entry .gmkit-die-input").nth(index)
+        until(self.page, f"{step}: box {index + 1}", box.count, bool)
+        with self.acting(step):
+            box.fill(value)
+            box.press("Tab")
 
     def panel(self, selector: str) -> str:
         return inner_text(self.page, f".gmkit-attack {selector}")

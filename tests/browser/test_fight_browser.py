@@ -118,7 +118,11 @@ def fight(table_server, players_server, chromium, artifacts: Path):
         # Initiative from the table's d10s, typed; then Start.
         gm.locator(".gmkit-tracker input[placeholder='7, 4, 9']").fill(INITIATIVE)
         gm.locator(".gmkit-tracker button", has_text="Roll initiative").click()
-        wait_text(gm, ".gmkit-tracker .gmkit-row", "14", "initiative rolled")
+        gm.wait_for_function(  # the rows' initiative boxes show the scores
+            "() => [...document.querySelectorAll('.gmkit-tracker .gmkit-init-box input')]"
+            ".some(box => box.value === '14')",
+            timeout=WAIT,
+        )
         gm.locator(".gmkit-tracker button", has_text="Start").click()
         wait_text(gm, ".gmkit-tracker .gmkit-header", "Ilse Marr", "round 1 starts")
         record.follow_seconds["start"] = wait_text(
@@ -133,13 +137,15 @@ def fight(table_server, players_server, chromium, artifacts: Path):
         attack_control(gm, "dropdown", "Target").locator("select").select_option(
             label="Cultist Ban (Pale Throne cult)"
         )
+        gm.locator(".gmkit-pane-buttons .widget-toggle-button", has_text="Log").click()
         gm.locator(".gmkit-attack button", has_text="Table's dice").click()
-        die = attack_control(gm, "text", "Dice").locator("input")
-        die.fill("20")
-        die.press("Enter")
-        wait_text(gm, ".gmkit-attack", "damage (hit 1): roll a d10", "asked for the damage die")
-        die.fill("3")
-        die.press("Enter")
+        boxes = gm.locator(".gmkit-attack .gmkit-dice-entry .gmkit-die-input")  # a box per die
+        boxes.first.wait_for(timeout=WAIT)
+        boxes.nth(0).fill("20")
+        boxes.nth(0).press("Tab")
+        wait_text(gm, ".gmkit-attack", "damage (hit 1)", "a box for the damage die")
+        boxes.nth(1).fill("3")
+        boxes.nth(1).press("Tab")
         wait_text(gm, ".gmkit-attack", "2 damage", "typed dice resolved")
         gm.locator(".gmkit-attack button", has_text="Apply").click()
         wait_text(gm, ".gmkit-row", "6/8", "wounds drop", has="Cultist Ban")

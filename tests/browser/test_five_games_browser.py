@@ -181,7 +181,9 @@ FIGHTS = [
                 "1 wound: 0 of 1 left",
             ),
         ),
-        after_typed=Shown("Rotgut", "Wounds 0/1", ("pinned (1)", "down"), "down", "down, pinned"),
+        after_typed=Shown(
+            "Rotgut", "Wounds 0/1", ("pinned · 1 rd ✕", "down ✕"), "down", "down, pinned"
+        ),
         # the rest of round 1 (shooting to recovery, then the Scavvies' four phases), and on
         # to the Brethren's shooting phase of round 2
         nexts_to_round_two=8,
@@ -194,7 +196,7 @@ FIGHTS = [
             summary="Mordecai hits Mange: no wound",
             steps=("7 - BS 3 = 4; short range (lasgun) +1; 3 against 3+: success",),
         ),
-        after_seeded=Shown("Mange", "Wounds 1/1", ("pinned (1)",), "unhurt", "pinned"),
+        after_seeded=Shown("Mange", "Wounds 1/1", ("pinned · 1 rd ✕",), "unhurt", "pinned"),
         after_undo=Shown("Mange", "Wounds 1/1", (), "unhurt"),
         hidden="Scabby Tom",
     ),
@@ -429,14 +431,14 @@ def attack(table: Table, fight: Fight, spec: Attack, step: str) -> None:
     if spec.dice:
         table.toggle("Table's dice", f"{step}: the table's dice")
         table.click(".gmkit-attack", "Resolve", f"{step}: resolve with no die typed")
-        for die in spec.dice:
+        for index, die in enumerate(spec.dice):
             until(
                 page,
                 f"{step}: the panel asks for {die.prompt!r}",
                 lambda: table.panel(".gmkit-prompt"),
                 lambda text, d=die: d.prompt in text,
             )
-            table.type_into("Dice", die.value, f"{step}: typing {die.value}")
+            table.type_die(index, die.value, f"{step}: typing {die.value}")
         typed = " ".join(die.value for die in spec.dice)
         until(
             page,

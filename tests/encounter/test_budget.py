@@ -134,7 +134,7 @@ def test_all_out_attack_forbids_reactions_until_the_next_turn(sheet, refused):
     refused(fight, lambda: fight.react(ilse, "dodge"), "all out attack")
     fight.next_turn()  # Elsa's turn begins: the condition ends
     assert "all_out_attack" not in fight.state.combatant(ilse).conditions
-    assert "Elsa Wendt: all_out_attack ends" in fight.state.reminder_texts()
+    assert "Elsa Wendt: All Out Attack ends" in fight.state.reminder_texts()
     fight.react(ilse, "dodge")
 
 

@@ -188,7 +188,7 @@ def test_wfrp_beastmen_on_the_drakwald_road(tmp_path, demo_sheets, refused):
         fight.next_turn()  # Gor, stunned, does nothing
         assert fight.state.current.id == "gor-bloodhorn"
         fight.next_turn()  # his stun ticks down; Gunther's all out attack ends as he begins
-        assert fight.state.reminder_texts() == ("Gunther Brandauer: all_out_attack ends",)
+        assert fight.state.reminder_texts() == ("Gunther Brandauer: All Out Attack ends",)
         assert fight.combatant("gor-bloodhorn").conditions["stunned"].rounds == 1
         assert fight.combatant("gunther-brandauer").conditions == {}
 

@@ -288,3 +288,23 @@ def test_the_actions_are_buttons_for_whoever_acts_now(fight, panel):
     assert panel.quick_box.children[0].value == f"<b>{now.name}</b>:"
     assert [b.description for b in panel.quick_box.children[1:]] == list(buttons)
     assert panel.quick_box.children[1] is buttons["Salute"]
+
+
+def test_a_hidden_actor_is_revealed_from_the_turn_panel(duel):
+    """Its turn keeps it hidden (the players read "an enemy acts"); the panel offers Reveal."""
+    fight = Encounter("duel")
+    fight.add(duel.Duellist.build(name="Inigo", side="Montoya"), ident="inigo")
+    fight.add(duel.Duellist.build(name="Rugen", side="Rugen"), ident="rugen", hidden=True)
+    fight.start()
+    while fight.state.current_side != "Rugen":
+        fight.next_turn()
+    panel = TurnPanel(fight, seed=1)
+    try:
+        reveal = panel.quick_box.children[1]
+        assert reveal.description == "Reveal to the players"
+        assert fight.combatant("rugen").hidden
+        reveal.click()
+        assert not fight.combatant("rugen").hidden
+        assert reveal not in panel.quick_box.children  # nothing left to reveal
+    finally:
+        panel.close()
