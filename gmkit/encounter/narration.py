@@ -20,7 +20,7 @@ from typing import Any
 from gmkit.encounter.state import EncounterState
 from gmkit.encounter.table import troop_type_term
 from gmkit.encounter.terms import action_name, condition_name, phase_name
-from gmkit.messages import Message, Text, as_message, from_json, render
+from gmkit.messages import Message, Text, as_message, catalogs, from_json, render
 from gmkit.systems.turns import action_type_name, pool_name, turn_structure
 
 Event = Mapping[str, Any]
@@ -152,9 +152,15 @@ def _sheet_edited(event: Event, context: _Context) -> Text:
 
 @_describes("setting")
 def _setting(event: Event, context: _Context) -> Text:
-    value = event.get("value")
-    shown = tuple(str(v) for v in value) if isinstance(value, list) else str(value)
-    return Message("encounter.event.setting", key=str(event.get("key", "")), value=shown)
+    key, value = str(event.get("key", "")), event.get("value")
+    named = f"encounter.setting_name.{key}"
+    name: Text = Message(named) if catalogs().english(named) is not None else key
+    shown: Any = tuple(str(v) for v in value) if isinstance(value, list) else str(value)
+    if isinstance(value, bool):
+        shown = Message(f"encounter.setting_value.{'yes' if value else 'no'}")
+    elif isinstance(value, str) and catalogs().english(f"encounter.setting_value.{value}"):
+        shown = Message(f"encounter.setting_value.{value}")
+    return Message("encounter.event.setting", key=name, value=shown)
 
 
 # --- initiative and the turn -------------------------------------------------------------

@@ -3,10 +3,12 @@ of the sides games' turns, the wound bands players see.
 
 A key stays a key in the state (``"stunned"``, ``"jammed: Lasgun"``, ``"close combat"``);
 these give the message a text shows it with. A condition kept by the id of the game's catalog
-(the 40k games' ``"on_fire"``) shows by the catalog's name (On fire, En llamas); one kept by its
-English name (``"out of action"``) shows as the state holds it, in Spanish the game's term
-where the catalogs have one made from that same English; any other key as it is (a GM's own
-condition).
+(the 40k games' ``"on_fire"``) shows by the catalog's name (On fire, En llamas); one the
+catalogs name apart (``<game>.condition_name.<key>``: WFRP's ``"defensive_stance"``, kept by
+the id its catalog writes as its English) by that name (Defensive Stance, Postura defensiva);
+one kept by its English name (``"out of action"``) shows as the state holds it, in Spanish the
+game's term where the catalogs have one made from that same English; any other key as it is (a
+GM's own condition).
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ def _known(message_id: str) -> bool:
 def condition_name(game: str, key: str) -> Message:
     """A condition's name (see the module docstring; ``jammed: <weapon>``, the encounter's
     own, names the weapon)."""
+    named = f"{game}.condition_name.{key}"
+    if _known(named):  # an id the catalog keeps as the key itself: its name ("Defensive Stance")
+        return Message(named)
     term = f"{game}.condition.{key}"
     english = catalogs().english(term)
     if english is not None and english != key:  # an id of the game's catalog ("on_fire")

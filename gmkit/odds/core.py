@@ -89,7 +89,8 @@ class Odds:
       resolver's ``damage`` effects report them (Necromunda: never more than were left).
     - ``states``: the target's state afterwards, outcomes that exclude each other (Necromunda:
       standing, pinned, flesh wound, down, out of action; WFB: no hit, no wound, wounded but
-      not slain, slain).
+      not slain, slain), listed from the least to the most harmful to the target (the panel
+      colours them in that order).
     - ``events``: named chances that need not exclude each other ("hit", "wounded", "out of
       action", "ammo roll failed", "look out sir"...); an event never shares a state's name
       unless it is the same chance.

@@ -315,7 +315,7 @@ class WFRPOdds:
         sheet = self.target_sheet
         seen = _kept(sheet, "states")
         found: dict[str, int] = {}
-        for wounds, count in left.items():
+        for wounds, count in reversed(list(left.items())):  # least harmful first
             state = seen.get(wounds)
             if state is None:
                 state = seen[wounds] = wound_state_at(sheet, wounds)

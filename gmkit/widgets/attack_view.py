@@ -125,12 +125,11 @@ def result_html(steps: Sequence[Step], summary: Text, effects: Sequence[Effect],
         )
     )
     rows = "".join(
-        f"<tr><td>{_T(step.title)}</td><td><b>{_T(step.outcome)}</b></td>"
-        f"<td>{_T(step.detail)}"
-        + (f"<br><i>{_modifiers(step.modifiers)}</i>" if step.modifiers else "")
-        + f"</td><td>{_rolls(step.rolls)}</td>"
+        f"<tr{' class=gmkit-note' if is_note(step) else ''}><td>{_T(step.title)}</td>"
+        f"<td><b>{_T(step.outcome)}</b></td>"
+        f"<td>{_T(step.detail)}{_unsaid_modifiers(step)}</td><td>{_rolls(step.rolls)}</td>"
         f"<td>{'' if step.target is None else step.target}</td></tr>"
-        for step in steps
+        for step in in_reading_order(steps)
     )
     shown = "".join(f"<li>{_E(describe(effect, game))}</li>" for effect in effects)
     none = _E(label("no_effects", "nothing to apply"))
@@ -140,6 +139,26 @@ def result_html(steps: Sequence[Step], summary: Text, effects: Sequence[Effect],
         f"<p><b>{_E(label('effects', 'Effects'))}</b></p>"
         f"<ul class='gmkit-effects'>{shown or f'<li>{none}</li>'}</ul>"
     )
+
+
+def _unsaid_modifiers(step: Step) -> str:
+    """A step's modifiers under its detail, unless the detail lists them already."""
+    shown = _modifiers(step.modifiers)
+    return f"<br><i>{shown}</i>" if shown and shown not in _T(step.detail) else ""
+
+
+def is_note(step: Step) -> bool:
+    """A step that only tells the GM something (the rules' "Note: ..." steps: a title whose
+    message id ends in ``.note``, no dice, no number to roll against, no modifiers)."""
+    title = step.title
+    noted = isinstance(title, Message) and title.id.endswith(".note")
+    return noted and not step.rolls and step.target is None and not step.modifiers
+
+
+def in_reading_order(steps: Sequence[Step]) -> list[Step]:
+    """The steps as the GM reads them: those that decide the attack first, in the rules' order,
+    then the notes (the rules list an attack's notes before its dice)."""
+    return [s for s in steps if not is_note(s)] + [s for s in steps if is_note(s)]
 
 
 def describe(effect: Effect, game: str = "") -> str:

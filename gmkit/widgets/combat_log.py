@@ -6,6 +6,11 @@ with the dropdowns; rows whose dice were physical (typed by the GM) are marked. 
 the log with the filters applied, newest first; ``export_csv(path)`` writes it, as does the
 export button, into the folder field.
 
+Each row is one or two lines in a column 440 px wide (round, actor, what happened, the dice;
+every die and the whole line on hover: :mod:`gmkit.widgets.combat_log_rows`); the turns passing
+in a round fold into one line ("Turns: A, B and C") unless the "Every turn" toggle
+(``show_turn_events``) or the kind filter "turn" asks for each.
+
 The table shows one page of ``page_rows`` rows (the newest 50 by default); once there are more,
 "Older" and "Newer" (``show_page``) page through them. It follows the encounter cheaply: a
 row is worked out once per event (the rows of events already shown are kept; an undo drops
@@ -24,8 +29,11 @@ from typing import Any
 
 import ipywidgets as widgets
 import pandas as pd
+from traitlets import Bool
 
 from gmkit.encounter import Encounter, combat_log
+from gmkit.encounter.views import event_text
+from gmkit.widgets.combat_log_rows import COLUMNS, STYLE, TURN_KINDS, cell, folded, heads, row_html
 from gmkit.widgets.i18n import LANGUAGE, t
 from gmkit.widgets.style import THEME_CLASS, style_widget
 from gmkit.widgets.tracker import Shared
@@ -38,18 +46,7 @@ ALL = ""
 SHOWN_ROWS = 50
 """Rows drawn in the table, a page (the newest first); ``frame()`` and the CSV keep every row."""
 
-_COLUMNS = (  # the frame's columns; each heading is the label of the same key
-    "event",
-    "round",
-    "turn",
-    "kind",
-    "actor",
-    "target",
-    "rolls",
-    "dice",
-    "outcome",
-    "visibility",
-)
+_COLUMNS = COLUMNS
 
 
 def _text(key: str) -> str:
@@ -73,6 +70,10 @@ class CombatLog(widgets.VBox):
     ``<folder>/<encounter name>-log.csv``. ``page_rows``: rows per page of the table.
     """
 
+    show_turns = Bool(
+        False, help="each turn passing on its own row (False: a round's turns share one line)"
+    )
+
     def __init__(
         self,
         encounter: Encounter,
@@ -90,13 +91,17 @@ class CombatLog(widgets.VBox):
         self._quiet = False  # True while the dropdowns' options are being replaced
         shared = self._shared = Shared()
         initial = {"description_width": "initial"}
-        self.round_filter = shared.make(widgets.Dropdown, layout={"width": "12em"}, style=initial)
-        self.actor_filter = shared.make(widgets.Dropdown, layout={"width": "20em"}, style=initial)
-        self.kind_filter = shared.make(widgets.Dropdown, layout={"width": "16em"}, style=initial)
+        self.round_filter = shared.make(widgets.Dropdown, layout={"width": "8em"}, style=initial)
+        self.actor_filter = shared.make(widgets.Dropdown, layout={"width": "13em"}, style=initial)
+        self.kind_filter = shared.make(widgets.Dropdown, layout={"width": "10em"}, style=initial)
         for dropdown in self._dropdowns().values():
             dropdown.observe(self._on_filter, names="value")
+        self.turns_toggle = shared.make(widgets.ToggleButton, layout={"width": "auto"})
+        self.turns_toggle.observe(
+            lambda change: self.show_turn_events(bool(change["new"])), names="value"
+        )
         self.folder = shared.make(
-            widgets.Text, value=str(folder), layout={"width": "20em"}, style=initial
+            widgets.Text, value=str(folder), layout={"width": "12em"}, style=initial
         )
         self.export_button = shared.make(widgets.Button)
         self.export_button.on_click(lambda _button: self.export())
@@ -106,7 +111,12 @@ class CombatLog(widgets.VBox):
         self.pager: widgets.HBox | None = None  # built once there is more than a page
         self.filters = shared.make(
             widgets.HBox,
-            children=[*self._dropdowns().values(), self.folder, self.export_button],
+            children=[
+                *self._dropdowns().values(),
+                self.turns_toggle,
+                self.folder,
+                self.export_button,
+            ],
             layout={"flex_flow": "row wrap", "align_items": "center"},
         )
         style = [style_widget()] if with_style else []
@@ -152,6 +162,15 @@ class CombatLog(widgets.VBox):
             return None
         self._say(f"{t('export_csv')}: {target}")
         return target
+
+    def show_turn_events(self, on: bool = True) -> None:
+        """Each turn passing on its own row (``on``), or a round's turns as one line: what
+        the "Every turn" toggle does."""
+        self.show_turns = bool(on)
+        if self.turns_toggle.value != self.show_turns:
+            self.turns_toggle.value = self.show_turns
+        self.page = 0
+        self._render_table()
 
     def show_page(self, page: int) -> None:
         """Show page ``page`` of the table (0: the newest rows; clamped to the pages there
@@ -210,6 +229,8 @@ class CombatLog(widgets.VBox):
         self.kind_filter.description = t("kind")
         self.folder.description = t("folder")
         self.export_button.description = t("export_csv")
+        self.turns_toggle.description = _text("show_turns")
+        self.turns_toggle.tooltip = _text("show_turns_help")
         if self.pager is not None:
             newer, older, _ = self.pager.children
             older.description, newer.description = _text("older"), _text("newer")
@@ -237,7 +258,13 @@ class CombatLog(widgets.VBox):
             for offset, record in enumerate(records):
                 record["event"] = kept + offset + 1  # numbered from the log's first event
                 number = kept + offset
-                self._rows.append(_Row(events[number], states[number + 1], record, _row(record)))
+                before, after = states[number], states[number + 1]
+                said = event_text(events[number], LANGUAGE.value, before=before, after=after)
+                record["said"] = record["outcome"] or said  # what happened, in a line
+                now = after.current.name if after.current else (after.current_side or "")
+                record["to"], record["to_round"] = now, after.round  # the turn after it
+                shown = row_html(record, t)
+                self._rows.append(_Row(events[number], states[number + 1], record, shown))
         return True
 
     def _render(self) -> None:
@@ -274,8 +301,9 @@ class CombatLog(widgets.VBox):
             actors |= named or {value}
         return sorted(actors)
 
-    def _shown(self) -> list[_Row]:
-        """The rows the filters keep, newest first."""
+    def _shown(self) -> list[_Row | dict[str, Any]]:
+        """The rows the filters keep, newest first, a round's turns folded into one (a
+        record) unless every turn is asked for (the toggle, or the kind filter "turn")."""
         chosen = {name: box.value for name, box in self._dropdowns().items()}
         rows: Iterable[_Row] = reversed(self._rows)
         for name, value in chosen.items():
@@ -285,7 +313,9 @@ class CombatLog(widgets.VBox):
                 rows = [r for r in rows if _lists(str(r.record["actor"]), value)]
             else:
                 rows = [r for r in rows if r.record[name] == value]
-        return list(rows)
+        if self.show_turns or chosen["kind"] in TURN_KINDS:
+            return list(rows)
+        return folded(list(rows), lambda row: row.record, LANGUAGE.value)
 
     def _render_table(self) -> None:
         shown = self._shown()
@@ -293,9 +323,11 @@ class CombatLog(widgets.VBox):
         self.page = min(self.page, pages - 1)
         first = self.page * self.page_rows
         page = shown[first : first + self.page_rows]
-        heads = "".join(f"<th>{html.escape(t(column))}</th>" for column in _COLUMNS)
-        body = "".join(row.html for row in page)
-        table = f"<table><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table>"
+        body = "".join(
+            row.html if isinstance(row, _Row) else row_html(row, t, ("gmkit-folded",))
+            for row in page
+        )
+        table = f"{STYLE}<table><thead><tr>{heads(t)}</tr></thead><tbody>{body}</tbody></table>"
         if self.table.value != table:
             self.table.value = table
         self._render_pager(first, len(page), len(shown), pages)
@@ -339,30 +371,6 @@ def _lists(actors: str, name: str) -> bool:
     )
 
 
-_WORDED = ("kind", "dice", "visibility")
-"""The columns whose cells are keys the log shows in words (``widgets.log.<column>.<key>``)."""
-
-
 def _cell(column: str, value: Any) -> str:
     """A cell as the GM reads it: a kind, dice or visibility key in words."""
-    text = str(value)
-    if column in _WORDED and text:
-        worded = t(f"log.{column}.{text}")
-        return text if worded == f"log.{column}.{text}" else worded
-    return text
-
-
-def _row(record: Mapping[str, Any]) -> str:
-    classes = []
-    if record["dice"] in ("physical", "mixed"):
-        classes.append("gmkit-physical")
-    if record["visibility"] != "public":
-        classes.append("gmkit-gm")
-    cells = []
-    for column in _COLUMNS:
-        value = html.escape(_cell(column, record[column]))
-        if column == "rolls":  # a physical die is written d10=7*: shown bold
-            value = re.sub(r"(d\d+=\d+)\*", r"<b>\1*</b>", value)
-        cells.append(f"<td class='gmkit-{column}'>{value}</td>")
-    css = f" class='{' '.join(classes)}'" if classes else ""
-    return f"<tr{css}>{''.join(cells)}</tr>"
+    return cell(column, value, t)

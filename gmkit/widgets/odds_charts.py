@@ -31,7 +31,10 @@ PALETTE: tuple[str, ...] = (
     "#9c755f",
     "#bab0ac",
 )
-"""Colours of the states, by their place in ``Odds.states`` (no meaning of their own)."""
+"""Colours of no meaning of their own (kept for callers; the states use ``SEVERITY``)."""
+SEVERITY: tuple[str, ...] = ("#59a14f", "#edc948", "#f28e2b", "#e15759")
+"""The states' colours from the least to the most harmful to the target: green, yellow, orange,
+red; a state between two takes the colour between them (see :func:`severity_colours`)."""
 BAR_COLOUR = "#4e79a7"
 BAR_HEIGHT = 120
 """Height in pixels of the tallest bar (the most likely outcome)."""
@@ -240,10 +243,13 @@ def headline(result: Odds) -> dict[str, Fraction]:
     return shown
 
 
-def _tile(key: str, text: str, exact: Fraction, caption: str, main: bool = False) -> str:
+def _tile(
+    key: str, text: str, exact: Fraction, caption: str, main: bool = False, colour: str = ""
+) -> str:
     extra = " gmkit-odds-main" if main else ""
+    marked = f" style='border-left: 6px solid {colour}'" if colour else ""
     return (
-        f"<div class='gmkit-odds-tile{extra}' data-key='{_E(key)}' title='{exact}'>"
+        f"<div class='gmkit-odds-tile{extra}'{marked} data-key='{_E(key)}' title='{exact}'>"
         f"<div class='gmkit-odds-value'>{_E(text)}</div>"
         f"<div class='gmkit-odds-label'>{_E(caption)}</div></div>"
     )
@@ -260,13 +266,16 @@ _CAPTIONS = {
 
 def summary_html(result: Odds, headline: Mapping[str, Fraction]) -> str:
     tiles = []
+    colours = _colours(tuple(result.states))
     for key, value in headline.items():
         if key in _CAPTIONS:
             text = percent(value) if key == "hit" else _amount(value)
             tiles.append(_tile(key, text, value, label(*_CAPTIONS[key]), main=True))
         else:
-            caption = words(odds_label(key.removeprefix("state: ")))
-            tiles.append(_tile(key, percent(value), value, caption))
+            state = key.removeprefix("state: ")
+            caption = words(odds_label(state))
+            colour = colours.get(state, "")
+            tiles.append(_tile(key, percent(value), value, caption, colour=colour))
     states = _states_bar(result.states)
     others = [
         f"<span title='{value}'>{_E(words(odds_label(name)))} <b>{_E(percent(value))}</b></span>"
@@ -330,8 +339,30 @@ def _members_html(result: Odds) -> str:
 
 
 def _colours(states: Sequence[str]) -> dict[str, str]:
-    """A colour per state, by its place among ``states`` (the same in the bar and the curve)."""
-    return {state: PALETTE[index % len(PALETTE)] for index, state in enumerate(states)}
+    """A colour per state (the same in the tiles, the bar and the curve)."""
+    return severity_colours(states)
+
+
+def severity_colours(states: Sequence[str]) -> dict[str, str]:
+    """A colour per state by its place in the odds' severity order: ``Odds.states`` lists the
+    target's states from the least to the most harmful to it (unhurt, standing, no hit first;
+    slain, out of action last), so the first is green, the last red and those between them
+    graded through yellow and orange (``SEVERITY``). A single state is green."""
+    count = len(states)
+    found: dict[str, str] = {}
+    for index, state in enumerate(states):
+        at = index / (count - 1) * (len(SEVERITY) - 1) if count > 1 else 0.0
+        found[state] = _between(
+            SEVERITY[int(at)], SEVERITY[min(int(at) + 1, len(SEVERITY) - 1)], at % 1
+        )
+    return found
+
+
+def _between(low: str, high: str, part: float) -> str:
+    """The colour ``part`` of the way from ``low`` to ``high`` (``#rrggbb``)."""
+    a = [int(low[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(high[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * part):02x}" for x, y in zip(a, b, strict=True))
 
 
 def curve_html(line: Curve, order: Sequence[str] = ()) -> str:
@@ -365,11 +396,13 @@ __all__ = [
     "BAR_COLOUR",
     "BAR_HEIGHT",
     "PALETTE",
+    "SEVERITY",
     "bars_svg",
     "chart_name",
     "curve_html",
     "curve_svg",
     "headline",
     "percent",
+    "severity_colours",
     "summary_html",
 ]

@@ -16,9 +16,12 @@ module and each game picks its encounter. For each game the test:
    its side;
 4. switches to Spanish and resolves again: the page holds none of the rules' English words
    (the names of people, sides, weapons and armour are the data's and are left out); back to
-   English.
+   English;
+5. opens the players' page of that fight on a 360x740 phone, in English and in Spanish: no
+   element beyond the viewport's width.
 
-Screenshots of each step go to the artifacts folder (``test-artifacts/``) in both languages.
+Screenshots of each step go to the artifacts folder (``test-artifacts/``) in both languages;
+``docs/screenshots/`` holds a copy of those a reader sees in the README (``table-<game>-*``).
 """
 
 from __future__ import annotations
@@ -233,20 +236,45 @@ def spanish_page_has_no_english(fight: Fight, game: Game, campaign: Path, artifa
     assert not found, f"English words on the Spanish page: {found}"
 
 
+PHONE = {"width": 360, "height": 740}
+OVERFLOW = """() => [document.documentElement.scrollWidth,
+  [...document.querySelectorAll('.gmkit-player *')]
+    .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
+    .map(e => e.className.toString() || e.tagName).slice(0, 5)]"""
+
+
+def players_on_a_phone(url: str, chromium: Any, game: Game, artifacts: Path) -> None:
+    page = chromium.new_page(viewport=PHONE)
+    try:
+        page.goto(url, wait_until="domcontentloaded", timeout=120_000)
+        page.locator(".gmkit-player-header").first.wait_for(timeout=120_000)
+        for language, label in (("en", "English"), ("es", "Español")):
+            page.locator(".gmkit-player-languages .widget-toggle-button", has_text=label).click()
+            until(
+                page,
+                f"the players' page in {label}",
+                lambda: page.locator(".gmkit-player-header").first.inner_text(),
+                lambda text, lang=language: text.startswith("Round" if lang == "en" else "Asalto"),
+            )
+            page.screenshot(path=str(artifacts / f"table-{game.game}-phone-{language}.png"))
+            width, beyond = page.evaluate(OVERFLOW)
+            assert width <= PHONE["width"], f"sideways scroll at 360 px ({language}): {width}"
+            assert not beyond, f"beyond the phone's width ({language}): {beyond}"
+    finally:
+        page.close()
+
+
 @pytest.fixture(scope="module")
-def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from gmkit.campaign import demo_campaign_file
-
-    return demo_campaign_file(tmp_path_factory.mktemp("layout") / "campaign")
+def campaign(demo_fights) -> Path:
+    return Path(demo_fights.campaign)
 
 
 @pytest.fixture(scope="module")
-def fight(serve_table, campaign: Path, chromium: Any) -> Iterator[Fight]:
-    server = serve_table(campaign)
+def fight(demo_fights, chromium: Any) -> Iterator[Fight]:
     page = chromium.new_page(viewport=VIEWPORT)
     table = Table(page)  # before goto: it listens to the page's websocket
     try:
-        page.goto(server.url, wait_until="domcontentloaded", timeout=120_000)
+        page.goto(demo_fights.table.url, wait_until="domcontentloaded", timeout=120_000)
         page.locator(".gmkit-attack button", has_text="Resolve").wait_for(timeout=120_000)
         yield Fight(table)
     finally:
@@ -255,7 +283,7 @@ def fight(serve_table, campaign: Path, chromium: Any) -> Iterator[Fight]:
 
 @pytest.mark.parametrize("game", GAMES, ids=[game.game for game in GAMES])
 def test_a_fight_fits_the_screen_and_nothing_carries_to_the_next_actor(
-    game: Game, fight: Fight, campaign: Path, artifacts: Path
+    game: Game, fight: Fight, campaign: Path, demo_fights, chromium: Any, artifacts: Path
 ) -> None:
     try:
         start(fight, game)
@@ -264,6 +292,7 @@ def test_a_fight_fits_the_screen_and_nothing_carries_to_the_next_actor(
         attack_with_defaults(fight, artifacts, game)
         nothing_carries(fight, game, artifacts)
         spanish_page_has_no_english(fight, game, campaign, artifacts)
+        players_on_a_phone(demo_fights.players[game.encounter].url, chromium, game, artifacts)
     except BaseException:
         fight.shot(artifacts, f"{game.game}-failed")
         raise

@@ -253,7 +253,7 @@ def test_a_condition_gained_in_ones_own_turn_lasts_until_the_next(sheet):
     assert set(fight.combatant("elsa-wendt").conditions) == {"defensive_stance"}
     fight.next_turn()
     fight.next_turn()  # round 2, Elsa's turn begins: the stance is over
-    assert fight.state.reminder_texts() == ("Elsa Wendt: defensive_stance ends",)
+    assert fight.state.reminder_texts() == ("Elsa Wendt: Defensive Stance ends",)
     assert fight.combatant("elsa-wendt").conditions == {}
 
 

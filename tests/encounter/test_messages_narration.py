@@ -87,7 +87,7 @@ ENGLISH = [
     "Demagogue Ostrava is revealed to the players",
     "Demagogue Ostrava leaves the fight",
     "Demagogue Ostrava is back in the fight",
-    "Setting player_sides: Acolytes",
+    "Setting players' sides: Acolytes",
     "Effects applied to Ilse Marr",
     "el humo",
     "Turn: round 1, Ilse Marr",
@@ -193,16 +193,58 @@ def test_an_attack_reads_its_summary_or_says_who_attacked_whom(sheet):
     assert event_text(event, "es", before=states[-2]) == "Elsa Wendt ataca a Ungor Snitch: Bow"
 
 
-def test_a_sheet_edit_and_a_setting_name_their_keys(sheet):
+def test_a_sheet_edit_names_its_field_and_a_setting_its_name_and_value(sheet):
     fight = Encounter("dark_heresy")
     tull = fight.add(sheet("dark_heresy", "Sergeant Varro Tull"))
     fight.edit_sheet(tull, damage=2)
     fight.set("enemy_wounds", "exact")
     assert lines(fight)[1:] == [
         "Sergeant Varro Tull's sheet edited: damage",
-        "Setting enemy_wounds: exact",
+        "Setting enemy wounds the players see: exact",
     ]
     assert lines(fight, "es")[1:] == [
         "Hoja de Sergeant Varro Tull editada: damage",  # the sheet's field, as the data names it
-        "Ajuste enemy_wounds: exact",
+        "Ajuste heridas enemigas que ven los jugadores: exactas",
     ]
+    fight.set("skip_fallen", False)
+    fight.set("darkness", "deep")  # a key of the GM's own: as typed
+    assert lines(fight, "es")[-2:] == [
+        "Ajuste saltar los turnos de los caídos: no",
+        "Ajuste darkness: deep",
+    ]
+
+
+# --- conditions by name ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_known_condition_of_every_game_shows_by_a_name_without_an_underscore(language):
+    from gmkit.encounter.terms import condition_name, known_conditions
+    from gmkit.messages import render
+
+    shown = {
+        (game, key): render(condition_name(game, key), language)
+        for game in ("dark_heresy", "deathwatch", "wfrp2", "necromunda", "wfb6")
+        for key in known_conditions(game)
+    }
+    assert len(shown) > 50
+    assert [(key, text) for key, text in shown.items() if "_" in text or not text] == []
+    named = {key: shown["wfrp2", key] for key in ("defensive_stance", "all_out_attack")}
+    if language == "en":
+        assert named == {"defensive_stance": "Defensive Stance", "all_out_attack": "All Out Attack"}
+        assert shown["necromunda", "failed_charge"] == "failed charge"
+        assert shown["wfrp2", "stunned"] == "stunned"  # kept by its English name: as it is
+    else:
+        assert named == {"defensive_stance": "Postura defensiva", "all_out_attack": "Ataque total"}
+        assert shown["necromunda", "failed_charge"] == "carga fallida"
+
+
+def test_a_wfrp_stance_reads_by_its_name_in_the_log_and_its_key_stays(sheet):
+    fight = Encounter("wfrp2")
+    elsa = fight.add(sheet("wfrp2", "Elsa Wendt"), ident="elsa")
+    fight.add_condition(elsa, "defensive_stance", rounds=1)
+    assert set(fight.combatant(elsa).conditions) == {"defensive_stance"}
+    english, spanish = lines(fight)[-1], lines(fight, "es")[-1]
+    assert "Defensive Stance" in english, english
+    assert "Postura defensiva" in spanish, spanish
+    assert "_" not in english + spanish

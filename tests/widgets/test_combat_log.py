@@ -169,10 +169,10 @@ def test_spanish_labels(log):
     LANGUAGE.value = "es"
     assert log.round_filter.description == "Asalto"
     assert log.round_filter.options[0] == ("Todos", ALL)
-    assert "<th>Asalto</th>" in log.table.value
+    assert "<th class='gmkit-round'>Asalto</th>" in log.table.value
     assert log.export_button.description == "Exportar CSV"
     LANGUAGE.value = "en"
-    assert "<th>Round</th>" in log.table.value
+    assert "<th class='gmkit-round'>Round</th>" in log.table.value
 
 
 def long_fight(turns: int) -> Encounter:
@@ -190,6 +190,7 @@ def test_the_table_shows_a_page_of_the_newest_rows():
     fight = long_fight(SHOWN_ROWS + 20)
     log = CombatLog(fight)
     try:
+        log.show_turn_events(True)  # every turn on its own row: more than a page of them
         total = len(fight.effective_events)
         rows = body_rows(log)
         assert len(rows) == SHOWN_ROWS
@@ -239,6 +240,8 @@ def test_each_event_s_row_is_made_once(log, fight, monkeypatch):
     assert made == [1]  # the undone event's row dropped, none made
     fight.redo()
     assert made == [1, 1]
+    log.show_turn_events(True)
+    assert made == [1, 1]  # showing every turn makes no row again
     assert len(body_rows(log)) == len(fight.effective_events)
 
 
@@ -249,3 +252,71 @@ def test_a_change_that_leaves_the_table_as_it_was_sends_nothing(log, fight, monk
     fight.next_turn()  # not an "added" event: the table shows the same rows
     assert log.table not in sent
     assert log.kind_filter not in sent
+
+
+# --- compact: one or two lines a row, a round's turns in one line -----------------------------
+
+
+def cells(row: str) -> dict[str, str]:
+    """A row's cells by class, as text."""
+    import html
+    import re
+
+    found = re.findall(r"<td class='gmkit-(\w+)'[^>]*>(.*?)</td>", row)
+    return {name: html.unescape(re.sub(r"<[^>]*>", "", value)) for name, value in found}
+
+
+def test_a_round_s_turns_fold_into_one_line_and_the_toggle_shows_each():
+    fight = long_fight(5)  # round 1: Start and two turns, round 2: three
+    log = CombatLog(fight)
+    try:
+        turns = [row for row in body_rows(log) if ">turn<" in row]
+        assert len(turns) == 2  # one line per round
+        assert all("gmkit-folded" in row for row in turns)
+        newest, first = cells(turns[0]), cells(turns[1])
+        assert (newest["round"], first["round"]) == ("2", "1")
+        order = [fight.combatant(ident).name for ident in fight.state.order]
+        assert first["outcome"] == f"Turns: {order[1]} and {order[2]}"  # the first: Start's
+        assert newest["outcome"] == f"Turns: {order[0]}, {order[1]} and {order[2]}"
+        assert len(body_rows(log)) == len(fight.effective_events) - 3  # 5 turns in 2 lines
+        log.turns_toggle.value = True  # the toggle: show_turn_events(True)
+        assert log.show_turns
+        assert len(body_rows(log)) == len(fight.effective_events)
+        assert cells(body_rows(log)[0])["outcome"].startswith("Turn")
+        log.show_turn_events(False)
+        assert not log.turns_toggle.value
+        log.kind_filter.value = "turn"  # asking for turns shows each
+        assert len(body_rows(log)) == 5
+        LANGUAGE.value = "es"
+        log.kind_filter.value = ALL
+        spanish = f"Turnos: {order[0]}, {order[1]} y {order[2]}"
+        assert cells(body_rows(log)[0])["outcome"] == spanish
+        assert log.turns_toggle.description == "Cada turno"
+    finally:
+        LANGUAGE.value = "en"
+        log.close()
+
+
+def test_every_row_says_what_happened_and_keeps_the_cells_the_pages_read(log, fight):
+    rows = [cells(row) for row in body_rows(log)]
+    assert all(row["outcome"] for row in rows), rows  # the narration where no summary
+    added = next(row for row in rows if row["kind"] == "added")
+    assert "Ilse Marr" in added["outcome"] or added["actor"]
+    for row in body_rows(log):
+        for name in ("kind", "outcome", "rolls", "dice", "event", "round", "actor"):
+            assert f"<td class='gmkit-{name}'" in row
+    initiative = next(row for row in body_rows(log) if ">initiative<" in row)
+    assert "title='d10=7* d10=10* d10=2*'" in initiative  # every die on hover (0 is 10)
+    assert cells(initiative)["dice"] == "physical"
+    assert log.frame()["outcome"].iloc[-1] == ""  # the frame and the CSV as they were
+
+
+def test_the_columns_fit_a_narrow_column():
+    """Shown: round, actor, what happened (two lines at most), the dice in a line; the other
+    cells are kept hidden; the table is laid out to its column's width."""
+    from gmkit.widgets.combat_log_rows import HIDDEN, STYLE
+
+    assert set(HIDDEN) == {"event", "turn", "kind", "target", "dice", "visibility"}
+    assert "table-layout: fixed" in STYLE
+    assert "-webkit-line-clamp: 2" in STYLE
+    assert "tr:hover td.gmkit-outcome > div { -webkit-line-clamp: unset; }" in STYLE

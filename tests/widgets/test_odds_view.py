@@ -282,3 +282,70 @@ def test_spanish_keeps_the_numbers_and_closing_twice_is_harmless():
         LANGUAGE.value = "en"
     made.close()
     made.close()
+
+
+# --- the states' colours: by how bad they are for the target --------------------------------
+
+GREEN, RED = "#59a14f", "#e15759"
+HARMLESS_AND_WORST = {
+    "dark_heresy": ("unharmed", "critically damaged"),
+    "deathwatch": ("unharmed", "critically damaged"),
+    "wfrp2": ("unhurt", "seriously wounded"),
+    "necromunda": ("standing", "out of action"),
+    "wfb6": ("no hit", "slain"),
+}
+
+
+def demo_request(name: str) -> AttackRequest:
+    """The first demo attack of the game whose odds name three states or more."""
+    from gmkit.widgets.attack import AttackPanel
+
+    encounter = Encounter(name)
+    encounter.add_many(roster(name).sheets)
+    panel = AttackPanel(encounter, seed=1)
+    try:
+        for attacker in [c.id for c in encounter.state.present]:
+            panel.select_attacker(attacker)
+            for target in panel.targets:
+                panel.select_target(target)
+                panel.set_distance(6)
+                request = panel.form.request
+                if request is not None and len(odds(request).states) >= 3:
+                    return request
+    finally:
+        panel.close()
+    raise AssertionError(f"no demo attack of {name} with three states")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "dark_heresy",
+        "deathwatch",
+        "wfrp2",
+        "necromunda",
+        "wfb6",
+    ],
+)
+def test_the_states_are_coloured_from_harmless_green_to_worst_red(view, name):
+    request = demo_request(name)
+    view.update(request)
+    states = list(odds(request).states)
+    harmless, worst = HARMLESS_AND_WORST[name]
+    assert {harmless, worst} <= set(states), states
+    fills = {
+        s["data-state"]: s["fill"] for s in tags(view.summary_html.value, "rect", "gmkit-state")
+    }
+    from gmkit.widgets.odds_charts import severity_colours
+
+    colours = severity_colours(states)
+    assert (colours[harmless], colours[worst]) == (GREEN, RED), (states, colours)
+    assert {state: colours[state] for state in fills} == fills  # the bar shows the same
+    reds = [int(colours[s][1:3], 16) - int(colours[s][3:5], 16) for s in states]
+    assert reds == sorted(reds)  # each state redder than the one before
+    tiles = tags(view.summary_html.value, "div", "gmkit-odds-tile")
+    marked = {t["data-key"]: t.get("style", "") for t in tiles if t.get("style")}
+    assert (
+        marked.get(worst) == f"border-left: 6px solid {RED}"
+        or marked.get(f"state: {worst}") == f"border-left: 6px solid {RED}"
+    ), marked

@@ -154,3 +154,50 @@ def test_a_fight_reads_in_spanish_without_an_english_rule_word(game):
     finally:
         for widget in (tracker, panel, log):
             widget.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_notes_conditions_and_the_compact_log_read_in_spanish(game):
+    """After the fight: a burst's notes (Deathwatch), every condition the game knows on a
+    combatant (named on the tracker and in the log), the log with a round's turns folded into
+    one line and with every turn shown: no English rule word, no data id."""
+    from gmkit.encounter.terms import known_conditions
+
+    encounter = fight_of(game)
+    tracker = InitiativeTracker(encounter, seed=5)
+    panel = AttackPanel(encounter, seed=11, follow_actor=True)
+    log = CombatLog(encounter)
+    try:
+        names = names_of(encounter)
+        if game == "deathwatch":  # before the fight, with every action left
+            panel.select_attacker("brother-castor")
+            panel.select_target("ork-boyz-mob")
+            panel.select_mode("full")
+            panel.set_distance(8)
+            panel.resolve()
+            assert panel.result is not None, panel.error
+            text = shown_text(panel)
+            assert "impactos extra" in text  # the burst's own note, in Spanish
+            assert english_words(text, names) == [], text[:3000]
+            panel.apply()
+        play(game, panel, tracker)
+        names = names_of(encounter)
+        bearer = encounter.state.present[-1]
+        keys = known_conditions(game)
+        for key in keys:
+            encounter.add_condition(bearer.id, key, rounds=2)
+        assert set(keys) <= set(encounter.combatant(bearer.id).conditions)
+        for every_turn in (False, True):
+            log.show_turn_events(every_turn)
+            for widget in (tracker, log):
+                text = shown_text(widget)
+                assert english_words(text, names) == [], (every_turn, text[:3000])
+                assert re.findall(r"\b[a-z]+_[a-z_]+\b", text) == [], text[:3000]
+            folded = "Turnos:" in shown_text(log)  # a round's turns in one line
+            assert folded == (not every_turn)
+        if game == "wfrp2":
+            assert "Postura defensiva" in shown_text(tracker)
+            assert "Postura defensiva" in shown_text(log)
+    finally:
+        for widget in (tracker, panel, log):
+            widget.close()

@@ -244,7 +244,8 @@ def _finish(
     can_parry = can_parry and _can_parry_with(request.target)
     if "horde_target" in flags and not options.horde_reacts:
         can_dodge = can_parry = False
-        draft.notes.append(Message("imperial.setup.horde_no_reactions"))
+        option = Message("imperial.option_label.horde_reacts")
+        draft.notes.append(Message("imperial.setup.horde_no_reactions_named", option=option))
     auto_hit, extra = False, 0
     if "helpless" in target_flags and not attack.ranged and attack.test == "WS":
         auto_hit, extra = True, 1 if attack.mode == "melee" else 0
@@ -286,7 +287,7 @@ def _finish(
             attack.unarmed or "quality:Primitive" in flags or spec.armour_doubled
         ),
         warnings=tuple(dict.fromkeys(draft.warnings)),
-        notes=tuple(dict.fromkeys([*effect_notes(game, attack.effects), *draft.notes])),
+        notes=tuple(dict.fromkeys([*effect_notes(game, attack.effects, flags), *draft.notes])),
         gains=tuple(
             dict.fromkeys(
                 cond.condition(game, str(value), f"actions.yaml {attack.action.id} gains").id
