@@ -102,7 +102,6 @@ class AttackForm:
         self._offers = OfferCache()
         self._busy = False
         self._followed: str | None = None  # whose turn the attacker followed last
-        self._side_first: str | None = None  # a sides game: the first of the side acting
         if follow_actor:
             reset = self._follow()  # the attacker is whoever acts now
         else:
@@ -365,33 +364,45 @@ class AttackForm:
 
     def _actor(self) -> str | None:
         """Who acts now: the current combatant; in a game where a whole side acts
-        (Necromunda, WFB), the first of that side still in the fight, until the side changes
-        (``_followed`` is then the side's turn, so a fighter the GM picked keeps attacking
-        through the side's phases)."""
+        (Necromunda, WFB), the turn's key (round, side, phase): the attacker is then chosen
+        by :meth:`_next_of_side`."""
         state = self.encounter.state
         if state.current is not None:
             return state.current.id
         if not state.started or state.current_side is None:
             return None
-        turn = f"side:{state.round}:{state.current_side}"
-        if self._followed == turn:
-            return turn
-        side = [c for c in state.present if c.side == state.current_side]
-        standing = [c for c in side if not _out_of_the_fight(c)] or side
-        self._side_first = standing[0].id if standing else None
-        return turn
+        return f"side:{state.round}:{state.current_side}:{state.phase}"
+
+    def _next_of_side(self) -> str | None:
+        """A sides game: the first of the side in play still in the fight who has not had
+        its go this phase (``Encounter.acted``) and whom no condition holds back (pinned,
+        down); else the first still in the fight."""
+        state = self.encounter.state
+        side = [
+            c for c in state.present if c.side == state.current_side and not _out_of_the_fight(c)
+        ]
+        acted = self.encounter.acted
+        rules = find_game(self.game).acting
+        free = [c for c in side if c.id not in acted and not rules.restrictions(c.conditions)]
+        chosen = free or side
+        return chosen[0].id if chosen else None
 
     def _follow(self) -> str | None:
         """With ``follow_actor``, when the turn has passed: attack with whoever acts now
-        ("attacker" reset); else None."""
+        ("attacker" reset); else None. In a sides game also when the attacker has had its go
+        this phase (its shot applied): the next of the side who may still act."""
         if not self.follow_actor:
             return None
         actor = self._actor()
-        if actor == self._followed:
+        sides = actor is not None and actor.startswith("side:")
+        done = sides and self.attacker in self.encounter.acted
+        if actor == self._followed and not done:
             return None
         self._followed = actor
-        if actor is not None and actor.startswith("side:"):
-            actor = self._side_first
+        if sides:
+            actor = self._next_of_side()
+            if actor == self.attacker:
+                return None
         if actor is not None:
             self.attacker = actor
             return "attacker"

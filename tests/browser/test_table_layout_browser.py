@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dashboard_page import SELECTED, Table, until
+from dashboard_page import SELECTED, Table, inner_text, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -223,8 +223,15 @@ def spanish_page_has_no_english(fight: Fight, game: Game, campaign: Path, artifa
     page, table = fight.page, fight.table
     with table.acting("Spanish"):
         page.locator(".gmkit-topbar .widget-toggle-button", has_text="Español").click()
-    fight.click(".gmkit-attack", "Resolver", "resolve in Spanish")
-    until(page, "the Spanish result", fight.summary, bool)
+    # Resolve in Spanish: a result, or (WFB: a character whose unit the GM has not put on the
+    # table yet) the refusal saying so; either is Spanish
+    page.locator(".gmkit-attack button", has_text="Resolver").first.click()
+    until(
+        page,
+        "the Spanish result or refusal",
+        lambda: fight.summary() or inner_text(page, ".gmkit-attack .gmkit-error"),
+        bool,
+    )
     fight.shot(artifacts, f"{game.game}-es-resolved")
     text = page.locator(".gmkit-dashboard").first.inner_text()
     names = data_names(game.encounter, campaign)
