@@ -19,10 +19,10 @@ GM's hand on conditions: a thin view of :class:`~gmkit.forms.action.ActionForm`.
   setting *Next skips the dead and the out of action*.
 
 Every control calls a public method that tests call the same way (``select_action``,
-``take``, ``reveal``, ``perform``, ``roll_due``, ``dismiss_due``, ``add_condition``, ``remove_condition``,
-``set_skip_fallen``, ``open_actions``, ``open_conditions``); a refusal is shown in the panel's
-message line and changes nothing. The folded parts cost nothing until opened
-(:mod:`gmkit.widgets.turn_controls`).
+``take``, ``reveal``, ``perform``, ``roll_due``, ``dismiss_due``, ``add_condition``,
+``remove_condition``, ``set_skip_fallen``, ``open_actions``, ``open_conditions``); a refusal
+is shown in the panel's message line and changes nothing. The folded parts cost nothing until
+opened (:mod:`gmkit.widgets.turn_controls`).
 """
 
 from __future__ import annotations

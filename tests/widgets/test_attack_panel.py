@@ -277,7 +277,8 @@ def test_the_controls_call_the_same_methods(panel: AttackPanel, fight: Encounter
     assert [die.sides for die in panel.dice_entry.dice][:1] == [100]
     assert panel.dice_entry.more
     panel.dice_entry.enter("53")  # the browser sends the whole list as the boxes hold it
-    assert panel.result is None and panel.typed == ["53"]
+    assert panel.result is None
+    assert panel.typed == ["53"]
     assert [die.sides for die in panel.dice_entry.dice] == [100, 10]  # the damage die now
     panel.dice_entry.enter("4")
     assert panel.typed == ["53", "4"]

@@ -352,7 +352,9 @@ def test_in_a_sides_game_picking_a_fighter_of_the_side_makes_it_the_one_who_acts
     and the attack panel and the turn's actions follow; one of the other side does not."""
     dashboard.select_encounter("Ambush at the Sump Pipes")
     fight = dashboard.encounter
-    assert fight is not None and dashboard.tracker is not None and dashboard.attack is not None
+    assert fight is not None
+    assert dashboard.tracker is not None
+    assert dashboard.attack is not None
     dashboard.tracker.start()
     side = fight.state.current_side
     mine = [c for c in fight.state.present if c.side == side]
@@ -361,7 +363,8 @@ def test_in_a_sides_game_picking_a_fighter_of_the_side_makes_it_the_one_who_acts
     assert dashboard.attack.attacker == mine[0].id  # the first of the side, by default
     dashboard.select_combatant(mine[1].id)
     assert dashboard.attack.attacker == mine[1].id
-    assert dashboard.turn_panel is not None and dashboard.turn_panel.form.actor == mine[1].id
+    assert dashboard.turn_panel is not None
+    assert dashboard.turn_panel.form.actor == mine[1].id
     dashboard.select_combatant(other.id)  # only its sheet is shown
     assert dashboard.attack.attacker == mine[1].id
     assert dashboard.selected_combatant.id == other.id
@@ -372,7 +375,8 @@ def test_the_keyboard_shortcuts_do_what_their_buttons_do(dashboard):
     nothing while the button is disabled (Apply before a result)."""
     started(dashboard)
     fight, attack = dashboard.encounter, dashboard.attack
-    assert fight is not None and attack is not None
+    assert fight is not None
+    assert attack is not None
     first = fight.state.current
     events = len(fight.effective_events)
     dashboard.shortcuts.press("apply")  # no result yet: Apply is disabled, nothing happens
@@ -387,6 +391,7 @@ def test_the_keyboard_shortcuts_do_what_their_buttons_do(dashboard):
     dashboard.shortcuts.press("redo")
     assert len(fight.effective_events) == events + 1
     dashboard.shortcuts.press("next")
-    assert fight.state.current is not None and fight.state.current.id != first.id
+    assert fight.state.current is not None
+    assert fight.state.current.id != first.id
     with pytest.raises(ValueError, match="not one of"):
         dashboard.shortcuts.press("fire")

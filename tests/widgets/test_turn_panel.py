@@ -281,7 +281,8 @@ def test_the_actions_are_buttons_for_whoever_acts_now(fight, panel):
     buttons["Feint"].click()  # it has an input: chosen, and the controls open on it
     assert len(fight.effective_events) == before + 1
     assert panel.form.action == "feint"
-    assert panel.action_controls is not None and panel.actions_toggle.value
+    assert panel.action_controls is not None
+    assert panel.actions_toggle.value
     fight.next_turn()  # the buttons follow the actor, changed in place
     now = fight.combatant(panel.form.actor)  # the first of the side whose turn it is
     assert now.side == fight.state.current_side != "Montoya"
