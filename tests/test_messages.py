@@ -102,6 +102,7 @@ CODE_WORDS = {
     "imperial.circumstance.terrain",
     "imperial.handling.mixed_weapons",
     "imperial.condition.reminder_when",
+    "imperial.data.bad_effect_when",
     "imperial.request.melee_mode",
     "imperial.request.needs_two_weapon_wielder",
     "imperial.request.needs_multiple_attacks",

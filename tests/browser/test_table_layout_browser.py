@@ -18,7 +18,10 @@ module and each game picks its encounter. For each game the test:
    (the names of people, sides, weapons and armour are the data's and are left out); back to
    English;
 5. opens the players' page of that fight on a 360x740 phone, in English and in Spanish: no
-   element beyond the viewport's width.
+   element beyond the viewport's width;
+6. (Dark Heresy) types 20 of the table's dice at 30 ms intervals, Tab between, into the dice
+   boxes: a lasgun shot at 05 whose damage rolls 10 after 10 (Righteous Fury confirmed each
+   time) asks for every one of them, and all 20 reach the kernel, in order.
 
 Screenshots of each step go to the artifacts folder (``test-artifacts/``) in both languages;
 ``docs/screenshots/`` holds a copy of those a reader sees in the README (``table-<game>-*``).
@@ -219,6 +222,32 @@ def nothing_carries(fight: Fight, game: Game, artifacts: Path) -> None:
     fight.shot(artifacts, f"{game.game}-en-next-actor")
 
 
+TWENTY = ["05", *["10"] * 18, "3"]  # to hit; 10s: fury confirmed (10 hits) and 10 again; 3
+
+
+def twenty_dice_arrive(fight: Fight, artifacts: Path) -> None:
+    page, table = fight.page, fight.table
+    table.choose("Attacker", "Sergeant Varro Tull (Acolytes)", "the sergeant")
+    table.choose("Weapon", "Lasgun", "his lasgun")
+    table.toggle("Table's dice", "the table's dice")
+    first = page.locator(".gmkit-attack .gmkit-dice-entry .gmkit-die-input").first
+    first.wait_for(timeout=30_000)
+    first.click()
+    with table.acting("20 dice typed at 30 ms"):
+        for value in TWENTY:
+            page.keyboard.type(value, delay=30)
+            page.keyboard.press("Tab", delay=30)
+    until(
+        page,
+        "all 20 dice in the kernel",
+        lambda: " ".join(table.panel(".gmkit-prompt").split()),
+        lambda text: f"Typed so far: {' '.join(TWENTY)}" in text,
+    )
+    until(page, "their result", fight.summary, lambda text: "120 damage" in text)
+    fight.shot(artifacts, "dark_heresy-en-twenty-dice")
+    table.toggle("gmkit rolls", "back to gmkit's dice")
+
+
 def spanish_page_has_no_english(fight: Fight, game: Game, campaign: Path, artifacts: Path) -> None:
     page, table = fight.page, fight.table
     with table.acting("Spanish"):
@@ -300,6 +329,8 @@ def test_a_fight_fits_the_screen_and_nothing_carries_to_the_next_actor(
         nothing_carries(fight, game, artifacts)
         spanish_page_has_no_english(fight, game, campaign, artifacts)
         players_on_a_phone(demo_fights.players[game.encounter].url, chromium, game, artifacts)
+        if game.game == "dark_heresy":
+            twenty_dice_arrive(fight, artifacts)
     except BaseException:
         fight.shot(artifacts, f"{game.game}-failed")
         raise
