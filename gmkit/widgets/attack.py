@@ -228,6 +228,13 @@ class AttackPanel(widgets.VBox):
         """Keep a circumstance for the whole fight (see AttackForm.pin)."""
         self.form.pin(circumstance, on)
 
+    @_shown
+    def keep_for_the_fight(self, on: bool = True) -> None:
+        """*Keep for the fight*: pin every circumstance set now (off: unpin them all)."""
+        keys = list(self.form.circumstances) if on else list(self.form.pinned)
+        for key in keys:
+            self.form.pin(key, on)
+
     def edit_circumstances(self, on: bool = True) -> None:
         """Show (or hide) a control for every circumstance of the game (built on first use);
         hidden, the panel shows the circumstances set as one line."""
@@ -378,6 +385,7 @@ class AttackPanel(widgets.VBox):
         bind(self.secret_box, self.set_secret)
         bind(self.dice_box, self.set_dice_mode)
         bind(self._circumstances.toggle, self.edit_circumstances)
+        bind(self._circumstances.keep, self.keep_for_the_fight)
         bind(self._options.toggle, self.edit_options)
         self.distance_box.continuous_update = False
         bind(self.distance_box, self.set_distance)

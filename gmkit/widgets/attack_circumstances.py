@@ -1,10 +1,13 @@
 """The attack panel's circumstances: one line of those in effect, and a control per
 circumstance of the game once the GM opens them (a :class:`~gmkit.widgets.folded.FoldedSection`),
-labelled in the GM's language."""
+labelled in the GM's language; and, open, *Keep for the fight*: the circumstances set now are
+pinned (darkness, a storm) and survive every reset, marked so on the line."""
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -14,17 +17,33 @@ from gmkit.systems.base import Choice
 from gmkit.widgets.folded import FoldedSection
 from gmkit.widgets.i18n import t, words
 from gmkit.widgets.sync import assign as _set
+from gmkit.widgets.tracker import Shared
 
 
 class CircumstanceEditor(FoldedSection):
-    """The circumstances' line, toggle and controls."""
+    """The circumstances' line, toggle and controls, and the toggle that pins them."""
+
+    def __init__(self, shared: Shared, changed: Callable[[str, Any], None]) -> None:
+        super().__init__(shared, changed)
+        # shown only while open: its own layout
+        self.keep = widgets.ToggleButton(
+            layout=widgets.Layout(width="auto"), style=shared.style(widgets.ToggleButton)
+        )
+        self.row.children = [self.line, self.toggle, self.keep]
+
+    def close(self) -> None:
+        self.keep.layout.close()
+        self.keep.close()
+        super().close()
 
     def sync(self, form: AttackForm, open_: bool) -> None:
         """Show what ``form`` holds: the line, the toggle, and the controls when open."""
         offered = form.offered.circumstances
         names = {choice.id: words(choice.label) for choice in offered}
+        pin = " \N{PUSHPIN}"  # kept for the fight
         chosen = [
-            names[key] if value is True else f"{names[key]} {value}"
+            (names[key] if value is True else f"{names[key]} {value}")
+            + (pin if key in form.pinned else "")
             for key, value in form.in_effect.items()
             if key in names
         ]
@@ -32,6 +51,10 @@ class CircumstanceEditor(FoldedSection):
         _set(self.line, value=f"<b>{html.escape(t('circumstances'))}</b>: {summary}")
         _set(self.toggle, description=words(Message("widgets.edit_circumstances")))
         _set(self.toggle, value=open_)
+        _set(self.keep, description=t("keep_for_fight"), tooltip=t("keep_for_fight_help"))
+        set_now = {k for k, v in form.circumstances.items() if v not in (None, False, 0, "")}
+        _set(self.keep, value=bool(set_now) and set_now <= set(form.pinned))
+        _set(self.keep.layout, display="" if open_ else "none")
         self.sync_controls(form, build=open_)
         self.show(open_, bool(offered))
 

@@ -422,3 +422,25 @@ def test_the_panel_offers_exactly_the_options_the_game_declares(panel: AttackPan
         assert panel.option_controls["ulrics_fury"].description == "Furia de Ulric"
     finally:
         LANGUAGE.value = "en"
+
+
+def test_keep_for_the_fight_pins_what_is_set_through_the_next_attacker(panel: AttackPanel):
+    """Darkness for the whole fight: set it, Keep for the fight, and another attacker's attack
+    still has it (marked pinned on the line); everything else set is cleared."""
+    panel.select_attacker("elsa-wendt")
+    panel.edit_circumstances(True)
+    key = next(iter(panel._circumstance_controls))
+    panel._circumstance_controls[key].value = True
+    assert panel.circumstances == {key: True}
+    keep = panel._circumstances.keep
+    assert keep.layout.display == ""  # shown while the circumstances are open
+    keep.value = True
+    assert panel.form.pinned == {key: True}
+    other = next(a for a in panel.attackers if a != "elsa-wendt")
+    panel.select_attacker(other)
+    assert panel.circumstances == {key: True}
+    assert "\N{PUSHPIN}" in panel._circumstances.line.value
+    assert keep.layout.display == "none"  # the editor folded for the new attacker
+    panel.keep_for_the_fight(False)
+    panel.select_attacker("elsa-wendt")
+    assert panel.circumstances == {}
