@@ -336,6 +336,13 @@ class AttackForm:
         self.dice.result = recorded
         self.applied = True
         self._update(reset="applied")
+        if self.follow_actor and self._followed and self._followed.startswith("side:"):
+            # a whole side acts: the one who just shot has had its go; the next of the side
+            # who may still act is ready, with the applied result still shown
+            following = self._next_of_side()
+            if following is not None and following != self.attacker:
+                self.attacker = following
+                self._update(reset="next_of_side")
         return recorded
 
     def undo(self) -> None:
@@ -446,8 +453,12 @@ class AttackForm:
 
     def _update(self, reset: str | None = None, keep_result: bool = False) -> None:
         """Work out what is offered from the selections, applying the defaults ``reset`` says
-        (attacker, weapon, mode, target, applied) and keeping what is still offered."""
+        (attacker, weapon, mode, target, applied; next_of_side: another attacker, with the
+        result just applied still shown) and keeping what is still offered."""
         state = self.encounter.state
+        shown = self.dice.result if reset == "next_of_side" else None
+        if reset == "next_of_side":
+            reset = "attacker"
         if reset in ("attacker", "target"):
             self.circumstances = dict(self.pinned)
             self.suppressed = frozenset()
@@ -462,6 +473,8 @@ class AttackForm:
         if reset != "applied" and (not keep_result or reset is not None):
             self.dice.clear()  # a result applied stays shown until the next choice
             self.applied = False
+        if shown is not None:  # the last attack's result, applied: shown, its dice forgotten
+            self.dice.result, self.applied = shown, True
         self.offered = offered_for(self, state, self._offers)
         self._fix_selections(state)
         self._build_request()

@@ -176,3 +176,27 @@ def test_the_form_offers_exactly_what_the_encounter_allows(wfrp):
         for choice in form.offered.actions:
             assert wfrp.may_take(form.attacker, choice.id).allowed
         wfrp.next_turn()
+
+
+def test_a_side_shoots_fighter_by_fighter_the_next_ready_once_one_has_shot():
+    """Necromunda: in the shooting phase the form takes the first of the side who has not shot
+    and whom nothing holds back; once its shot is applied, the next one, with the result just
+    applied still shown and the typed dice forgotten (never read for the next shot)."""
+    fight = fight_of("necromunda")
+    fight.start()
+    fight.next_turn()  # the Brethren's shooting phase
+    form = AttackForm(fight, follow_actor=True)
+    side = [c.id for c in fight.state.present if c.side == fight.state.current_side]
+    assert form.attacker == side[0]
+    form.set_dice_mode("physical")
+    form.set_distance(8)
+    form.take_dice(["5", "5", "4"])
+    shot = form.apply()
+    assert form.attacker == side[1]
+    assert form.action == "shoot"
+    assert form.result is shot
+    assert form.applied
+    assert form.dice.typed == []
+    assert form.distance is None  # measured again for this fighter
+    fight.next_turn()  # close combat, a new phase: the first of the side who may act in it
+    assert form.attacker == side[0]
