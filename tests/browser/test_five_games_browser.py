@@ -182,7 +182,7 @@ FIGHTS = [
             ),
         ),
         after_typed=Shown(
-            "Rotgut", "Wounds 0/1", ("pinned · 1 rd ✕", "down ✕"), "down", "down, pinned"
+            "Rotgut", "Wounds 0/1", ("pinned · 1 rd ✕", "down ✕"), "down", "Down, Pinned (1 turn)"
         ),
         # the rest of round 1 (shooting to recovery, then the Scavvies' four phases), and on
         # to the Brethren's shooting phase of round 2
@@ -196,7 +196,9 @@ FIGHTS = [
             summary="Mordecai hits Mange: no wound",
             steps=("7 - BS 3 = 4; short range (lasgun) +1; 3 against 3+: success",),
         ),
-        after_seeded=Shown("Mange", "Wounds 1/1", ("pinned · 1 rd ✕",), "unhurt", "pinned"),
+        after_seeded=Shown(
+            "Mange", "Wounds 1/1", ("pinned · 1 rd ✕",), "unhurt", "Pinned (1 turn)"
+        ),
         after_undo=Shown("Mange", "Wounds 1/1", (), "unhurt"),
         hidden="Scabby Tom",
     ),
@@ -360,8 +362,9 @@ TRACKER_ORDER = """() => [...document.querySelectorAll('.gmkit-tracker .gmkit-ro
   .map(n => n.innerText.trim())"""
 PLAYER_ROW = """name => {
   const row = [...document.querySelectorAll('.gmkit-player-table tr')]
-    .find(r => r.querySelector('td.gmkit-name')?.innerText.trim().startsWith(name));
-  return row ? {wounds: row.cells[2].innerText.trim(), conditions: row.cells[3].innerText.trim()}
+    .find(r => r.querySelector('td.gmkit-pc-name')?.innerText.trim().startsWith(name));
+  return row ? {wounds: row.querySelector('.gmkit-pc-wounds').innerText.trim(),
+                conditions: row.querySelector('.gmkit-pc-conditions').innerText.trim()}
              : null;
 }"""
 PLAYER_LOG = "() => [...document.querySelectorAll('.gmkit-player-log li')].map(n => n.innerText)"
