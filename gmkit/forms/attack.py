@@ -339,7 +339,7 @@ class AttackForm:
         if self.follow_actor and self._followed and self._followed.startswith("side:"):
             # a whole side acts: the one who just shot has had its go; the next of the side
             # who may still act is ready, with the applied result still shown
-            following = self._next_of_side()
+            following = self._next_of_side(armed_only=True)
             if following is not None and following != self.attacker:
                 self.attacker = following
                 self._update(reset="next_of_side")
@@ -380,10 +380,11 @@ class AttackForm:
             return None
         return f"side:{state.round}:{state.current_side}:{state.phase}"
 
-    def _next_of_side(self) -> str | None:
+    def _next_of_side(self, *, armed_only: bool = False) -> str | None:
         """A sides game: the first of the side in play still in the fight who has not had
-        its go this phase (``Encounter.acted``) and whom no condition holds back (pinned,
-        down); else the first still in the fight."""
+        its go this phase (``Encounter.acted``), whom no condition holds back (pinned, down)
+        and who has a weapon the rules use; else (unless ``armed_only``: after a shot, when
+        nobody is left to shoot, the shooter stays) the first still in the fight."""
         state = self.encounter.state
         side = [
             c for c in state.present if c.side == state.current_side and not _out_of_the_fight(c)
@@ -391,7 +392,8 @@ class AttackForm:
         acted = self.encounter.acted
         rules = find_game(self.game).acting
         free = [c for c in side if c.id not in acted and not rules.restrictions(c.conditions)]
-        chosen = free or side
+        armed = [c for c in free if choices.weapons(self.game, c.sheet)]
+        chosen = armed if armed_only else (armed or free or side)
         return chosen[0].id if chosen else None
 
     def _follow(self) -> str | None:
@@ -407,8 +409,8 @@ class AttackForm:
             return None
         self._followed = actor
         if sides:
-            actor = self._next_of_side()
-            if actor == self.attacker:
+            actor = self._next_of_side(armed_only=done)
+            if actor is None or actor == self.attacker:
                 return None
         if actor is not None:
             self.attacker = actor
@@ -510,8 +512,11 @@ class AttackForm:
         if missing:
             refused = self.offered.not_offered
             if "action" in missing and not self.offered.actions and refused:
-                # no attack is offered now: say why (the phase, the budget, a condition)
-                self.problem = refused.get("") or next(iter(refused.values()))
+                # no attack is offered now: say why (the phase, the budget, a condition): the
+                # reason most of the refused actions share (not his turn), before the reason
+                # of one action only (All Out Attack needs a melee weapon)
+                reasons = list(refused.values())
+                self.problem = refused.get("") or max(reasons, key=reasons.count)
                 return
             fields = tuple(Message(f"form.field.{name}") for name in missing)
             self.problem = Message("form.choose_first", fields=fields)

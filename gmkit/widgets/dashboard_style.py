@@ -26,7 +26,8 @@ DASHBOARD_STYLE = """
 .gmkit-dashboard .gmkit-topbar { flex-wrap: nowrap; }
 .gmkit-dashboard .gmkit-topbar h1 { font-size: 1.3em; margin: 0 0.4em 0 0; white-space: nowrap;
   overflow: hidden; text-overflow: ellipsis; }
-.gmkit-dashboard .gmkit-topbar > .widget-html { flex: 0 1 auto; min-width: 0; }
+.gmkit-dashboard .gmkit-topbar > .widget-html { flex: 0 1 auto; min-width: 0; overflow: hidden; }
+.gmkit-dashboard .gmkit-topbar > .widget-html .widget-html-content { overflow: hidden; }
 .gmkit-dashboard .gmkit-topbar > .widget-dropdown,
 .gmkit-dashboard .gmkit-topbar > .widget-toggle-buttons { flex: 0 0 auto; }
 .gmkit-dashboard .gmkit-grid {

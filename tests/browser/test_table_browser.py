@@ -56,7 +56,11 @@ def test_language_picker_and_sheet_editor(table_server, table_campaign, chromium
         bs.wait_for(timeout=30_000)
         bs.fill("4")
         page.locator(".gmkit-sheet-slot button", has_text="Save").click()
-        page.locator(".gmkit-log td.gmkit-kind", has_text="sheet edited").wait_for(timeout=30_000)
+        page.locator(".gmkit-pane-buttons .widget-toggle-button", has_text="Log").click()
+        # the row's kind cell is kept, hidden, in the compact log: attached, not visible
+        page.locator(".gmkit-log td.gmkit-kind", has_text="sheet edited").wait_for(
+            state="attached", timeout=30_000
+        )
         page.screenshot(path=str(artifacts / "dashboard-sheet.png"), full_page=True)
     finally:
         page.close()

@@ -176,7 +176,7 @@ def test_wfrp_defensive_stance_is_a_condition_the_attacks_read(turn_table, artif
     gm.choose("Action", "Defensive Stance", "choose Defensive Stance", scope=TURN)
     gm.click(TURN, "Do it", "take the stance")
     gm.toggle("Conditions", "open the conditions", scope=TURN)
-    shows(gm, f"{TURN} .gmkit-chip", "defensive", "the stance's chip")
+    shows(gm, f"{TURN} .gmkit-chip", "Defensive Stance", "the stance's chip")  # by name
     snap(gm, artifacts, "wfrp-1-stance")
     with CampaignStore(campaign, readonly=True) as store:
         fight = Encounter.open(store, DRAKWALD)
@@ -186,6 +186,7 @@ def test_wfrp_defensive_stance_is_a_condition_the_attacks_read(turn_table, artif
 
 def test_wfb_units_and_distances_set_on_the_table(turn_table, artifacts):
     gm, page, campaign = opened(turn_table, FORD)
+    gm.show_pane("Units")  # under the tracker, beside the turn and the log
     page.locator(UNITS).wait_for(timeout=30_000)
     fill(gm, f"{UNITS} input[placeholder='unit']", "Reikland Swordsmen", "the unit")
     fill(gm, f"{UNITS} .widget-inline-hbox:has(label:text-is('Rank and file')) input", "15", "15")
