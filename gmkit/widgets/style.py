@@ -8,11 +8,9 @@ outside gmkit's panels changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import ipywidgets as widgets
 
-__all__ = ["STYLE", "THEME_CLASS", "highlight_css", "style_widget"]
+__all__ = ["STYLE", "THEME_CLASS", "style_widget"]
 
 THEME_CLASS = "gmkit-dark"
 """The CSS class a panel's outer box carries to take the theme."""
@@ -68,7 +66,7 @@ STYLE = """
 .gmkit-tracker .widget-html { font-size: inherit; }  /* ipywidgets fixes 13px otherwise */
 .gmkit-tracker .widget-html > .widget-html-content { line-height: 1.4; }
 .gmkit-line.gmkit-hidden { opacity: 0.7; font-style: italic; }
-/* the budget shows for whoever acts now (see highlight_css); reactions once some are spent */
+/* the budget shows for whoever acts now (its row's gmkit-current class); reactions once spent */
 .gmkit-tracker .gmkit-row .gmkit-budget, .gmkit-tracker .gmkit-row .gmkit-reactions {
   display: none;
 }
@@ -110,28 +108,6 @@ STYLE = """
 .gmkit-log tr.gmkit-gm td { font-style: italic; }
 </style>
 """
-
-
-def highlight_css(scope: str, current: Iterable[str], selected: Iterable[str] = ()) -> str:
-    """The rules that highlight rows, as a ``<style>`` block: the rows of class ``current``
-    (whoever acts now: high-contrast, larger, their budget shown) and ``selected`` (outlined),
-    inside the element of class ``scope``. A turn change rewrites only this block, not rows."""
-    now = [f".{scope} .gmkit-row.{name}" for name in current]
-    picked = [f".{scope} .gmkit-row.{name}" for name in selected]
-    rules = []
-    if now:
-        rows = ", ".join(now)
-        content = ", ".join(f"{row} .widget-html-content, {row} span" for row in now)
-        shown = ", ".join(f"{row} .gmkit-budget, {row} .gmkit-reactions" for row in now)
-        rules += [
-            f"{rows} {{ background: var(--gmkit-accent); border-left-color: #ffffff;"
-            " font-size: 1.1em; font-weight: 700; }",
-            f"{content} {{ color: var(--gmkit-accent-fg) !important; }}",
-            f"{shown} {{ display: inline-block; }}",
-        ]
-    if picked:
-        rules.append(f"{', '.join(picked)} {{ outline: 2px solid #5fb3ff; }}")
-    return "<style>\n" + "\n".join(rules) + "\n</style>" if rules else ""
 
 
 def style_widget() -> widgets.HTML:
