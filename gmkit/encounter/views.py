@@ -21,6 +21,21 @@ from gmkit.systems.health import health
 WoundsShown = Literal["exact", "band", "hidden"]
 
 
+LOG_COLUMNS = (
+    "event",
+    "round",
+    "turn",
+    "kind",
+    "actor",
+    "target",
+    "rolls",
+    "dice",
+    "outcome",
+    "visibility",
+)
+"""The combat log's columns, as its DataFrame (:func:`combat_log`) and the log's rows show them."""
+
+
 def wound_band(current: int, maximum: int) -> str:
     """unhurt / hurt / bloodied / down, from what is left of the total."""
     if maximum <= 0 or current >= maximum:
@@ -183,21 +198,7 @@ def combat_log(
                 "visibility": event.get("visibility", "public"),
             }
         )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "event",
-            "round",
-            "turn",
-            "kind",
-            "actor",
-            "target",
-            "rolls",
-            "dice",
-            "outcome",
-            "visibility",
-        ],
-    )
+    return pd.DataFrame(rows, columns=list(LOG_COLUMNS))
 
 
 def _rolls(event: dict[str, Any]) -> list[dict[str, Any]]:
@@ -298,6 +299,7 @@ def combatant_summary(events: tuple[dict[str, Any], ...], state: EncounterState)
 
 
 __all__ = [
+    "LOG_COLUMNS",
     "combat_log",
     "combatant_summary",
     "condition_text",

@@ -19,22 +19,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from gmkit.encounter.views import LOG_COLUMNS
 from gmkit.messages import Message, render
 
 __all__ = ["COLUMNS", "HIDDEN", "STYLE", "TURN_KINDS", "cell", "folded", "heads", "row_html"]
 
-COLUMNS = (  # the frame's columns; each heading is the label of the same key
-    "event",
-    "round",
-    "turn",
-    "kind",
-    "actor",
-    "target",
-    "rolls",
-    "dice",
-    "outcome",
-    "visibility",
-)
+COLUMNS = LOG_COLUMNS  # the frame's columns; each heading is the label of the same key
 HIDDEN = ("event", "turn", "kind", "target", "dice", "visibility")
 """Columns kept in each row but not shown (the outcome names the target; the row's marks say
 the dice and who sees it)."""
