@@ -45,6 +45,7 @@ from gmkit.encounter import Encounter
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.errors import DiceValueError, GmkitError
 from gmkit.forms.dice import DiceState
+from gmkit.forms.following import SIDES, next_of_side, turn_key
 from gmkit.forms.offered import (
     OUT_OF_THE_FIGHT,
     OfferCache,
@@ -62,10 +63,6 @@ from gmkit.systems.offers import Preview
 from gmkit.systems.options import OptionInfo, offered_options
 
 Listener = Callable[["AttackForm"], None]
-
-
-def _out_of_the_fight(combatant: Combatant) -> bool:
-    return bool(OUT_OF_THE_FIGHT & set(combatant.conditions))
 
 
 class AttackForm:
@@ -105,7 +102,7 @@ class AttackForm:
         if follow_actor:
             reset = self._follow()  # the attacker is whoever acts now
         else:
-            self._followed = self._actor()
+            self._followed = turn_key(self.encounter.state)
             reset = "attacker" if self._followed else None
         self._unsubscribe = encounter.subscribe(self._on_encounter)
         self._update(reset=reset)
@@ -336,10 +333,10 @@ class AttackForm:
         self.dice.result = recorded
         self.applied = True
         self._update(reset="applied")
-        if self.follow_actor and self._followed and self._followed.startswith("side:"):
+        if self.follow_actor and self._followed and self._followed.startswith(SIDES):
             # a whole side acts: the one who just shot has had its go; the next of the side
             # who may still act is ready, with the applied result still shown
-            following = self._next_of_side(armed_only=True)
+            following = next_of_side(self.encounter, armed_only=True)
             if following is not None and following != self.attacker:
                 self.attacker = following
                 self._update(reset="next_of_side")
@@ -369,47 +366,20 @@ class AttackForm:
 
     # --- inside -------------------------------------------------------------------------------
 
-    def _actor(self) -> str | None:
-        """Who acts now: the current combatant; in a game where a whole side acts
-        (Necromunda, WFB), the turn's key (round, side, phase): the attacker is then chosen
-        by :meth:`_next_of_side`."""
-        state = self.encounter.state
-        if state.current is not None:
-            return state.current.id
-        if not state.started or state.current_side is None:
-            return None
-        return f"side:{state.round}:{state.current_side}:{state.phase}"
-
-    def _next_of_side(self, *, armed_only: bool = False) -> str | None:
-        """A sides game: the first of the side in play still in the fight who has not had
-        its go this phase (``Encounter.acted``), whom no condition holds back (pinned, down)
-        and who has a weapon the rules use; else (unless ``armed_only``: after a shot, when
-        nobody is left to shoot, the shooter stays) the first still in the fight."""
-        state = self.encounter.state
-        side = [
-            c for c in state.present if c.side == state.current_side and not _out_of_the_fight(c)
-        ]
-        acted = self.encounter.acted
-        rules = find_game(self.game).acting
-        free = [c for c in side if c.id not in acted and not rules.restrictions(c.conditions)]
-        armed = [c for c in free if choices.weapons(self.game, c.sheet)]
-        chosen = armed if armed_only else (armed or free or side)
-        return chosen[0].id if chosen else None
-
     def _follow(self) -> str | None:
         """With ``follow_actor``, when the turn has passed: attack with whoever acts now
         ("attacker" reset); else None. In a sides game also when the attacker has had its go
         this phase (its shot applied): the next of the side who may still act."""
         if not self.follow_actor:
             return None
-        actor = self._actor()
-        sides = actor is not None and actor.startswith("side:")
+        actor = turn_key(self.encounter.state)
+        sides = actor is not None and actor.startswith(SIDES)
         done = sides and self.attacker in self.encounter.acted
         if actor == self._followed and not done:
             return None
         self._followed = actor
         if sides:
-            actor = self._next_of_side(armed_only=done)
+            actor = next_of_side(self.encounter, armed_only=done)
             if actor is None or actor == self.attacker:
                 return None
         if actor is not None:
