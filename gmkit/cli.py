@@ -301,6 +301,12 @@ def port_number(text: str) -> int:
     return port
 
 
+def _serving(command: argparse.ArgumentParser, port: int) -> None:
+    """The options of a command that serves a page: ``--port`` and ``--no-browser``."""
+    command.add_argument("--port", type=port_number, default=port, help="port to serve on")
+    command.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gmkit", description="A Game Master's workbench.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -312,8 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="campaign file (.gmk), or a YAML/JSON campaign document to import "
         "(default: a new copy of the demo campaign)",
     )
-    table.add_argument("--port", type=port_number, default=DEFAULT_PORT, help="port to serve on")
-    table.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    _serving(table, DEFAULT_PORT)
     table.set_defaults(run=_table)
 
     players = commands.add_parser(
@@ -323,8 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
         "campaign", nargs="?", help="campaign file (default: the one gmkit table served last)"
     )
     players.add_argument("--encounter", help="the encounter to follow (default: the first)")
-    players.add_argument("--port", type=port_number, default=PLAYERS_PORT, help="port to serve on")
-    players.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    _serving(players, PLAYERS_PORT)
     players.set_defaults(run=_players)
 
     lab = commands.add_parser("lab", help="open the prep notebook in JupyterLab")
@@ -339,8 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the folder of notebooks to open, as gmkit notebooks DIR wrote it "
         "(default: gmkit's own notebooks)",
     )
-    lab.add_argument("--port", type=port_number, default=LAB_PORT, help="port to serve on")
-    lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    _serving(lab, LAB_PORT)
     lab.set_defaults(run=_lab)
 
     notebooks = commands.add_parser(

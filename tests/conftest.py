@@ -173,6 +173,28 @@ def serve_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[
         stop_server(server)
 
 
+@pytest.fixture(scope="module")
+def serve_players(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[[Path, str], Server]]:
+    """``serve_players(campaign, encounter)``: ``gmkit players CAMPAIGN --encounter NAME``,
+    once its kernel pool is full and the page answers; stopped at the end of the module."""
+    started: list[Server] = []
+
+    def serve(campaign: Path, encounter: str) -> Server:
+        server, _ = start_server(
+            ["players", str(campaign), "--encounter", encounter],
+            tmp_path_factory.mktemp("players"),
+            timeout=180,
+        )
+        started.append(server)
+        return server
+
+    yield serve
+    for server in started:
+        stop_server(server)
+
+
 @dataclass
 class DemoFights:
     """A ``gmkit table`` on its own copy of the demo campaign file, and one ``gmkit players``

@@ -11,18 +11,14 @@ form knows when it has passed.
 from __future__ import annotations
 
 from gmkit.encounter import Encounter
-from gmkit.encounter.state import Combatant, EncounterState
-from gmkit.forms.offered import OUT_OF_THE_FIGHT
+from gmkit.encounter.state import EncounterState
+from gmkit.forms.offered import out_of_the_fight
 from gmkit.games import game as find_game
 from gmkit.systems import choices
 
 SIDES = "side:"  # the start of a sides game's turn key
 
-__all__ = ["SIDES", "next_of_side", "out_of_the_fight", "turn_key"]
-
-
-def out_of_the_fight(combatant: Combatant) -> bool:
-    return bool(OUT_OF_THE_FIGHT & set(combatant.conditions))
+__all__ = ["SIDES", "next_of_side", "turn_key"]
 
 
 def turn_key(state: EncounterState) -> str | None:

@@ -166,13 +166,17 @@ def with_reactions(
     )
 
 
+def out_of_the_fight(combatant: Combatant) -> bool:
+    """Dead, out of action, slain or unconscious: never a default target or attacker."""
+    return bool(OUT_OF_THE_FIGHT & set(combatant.conditions))
+
+
 def default_target(state: EncounterState, attacker: str, targets: tuple[str, ...]) -> str:
     """The first visible enemy still in the fight, else the first target offered."""
     own = state.combatants[attacker].side if attacker in state.combatants else None
     for ident in targets:
         combatant = state.combatants[ident]
-        out = OUT_OF_THE_FIGHT & set(combatant.conditions)
-        if combatant.side != own and not combatant.hidden and not out:
+        if combatant.side != own and not combatant.hidden and not out_of_the_fight(combatant):
             return ident
     return targets[0] if targets else ""
 
@@ -191,5 +195,6 @@ __all__ = [
     "default_target",
     "foes_first",
     "offered_for",
+    "out_of_the_fight",
     "with_reactions",
 ]

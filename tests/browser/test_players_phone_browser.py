@@ -8,14 +8,6 @@ go to test-artifacts/."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,63 +66,9 @@ CARDS = """() => [...document.querySelectorAll('.gmkit-player-table tr:not(.gmki
 
 
 @dataclass
-class Served:
-    url: str
-    process: subprocess.Popen[str]
-    log: Path
-
-
-@dataclass
 class Pages:
     campaign: Path
     urls: dict[str, str]  # the players' page of each encounter
-
-
-def serve_players(campaign: Path, encounter: str, tmp: Path) -> Served:
-    """``gmkit players CAMPAIGN --encounter NAME`` on a free port, once its kernel pool is full
-    and the page answers."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    script = Path(sys.executable).with_name("gmkit")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "gmkit.cli"]
-    command += ["players", str(campaign), "--encounter", encounter]
-    log = tmp / f"players-{port}.log"
-    process = subprocess.Popen(
-        [*command, "--port", str(port), "--no-browser"],
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        text=True,
-        cwd=tmp,
-        env=dict(os.environ),
-        start_new_session=True,  # its own process group: stopped as a whole
-    )
-    served = Served(f"http://127.0.0.1:{port}/", process, log)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"gmkit players exited with {process.returncode}:\n{log.read_text()}")
-        if "is filled with" in log.read_text(errors="replace"):
-            try:
-                with urllib.request.urlopen(served.url, timeout=60):
-                    return served
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-        time.sleep(0.3)
-    stop(served)
-    pytest.fail(f"no players' page at {served.url}:\n{log.read_text()}")
-
-
-def stop(served: Served) -> None:
-    try:
-        os.killpg(served.process.pid, 15)
-    except ProcessLookupError:
-        return
-    try:
-        served.process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(served.process.pid, 9)
-        served.process.wait()
 
 
 def play(campaign: Path) -> None:
@@ -153,22 +91,14 @@ def play(campaign: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def players(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[Pages]:
+def players(tmp_path_factory: pytest.TempPathFactory, serve_players: Any) -> Pages:
     """The players' page of each fight (its url, by encounter), the GM's play done."""
     from gmkit.campaign import demo_campaign_file
 
-    tmp = tmp_path_factory.mktemp("players-phone")
-    campaign = demo_campaign_file(tmp / "campaign")
+    campaign = demo_campaign_file(tmp_path_factory.mktemp("players-phone") / "campaign")
     play(campaign)
-    started: list[Served] = []
-    try:
-        for encounter in HIDDEN:
-            started.append(serve_players(campaign, encounter, tmp))
-        urls = {encounter: served.url for encounter, served in zip(HIDDEN, started, strict=True)}
-        yield Pages(campaign, urls)
-    finally:
-        for served in started:
-            stop(served)
+    urls = {encounter: serve_players(campaign, encounter).url for encounter in HIDDEN}
+    return Pages(campaign, urls)
 
 
 def open_page(chromium: Any, url: str, size: tuple[int, int], language: str) -> Any:

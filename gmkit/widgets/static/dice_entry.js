@@ -181,22 +181,15 @@ function render({ model, el }) {
     }
   }
 
-  model.on("change:values", fromModel);
-  model.on("change:slots", layout);
-  model.on("change:more", layout);
-  model.on("change:marks", layout);
-  model.on("change:texts", layout);
-  model.on("change:note", layout);
-  model.on("msg:custom", onMessage);
+  const listeners = [
+    ["change:values", fromModel],
+    ...["slots", "more", "marks", "texts", "note"].map((name) => [`change:${name}`, layout]),
+    ["msg:custom", onMessage],
+  ];
+  for (const [event, handler] of listeners) model.on(event, handler);
   fromModel();
   return () => {
-    model.off("change:values", fromModel);
-    model.off("change:slots", layout);
-    model.off("change:more", layout);
-    model.off("change:marks", layout);
-    model.off("change:texts", layout);
-    model.off("change:note", layout);
-    model.off("msg:custom", onMessage);
+    for (const [event, handler] of listeners) model.off(event, handler);
   };
 }
 
