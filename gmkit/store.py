@@ -273,8 +273,12 @@ class CampaignStore:
 
     # --- encounters and their events -------------------------------------------------
 
-    def create_encounter(self, name: str, game: str) -> int:
+    def create_encounter(self, name: str, game: str, *, replace: bool = False) -> int:
+        """A new, empty encounter; with ``replace``, one already of that name (and its whole
+        log) is deleted in the same transaction, so a prep notebook runs again and again."""
         with self.transaction() as connection:
+            if replace:
+                self._delete_encounter(connection, name)
             try:
                 cursor = connection.execute(
                     "INSERT INTO encounters (name, game) VALUES (?, ?)", (name, game)
@@ -282,6 +286,19 @@ class CampaignStore:
             except sqlite3.IntegrityError:
                 raise StoreError(f"an encounter named {name!r} exists already") from None
             return int(cursor.lastrowid or 0)
+
+    def delete_encounter(self, name: str) -> None:
+        """Delete the encounter called ``name`` and its log (refused if there is none)."""
+        self.encounter_id(name)
+        with self.transaction() as connection:
+            self._delete_encounter(connection, name)
+
+    @staticmethod
+    def _delete_encounter(connection: sqlite3.Connection, name: str) -> None:
+        found = connection.execute("SELECT id FROM encounters WHERE name = ?", (name,)).fetchone()
+        if found is not None:
+            connection.execute("DELETE FROM events WHERE encounter = ?", (found[0],))
+            connection.execute("DELETE FROM encounters WHERE id = ?", (found[0],))
 
     def encounters(self) -> list[EncounterInfo]:
         rows = self._connection.execute(
@@ -333,6 +350,31 @@ class CampaignStore:
         return int(row[0])
 
     # --- export ------------------------------------------------------------------------
+
+    def backup(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """A consistent copy of the campaign at ``path``, safe while it is open and in use: SQLite's
+        online backup, so events still in the write-ahead log are in the copy (a file copy of
+        the .gmk alone can miss them). Written beside ``path`` and moved into place."""
+        target = Path(path).expanduser()
+        if target.resolve() == self.path.resolve():
+            raise StoreError(f"{target}: is the campaign itself; back it up to another file")
+        if target.exists() and not overwrite:
+            raise StoreError(f"{target}: exists already (pass overwrite=True to replace it)")
+        partial = target.with_name(f".{target.name}.partial")
+        try:
+            copy = sqlite3.connect(partial)
+            try:
+                self._connection.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                copy.close()
+            partial.replace(target)
+        except (sqlite3.Error, OSError) as error:
+            partial.unlink(missing_ok=True)
+            raise StoreError(
+                f"{target}: the backup failed ({error}); nothing was written"
+            ) from None
+        return target
 
     def export_encounter(self, encounter: int) -> dict[str, Any]:
         info = next((e for e in self.encounters() if e.id == encounter), None)

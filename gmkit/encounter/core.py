@@ -15,6 +15,7 @@ from typing import Any, Self
 
 from gmkit.dice import DiceSource, DieRoll
 from gmkit.encounter.log import MARKERS, EventLog
+from gmkit.encounter.settings import setting_name
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.errors import RulesError
 from gmkit.messages import Message, Text, as_message
@@ -72,8 +73,12 @@ class EncounterCore:
         self._listeners: list[Listener] = []
 
     @classmethod
-    def create(cls, store: CampaignStore, name: str, game: str) -> Self:
-        return cls(game, name=name, store=store, encounter_id=store.create_encounter(name, game))
+    def create(cls, store: CampaignStore, name: str, game: str, *, replace: bool = False) -> Self:
+        """A new encounter in the campaign file; ``replace`` deletes one of that name first
+        (its whole log), so a prep notebook runs top to bottom again."""
+        turn_structure(game)  # refuse an unknown game before the file is touched
+        ident = store.create_encounter(name, game, replace=replace)
+        return cls(game, name=name, store=store, encounter_id=ident)
 
     @classmethod
     def open(cls, store: CampaignStore, name: str) -> Self:
@@ -298,7 +303,9 @@ class EncounterCore:
         )
 
     def set(self, key: str, value: Any) -> None:
-        """A table setting, e.g. ``set("enemy_wounds", "band")`` (exact, band or hidden)."""
+        """A table setting (:data:`~gmkit.encounter.settings.SETTINGS`), e.g.
+        ``set("enemy_wounds", "band")``; an unknown name or value is refused, naming it."""
+        setting_name(key)
         self._append({"kind": "setting", "key": key, "value": value, "visibility": "gm"})
 
     def note(self, text: str, *, gm_only: bool = True) -> None:

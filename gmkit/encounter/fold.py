@@ -14,6 +14,7 @@ from typing import Any, get_args
 
 from gmkit.encounter.effects import apply_effects, apply_recorded, shown
 from gmkit.encounter.rounds import advance, begin_side_turn, begin_turn, previous_turn, side_turn
+from gmkit.encounter.settings import setting_value
 from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, Trigger, evolve
 from gmkit.encounter.terms import condition_name
 from gmkit.errors import RulesError, SheetError
@@ -181,22 +182,10 @@ def _sheet_edited(state: EncounterState, event: Event) -> EncounterState:
     return state.with_combatant(_edited(combatant, changes))
 
 
-WOUNDS_SHOWN = ("exact", "band", "hidden")
-
-
 @handles("setting")
 def _setting(state: EncounterState, event: Event) -> EncounterState:
     key, value = str(event["key"]), event["value"]
-    if not key:
-        raise RulesError(Message("encounter.setting_blank"))
-    if key == "enemy_wounds" and value not in WOUNDS_SHOWN:
-        raise RulesError(
-            Message("encounter.enemy_wounds_choice", value=repr(value), choices=WOUNDS_SHOWN)
-        )
-    if key == "player_sides" and (
-        not isinstance(value, list) or not all(isinstance(v, str) for v in value)
-    ):
-        raise RulesError(Message("encounter.player_sides_list", value=repr(value)))
+    setting_value(key, value)
     return evolve(state, settings={**state.settings, key: value})
 
 

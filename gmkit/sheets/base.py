@@ -24,6 +24,7 @@ from pydantic_core import ErrorDetails
 from gmkit.errors import GmkitError, SheetError
 from gmkit.messages import Message, MessageError, Param, as_message
 from gmkit.messages.catalog import catalogs, fields_of
+from gmkit.sheets.fields import follow_limits
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 """A character's, weapon's or roster's name: not blank, at most 80 characters."""
@@ -37,9 +38,41 @@ def gm_only(default: Any = "", **kwargs: Any) -> Any:
 
 
 class Model(BaseModel):
-    """Base of every sheet-level model: strict about unknown fields, immutable."""
+    """Base of every sheet-level model: strict about unknown fields, immutable.
+
+    ``build`` validates (a refusal is a :class:`~gmkit.errors.SheetError` naming the field);
+    ``edit`` makes a validated copy, its bounded fields following their limits (lowering a
+    weapon's clip lowers what is loaded, see :func:`~gmkit.sheets.fields.follow_limits`).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    @classmethod
+    def build(cls, data: Mapping[str, Any] | None = None, /, **fields: Any) -> Self:
+        """Validate ``data`` (and/or keyword fields), or raise SheetError."""
+        merged = {**(data or {}), **fields}
+        try:
+            return cls.model_validate(merged)
+        except ValidationError as error:
+            raise sheet_error(merged, error) from None
+
+    def edit(self, **changes: Any) -> Self:
+        """A validated copy with ``changes`` applied; the original is never modified.
+
+        A change to a nested profile may name only what changes
+        (``edit(characteristics={"BS": 45})``); a list (weapons...) is replaced whole, and
+        may name catalog entries. A field bounded by the one changed follows it: a full clip
+        stays full, a value above a lowered limit comes down to it.
+        """
+        before = self.model_dump()
+        data = dict(before)
+        for key, value in changes.items():
+            if isinstance(value, BaseModel):
+                value = value.model_dump()
+            if isinstance(value, Mapping) and isinstance(before.get(key), dict):
+                value = {**before[key], **value}
+            data[key] = value
+        return type(self).build(follow_limits(type(self), before, data, set(changes)))
 
 
 class Sheet(Model):
@@ -53,24 +86,43 @@ class Sheet(Model):
     notes: Text = gm_only(description="the GM's notes; never shown to players")
 
     @classmethod
-    def build(cls, data: dict[str, Any] | None = None, /, **fields: Any) -> Self:
-        """Validate ``data`` (and/or keyword fields) into a sheet, or raise SheetError."""
+    def build(cls, data: Mapping[str, Any] | None = None, /, **fields: Any) -> Self:
+        """Validate ``data`` (and/or keyword fields) into a sheet, or raise SheetError.
+
+        Catalog names stand for their entries: ``weapons=["Lasgun"]``, ``armour="Flak Vest"``,
+        and ``npc="Cultist"`` (the bestiary's cultist, the other fields changing it); see
+        :func:`gmkit.systems.catalogs.expand_references`.
+        """
+        from gmkit.systems.catalogs import expand_references  # systems read sheets' models
+
         merged = {**(data or {}), **fields}
         if "game" not in merged and "game" in cls.model_fields:
             default = cls.model_fields["game"].default
             if isinstance(default, str):
                 merged["game"] = default
+        merged = expand_references(merged)
         try:
             return cls.model_validate(merged)
         except ValidationError as error:
             raise sheet_error(merged, error) from None
 
-    def edit(self, **changes: Any) -> Self:
-        """A validated copy with ``changes`` applied; the original is never modified."""
-        data = self.model_dump()
-        for key, value in changes.items():
-            data[key] = value.model_dump() if isinstance(value, BaseModel) else value
-        return type(self).build(data)
+    def edit_weapon(self, weapon: str, /, **changes: Any) -> Self:
+        """A copy with the weapon named ``weapon`` edited (``clip=4``, ``name="Old Faithful"``);
+        its other weapons as they were."""
+        weapons = list(getattr(self, "weapons", ()))
+        names = [str(getattr(item, "name", "")) for item in weapons]
+        matches = [i for i, name in enumerate(names) if name.casefold() == weapon.casefold()]
+        if not matches:
+            problem = Message("sheets.no_weapon_named", weapon=repr(weapon), known=tuple(names))
+            raise SheetError(self.name, [("weapons", problem)])
+        index = matches[0]
+        try:
+            edited = weapons[index].edit(**changes)
+        except SheetError as error:
+            place = f"weapons[{index}]"
+            raise SheetError(self.name, [(f"{place}.{f}", m) for f, m in error.problems]) from None
+        weapons[index] = edited
+        return self.edit(weapons=weapons)
 
     def derived(self) -> dict[str, Any]:
         """The values the rules derive from this sheet, by their name on the sheet."""

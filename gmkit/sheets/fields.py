@@ -19,10 +19,10 @@ carries its text as a :class:`~gmkit.messages.Message`, which
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, ValidationInfo
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ValidationInfo
 
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
@@ -62,13 +62,19 @@ Whole = Annotated[int, BeforeValidator(whole)]
 """An integer that refuses true/false; annotate it with ``ranged(low, high)`` for its range."""
 
 
-def at_most(limit: str, message: str = "sheets.cannot_exceed") -> AfterValidator:
+def at_most(
+    limit: str, message: str = "sheets.cannot_exceed", *, full_follows: bool = True
+) -> AfterValidator:
     """A validator refusing a value above the field ``limit`` (validated before this one).
 
     ``limit`` may be dotted (``"secondary.W"``: the nested model's W); ``message`` is the id of
     the refusal, whose text may name ``{name}`` (the last part of ``limit``) and ``{limit}``
     (its value). Without the limit (it was refused on its own field) the value passes: the
     refusal is already reported.
+
+    The bound is also what ``edit()`` reads to let the value follow its limit (see
+    :func:`follow_limits`): a value at its limit stays at it (a full clip stays full) when
+    ``full_follows``, and a value above a lowered limit comes down to it.
     """
     first, *rest = limit.split(".")
     named = fields_of(catalogs().english(message) or "")
@@ -82,7 +88,42 @@ def at_most(limit: str, message: str = "sheets.cannot_exceed") -> AfterValidator
             raise Refusal(Message(message, **{k: v for k, v in given.items() if k in named}))
         return value
 
+    check.limit = limit  # type: ignore[attr-defined]
+    check.full_follows = full_follows  # type: ignore[attr-defined]
     return AfterValidator(check)
+
+
+def limits_of(model: type[BaseModel]) -> Iterator[tuple[str, str, bool]]:
+    """``(field, limit, full_follows)`` for each field of ``model`` bounded by :func:`at_most`."""
+    for name, info in model.model_fields.items():
+        for item in info.metadata:
+            limit = getattr(getattr(item, "func", None), "limit", None)
+            if isinstance(limit, str):
+                yield name, limit, bool(item.func.full_follows)
+
+
+def follow_limits(
+    model: type[BaseModel], before: dict[str, Any], after: dict[str, Any], changed: set[str]
+) -> dict[str, Any]:
+    """``after`` (an edit of ``before``) with each bounded field the edit did not name following
+    its changed limit: at the old limit it moves to the new one (``full_follows``), above the
+    new one it comes down to it. Lowering a clip to 4 empties a full clip of 6 to 4."""
+    result = dict(after)
+    for name, limit, full_follows in limits_of(model):
+        if name in changed or limit.split(".")[0] not in changed:
+            continue
+        old, new, value = _dig(before, limit), _dig(after, limit), before.get(name)
+        if not all(isinstance(x, int) for x in (old, new, value)) or new < 0:
+            continue  # a refused limit is reported on its own field
+        if (full_follows and value == old) or value > new:
+            result[name] = new
+    return result
+
+
+def _dig(data: Any, path: str) -> Any:
+    for part in path.split("."):
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
 
 
 def fill_absent(data: Any, field: str, source: str, default: Any = None) -> Any:

@@ -169,8 +169,8 @@ class ImperialCharacter(Sheet):
     characteristics: d100.ImperialCharacteristics
     unnatural: d100.Unnatural = d100.Unnatural()
     wounds: Wounds
-    damage: Annotated[Count, at_most("wounds", "sheets.damage_past_wounds")] = Field(
-        0, description="damage taken, up to wounds"
+    damage: Annotated[Count, at_most("wounds", "sheets.damage_past_wounds", full_follows=False)] = (
+        Field(0, description="damage taken, up to wounds")
     )
     critical_damage: Critical = 0
     fatigue: Small = 0

@@ -26,7 +26,6 @@ from gmkit.errors import SheetError
 from gmkit.messages import Message
 from gmkit.sheets import load_sheet, sheet_type
 from gmkit.sheets.base import Sheet
-from gmkit.systems.catalogs import expand_references
 
 FORMATS = (".json", ".yaml", ".yml", ".csv")
 
@@ -43,12 +42,31 @@ def load_sheets(items: Any, *, source: str = "roster") -> list[Sheet]:
     if not isinstance(items, list):
         raise SheetError(source, [("(file)", Message("sheets.not_a_list_of_characters"))])
     return [
-        load_sheet(
-            expand_references(item) if isinstance(item, dict) else item,
-            label=f"{_name_of(item)} (entry {number})",
-        )
+        load_sheet(copy, label=f"{_name_of(item)} (entry {number})")
         for number, item in enumerate(items, start=1)
+        for copy in (
+            copies(item, f"{_name_of(item)} (entry {number})") if isinstance(item, dict) else [item]
+        )
     ]
+
+
+def copies(item: dict[str, Any], label: str) -> list[dict[str, Any]]:
+    """A roster entry with ``count: N``: N entries named "<name> 1".."<name> N" (the name is
+    the NPC's when the entry names none); without ``count``, the entry itself."""
+    if "count" not in item:
+        return [item]
+    rest = {key: value for key, value in item.items() if key != "count"}
+    raw = item["count"]
+    try:
+        count = int(str(raw).strip()) if not isinstance(raw, bool) else -1
+    except ValueError:
+        count = -1
+    if not 1 <= count <= 500:
+        raise SheetError(label, [("count", Message("catalogs.copies_count", count=str(raw)))])
+    stem = str(rest.get("name") or rest.get("npc") or "").strip()
+    if not stem:
+        raise SheetError(label, [("name", Message("sheets.pydantic.missing"))])
+    return [{**rest, "name": f"{stem} {number}"} for number in range(1, count + 1)]
 
 
 def to_json(sheets: Iterable[Sheet]) -> str:
@@ -95,13 +113,14 @@ def roster_from_frame(frame: pd.DataFrame) -> list[Sheet]:
     sheets = []
     for number, (_, row) in enumerate(frame.iterrows(), start=1):
         cells = {str(k): v for k, v in row.items() if not _blank(v)}
-        label = f"{cells.get('name', '(unnamed)')} (row {number})"
+        label = f"{cells.get('name', cells.get('npc', '(unnamed)'))} (row {number})"
         game = str(cells.get("game", ""))
         try:
             cls = sheet_type(game)
         except SheetError as error:
             raise SheetError(label, error.problems) from None
-        sheets.append(load_sheet(_unflatten(cells, cls, label), label=label))
+        for copy in copies(_unflatten(cells, cls, label), label):
+            sheets.append(load_sheet(copy, label=label))
     return sheets
 
 
@@ -187,11 +206,7 @@ def _unflatten(cells: dict[str, Any], cls: type[BaseModel], label: str) -> dict[
     for column, value in cells.items():
         parts = column.split(".")
         if _is_container(cls, parts) and isinstance(value, str):
-            try:
-                value = json.loads(value)
-            except json.JSONDecodeError as error:
-                problem = Message("sheets.cell_not_json", detail=error.msg)
-                raise SheetError(label, [(column, problem)]) from None
+            value = _cell_list(value, column, label)
         node = nested
         for part in parts[:-1]:
             child = node.setdefault(part, {})
@@ -200,6 +215,19 @@ def _unflatten(cells: dict[str, Any], cls: type[BaseModel], label: str) -> dict[
             node = child
         node[parts[-1]] = value
     return nested
+
+
+def _cell_list(text: str, column: str, label: str) -> Any:
+    """A list cell: JSON text (as written by :func:`roster_to_frame`), or names typed by hand,
+    split at ``;`` (else at ``,``): ``Lasgun; Knife``. Names stand for catalog entries."""
+    if not text.lstrip().startswith(("[", "{")):
+        separator = ";" if ";" in text else ","
+        return [part.strip() for part in text.split(separator) if part.strip()]
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        problem = Message("sheets.cell_not_json", detail=error.msg)
+        raise SheetError(label, [(column, problem)]) from None
 
 
 def _is_container(cls: type[BaseModel], parts: list[str]) -> bool:

@@ -11,7 +11,9 @@ game's model; an error names the file, the entry and the field, its problems mes
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -34,27 +36,57 @@ def data_file(game: str, name: str) -> Path:
 
 
 def catalog(game: str, kind: Kind, *extra: str | Path) -> dict[str, BaseModel]:
-    """Name -> validated model, from the packaged file, ``extra`` files and GMKIT_DATA_PATH."""
-    cls = sheet_type(game)
-    model: type[BaseModel] = cls.weapon_model if kind == "weapons" else cls.armour_model  # type: ignore[attr-defined]
-    files = [data_file(game, f"{kind}.yaml"), *map(Path, extra)]
+    """Name -> validated model, from the packaged file, ``extra`` files and GMKIT_DATA_PATH.
+
+    Read once per set of files (a file edited since is read again)."""
+    return dict(_catalog(game, kind, stamp(data_files(game, f"{kind}.yaml", extra))))
+
+
+def data_files(game: str, file_name: str, extra: tuple[str | Path, ...] = ()) -> list[Path]:
+    """The files a data kind of ``game`` stacks: packaged, then ``extra``, then each folder of
+    GMKIT_DATA_PATH that has one (a later entry of the same name wins)."""
+    files = [data_file(game, file_name), *map(Path, extra)]
     for folder in filter(None, os.environ.get(DATA_PATH_VARIABLE, "").split(os.pathsep)):
-        candidate = Path(folder) / game / f"{kind}.yaml"
+        candidate = Path(folder) / game / file_name
         if candidate.exists():
             files.append(candidate)
-    entries: dict[str, BaseModel] = {}
-    for path in files:
+    return files
+
+
+def stamp(files: list[Path]) -> tuple[tuple[str, int], ...]:
+    """The files with their modification times: what a cached read is keyed on."""
+    return tuple((str(path), path.stat().st_mtime_ns if path.exists() else -1) for path in files)
+
+
+def stacked_entries(
+    files: tuple[tuple[str, int], ...],
+) -> Iterator[tuple[Path, str, dict[str, Any]]]:
+    """``(file, label, entry)`` of each entry the stacked files leave standing, in order."""
+    entries: dict[str, tuple[Path, str, dict[str, Any]]] = {}
+    for name, _ in files:
+        path = Path(name)
         for number, item in enumerate(_read_list(path), start=1):
             label = f"{path.name} entry {number} ({item.get('name', '(unnamed)')})"
+            key = str(item.get("name", label))
             if item.get("remove") is True:
-                entries.pop(str(item.get("name")), None)
+                entries.pop(key, None)
                 continue
-            try:
-                entry = model.model_validate(item)
-            except ValidationError as error:
-                problems = sheet_error(item, error).problems
-                raise SheetError(f"{path}: {label}", problems) from None
-            entries[str(getattr(entry, "name", label))] = entry
+            entries[key] = (path, label, item)
+    yield from entries.values()
+
+
+@functools.lru_cache(maxsize=64)
+def _catalog(game: str, kind: Kind, files: tuple[tuple[str, int], ...]) -> dict[str, BaseModel]:
+    cls = sheet_type(game)
+    model: type[BaseModel] = cls.weapon_model if kind == "weapons" else cls.armour_model  # type: ignore[attr-defined]
+    entries: dict[str, BaseModel] = {}
+    for path, label, item in stacked_entries(files):
+        try:
+            entry = model.model_validate(item)
+        except ValidationError as error:
+            problems = sheet_error(item, error).problems
+            raise SheetError(f"{path}: {label}", problems) from None
+        entries[str(getattr(entry, "name", label))] = entry
     return entries
 
 
@@ -74,7 +106,8 @@ def _read_list(path: Path) -> list[dict[str, Any]]:
 
 
 def expand_references(data: dict[str, Any]) -> dict[str, Any]:
-    """A sheet's data with catalog names in ``weapons`` / ``armour`` replaced by the entries.
+    """A sheet's data with catalog names in ``weapons`` / ``armour`` replaced by the entries,
+    and ``npc: <name>`` by the bestiary's creature changed by the other fields.
 
     Hand-written rosters may say ``weapons: [lasgun, knife]``; the sheet then stores the full
     weapon, so a later change to the catalog never silently changes a saved character.
@@ -83,6 +116,8 @@ def expand_references(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(game, str) or game not in game_ids():
         return data
     expanded = dict(data)
+    if isinstance(data.get("npc"), str):
+        expanded = _from_npc(game, expanded)
     fields: tuple[tuple[str, Kind], ...] = (("weapons", "weapons"), ("armour", "armour"))
     for field, kind in fields:
         value = data.get(field)
@@ -98,8 +133,27 @@ def expand_references(data: dict[str, Any]) -> dict[str, Any]:
     return expanded
 
 
+def _from_npc(game: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``{npc: "Cultist", name: "Ban", characteristics: {BS: 30}}``: the bestiary's cultist,
+    named Ban, its BS 30 (a nested profile changes only what it names)."""
+    from gmkit.systems.bestiary import creature  # the bestiary reads the catalogs
+
+    changes = {key: value for key, value in data.items() if key != "npc"}
+    try:
+        base = creature(game, str(data["npc"])).sheet.model_dump(mode="json")
+    except SheetError as error:
+        raise SheetError(str(data.get("name") or data["npc"]), error.problems) from None
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            value = {**base[key], **value}
+        base[key] = value
+    return base
+
+
 def _entry(data: dict[str, Any], game: str, kind: Kind, name: str, field: str) -> dict[str, Any]:
     entries = catalog(game, kind)
+    folded = {key.casefold(): key for key in entries}
+    name = folded.get(name.strip().casefold(), name)  # a GM types "lasgun" for "Lasgun"
     if name not in entries:
         character = str(data.get("name") or "(unnamed)")
         known = tuple(sorted(entries)) or Message("catalogs.none")

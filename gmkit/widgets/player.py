@@ -12,16 +12,15 @@ It follows the GM: a :class:`Follower` (an asyncio task on the kernel's event lo
 campaign file (``Encounter.refresh``) and re-renders only when something changed. Outside a
 running event loop (a plain script, a unit test) call :meth:`PlayerView.poll` yourself.
 
-:func:`export_player_notebook` writes the same projection as a notebook file for the players.
+:func:`export_player_notebook` (in :mod:`gmkit.widgets.player_notebook`) writes the same
+projection as a notebook file for the players.
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
-import pprint
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
@@ -34,6 +33,7 @@ from gmkit.encounter.views import public_events
 from gmkit.messages import render
 from gmkit.store import CampaignStore
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t
+from gmkit.widgets.player_notebook import export_player_notebook
 from gmkit.widgets.player_sheet import sheet_details
 from gmkit.widgets.player_style import PLAYER_STYLE
 from gmkit.widgets.style import STYLE, THEME_CLASS
@@ -292,46 +292,3 @@ class PlayerView(widgets.VBox):
         self.current = str(self.view.get("current") or "")
         self.hidden_turn = bool(self.view.get("hidden_turn"))
         self.events = len(self.encounter.events)
-
-
-def export_player_notebook(
-    store: CampaignStore,
-    encounter_name: str,
-    path: str | Path,
-    player_sides: Sequence[str] = (),
-) -> Path:
-    """Write a notebook for the players: every cell made from the player projection (and the
-    public events' texts) only, so no GM-only value is anywhere in the file."""
-    import nbformat  # here: it takes seconds to import, and the player view never needs it
-
-    encounter = Encounter.open(store, encounter_name)
-    state = encounter.state
-    view = player_view(state, player_sides=tuple(player_sides), language=LANGUAGE.value)
-    header, table = player_html(view)
-    hidden = [c.id for c in state.combatants.values() if c.hidden]
-    lines = public_log(encounter.effective_events, limit=50, hidden=hidden)
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata = {
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"},
-    }
-    cells = [
-        nbformat.v4.new_markdown_cell(f"# {encounter_name}\n\n{header}"),
-        nbformat.v4.new_markdown_cell(table),
-    ]
-    if lines:
-        listed = "\n".join(f"- {line}" for line in lines)
-        cells.append(nbformat.v4.new_markdown_cell(f"## {t('log')}\n\n{listed}"))
-    data = pprint.pformat(view, sort_dicts=False, width=96)
-    cells.append(
-        nbformat.v4.new_code_cell(
-            f"# What the players know of the fight, as data.\nview = {data}\nview['round']"
-        )
-    )
-    notebook.cells = cells
-    for number, cell in enumerate(notebook.cells):
-        cell["id"] = f"players-{number}"
-    target = Path(path)
-    nbformat.validate(notebook)
-    target.write_text(nbformat.writes(notebook), encoding="utf-8")
-    return target

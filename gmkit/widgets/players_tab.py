@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
+from gmkit.encounter.settings import WOUNDS_SHOWN
 from gmkit.widgets.i18n import t
 
 if TYPE_CHECKING:
@@ -19,8 +20,6 @@ if TYPE_CHECKING:
     from gmkit.widgets.tracker import Shared
 
 __all__ = ["WOUNDS_SHOWN", "PlayersControls"]
-
-WOUNDS_SHOWN = ("exact", "band", "hidden")
 
 
 def _text(key: str) -> str:

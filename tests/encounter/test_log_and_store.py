@@ -79,8 +79,8 @@ def test_events_are_plain_json_and_a_value_json_cannot_hold_is_refused(demo_shee
     fight.add(demo_sheets["deathwatch"][0])
     fight.set("player_sides", ("Kill-team Aquila",))  # a tuple is kept as the store keeps it
     assert fight.state.settings["player_sides"] == ["Kill-team Aquila"]
-    refused(fight, lambda: fight.set("house rule", object()), "setting: not a serialisable")
-    refused(fight, lambda: fight.set("house rule", math.nan), "setting: not a serialisable")
+    refused(fight, lambda: fight.set("player_sides", object()), "setting: not a serialisable")
+    refused(fight, lambda: fight.set("skip_fallen", math.nan), "setting: not a serialisable")
     refused(fight, lambda: fight.set("enemy_wounds", "vague"), "enemy_wounds: 'vague' is not")
     refused(fight, lambda: fight.set("player_sides", "Kill-team"), "player_sides: must be")
     for event in fight.events:

@@ -14,7 +14,8 @@ import pytest
 import gmkit.encounter.effects as effects_module
 from gmkit.encounter import Encounter, EncounterState
 from gmkit.encounter.effects import application, apply_common, as_effect
-from gmkit.encounter.fold import TICKS, WOUNDS_SHOWN, fold
+from gmkit.encounter.fold import TICKS, fold
+from gmkit.encounter.settings import WOUNDS_SHOWN
 from gmkit.encounter.state import evolve
 from gmkit.errors import GmkitError, RulesError, SheetError
 from gmkit.messages import Message, render
@@ -35,6 +36,8 @@ NAMES = [
     "necromunda",
     "enemy_wounds",
     "player_sides",
+    "enemy_wound",  # a misspelt setting, quoted back as typed
+    "skip_fallen",
     "stunned",  # a condition's key, shown as the state names it
     *WOUNDS_SHOWN,
     *TICKS,
@@ -191,6 +194,17 @@ CASES: list[Case] = [
         "encounter.enemy_wounds_choice",
         "enemy_wounds: 'all' is not one of exact, band, hidden",
         lambda d, m: chapel(d).set("enemy_wounds", "all"),
+    ),
+    (
+        "encounter.unknown_setting",
+        "no setting 'enemy_wound' (did you mean enemy_wounds?); the settings: enemy_wounds, "
+        "player_sides, skip_fallen",
+        lambda d, m: chapel(d).set("enemy_wound", "band"),
+    ),
+    (
+        "encounter.setting_true_false",
+        "skip_fallen: must be true or false (got 'no')",
+        lambda d, m: chapel(d).set("skip_fallen", "no"),
     ),
     (
         "encounter.player_sides_list",
@@ -405,7 +419,7 @@ def test_each_refusal_is_a_message_in_english_and_spanish(
 def test_every_refusal_of_the_encounters_files_has_a_case():
     """A refusal added to fold, effects or log without its case here fails this test."""
     used = set()
-    for name in ("fold.py", "rounds.py", "effects.py", "log.py"):
+    for name in ("fold.py", "rounds.py", "effects.py", "log.py", "settings.py"):
         source = (ENCOUNTER / name).read_text(encoding="utf-8")
         assert "RulesError(f" not in source
         assert 'RulesError("' not in source

@@ -1,0 +1,87 @@
+"""The bestiary: ready NPCs of each game, to add as they are or as numbered copies.
+
+``systems/data/<game>/bestiary.yaml`` is a YAML list; each entry is a character of that game as
+it stands on a roster (weapons and armour may be catalog names), without ``game`` or ``side``,
+plus ``source``: where its numbers come from (a seed's own profile, the demo's example, or a
+common profile the seeds do not give). Like the catalogs (:mod:`gmkit.systems.catalogs`), the
+GM's extra files and ``GMKIT_DATA_PATH`` stack over it: a later entry of the same name replaces
+the earlier one, ``{name: ..., remove: true}`` takes it out.
+
+>>> npcs("dark_heresy", "Cultist", 3, side="Pale Throne")[2].name
+'Cultist 3'
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gmkit.errors import SheetError
+from gmkit.messages import Message
+from gmkit.sheets import sheet_type
+from gmkit.sheets.base import Sheet
+from gmkit.systems.catalogs import data_files, stacked_entries, stamp
+
+FILE_NAME = "bestiary.yaml"
+
+
+@dataclass(frozen=True)
+class Creature:
+    """One entry of a game's bestiary: its sheet, and where its numbers come from."""
+
+    name: str
+    source: str
+    sheet: Sheet
+
+
+def bestiary(game: str, *extra: str | Path) -> dict[str, Creature]:
+    """Name -> creature, from the packaged file, ``extra`` files and GMKIT_DATA_PATH."""
+    return dict(_bestiary(game, stamp(data_files(game, FILE_NAME, extra))))
+
+
+def creature(game: str, name: str) -> Creature:
+    """The creature called ``name`` (case does not matter), or a SheetError listing them."""
+    found = bestiary(game)
+    for key, entry in found.items():
+        if key.casefold() == name.strip().casefold():
+            return entry
+    known = tuple(sorted(found)) or Message("catalogs.none")
+    problem = Message("catalogs.no_such_npc", name=repr(name), known=known)
+    raise SheetError(name, [("npc", problem)])
+
+
+def npc(game: str, name: str, /, **changes: Any) -> Sheet:
+    """The bestiary's ``name`` as a sheet, with ``changes`` (``name="Vex"``, ``side=...``,
+    ``characteristics={"BS": 40}``, ``weapons=["Lasgun"]``) made to it."""
+    sheet = creature(game, name).sheet
+    return sheet.edit(**changes) if changes else sheet
+
+
+def npcs(game: str, name: str, count: int, /, *, named: str = "", **changes: Any) -> list[Sheet]:
+    """``count`` copies of the bestiary's ``name``, called "<named> 1".."<named> N" (``named``
+    defaults to the creature's name), each with ``changes`` made to it."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 500:
+        problem = Message("catalogs.copies_count", count=str(count))
+        raise SheetError(name, [("count", problem)])
+    base = npc(game, name, **changes)
+    stem = named.strip() or creature(game, name).name
+    return [base.edit(name=f"{stem} {number}") for number in range(1, count + 1)]
+
+
+@functools.lru_cache(maxsize=16)
+def _bestiary(game: str, files: tuple[tuple[str, int], ...]) -> dict[str, Creature]:
+    cls = sheet_type(game)
+    found: dict[str, Creature] = {}
+    for path, label, item in stacked_entries(files):
+        data = {key: value for key, value in item.items() if key != "source"}
+        source = item.get("source")
+        if not isinstance(source, str) or not source.strip():
+            raise SheetError(f"{path}: {label}", [("source", Message("catalogs.no_source"))])
+        sheet = cls.build({"game": game, **data})
+        found[sheet.name] = Creature(sheet.name, source.strip(), sheet)
+    return found
+
+
+__all__ = ["Creature", "bestiary", "creature", "npc", "npcs"]
