@@ -92,13 +92,23 @@ def is_sqlite_file(path: str | Path) -> bool:
         return handle.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER
 
 
-def open_campaign(path: str | Path, *, readonly: bool = False) -> CampaignStore:
+def open_campaign(
+    path: str | Path, *, readonly: bool = False, create: bool = False
+) -> CampaignStore:
     """The campaign at ``path``: a SQLite campaign file, opened (read-only for a reader); a
     YAML/JSON campaign document is imported into a SQLite file first (see
-    :func:`import_document`) and that file is opened."""
+    :func:`import_document`) and that file is opened. ``create``: a new, empty campaign file
+    where there is none (``gmkit.prep.campaign(path)`` opens or creates)."""
     source = Path(path).expanduser()
+    if not source.exists() and create and not readonly:
+        if source.suffix.lower() in DOCUMENT_SUFFIXES:
+            raise StoreError(f"{source}: no such campaign document (a new campaign is a .gmk file)")
+        source.parent.mkdir(parents=True, exist_ok=True)
+        return CampaignStore(source, create=True)
     if not source.exists():
-        raise StoreError(f"{source}: no such campaign file")
+        raise StoreError(
+            f"{source}: no such campaign file (open_campaign(path, create=True) makes a new one)"
+        )
     if not is_sqlite_file(source):
         source = import_document(source).path
     return CampaignStore(source, readonly=readonly)

@@ -258,6 +258,8 @@ def _import(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     source = Path(args.campaign)
+    if args.players and (args.all or args.encounter):
+        raise GmkitError("export: --players is for a roster (an event log is the GM's)")
     if args.all or args.encounter:
         if len(args.rest) != 1:
             raise GmkitError("export: give one output PATH after the campaign")
@@ -285,7 +287,7 @@ def _export(args: argparse.Namespace) -> int:
     except KeyError:
         titles = ", ".join(repr(r.title) for r in campaign.rosters)
         raise GmkitError(f"no roster {title!r} in {source}; it has {titles}") from None
-    written = write_roster(path, roster.sheets)
+    written = write_roster(path, roster.sheets, players_only=args.players)
     print(f"gmkit export: wrote {len(roster.sheets)} characters to {written}")
     return 0
 
@@ -375,6 +377,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("rest", nargs="+", metavar="ROSTER PATH | PATH")
     export.add_argument("--all", action="store_true", help="the whole campaign, as JSON")
     export.add_argument("--encounter", help="one encounter's event log, as JSON")
+    export.add_argument(
+        "--players", action="store_true", help="a roster without the GM's fields (notes...)"
+    )
     export.set_defaults(run=_export)
     return parser
 

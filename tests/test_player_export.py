@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import json
+import platform
+import re
 from pathlib import Path
 
 import nbformat
@@ -11,8 +14,11 @@ import pytest
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter, event_text
-from gmkit.store import CampaignStore
+from gmkit.errors import GmkitError
+from gmkit.store import CampaignStore, StoreError
+from gmkit.systems.health import health
 from gmkit.widgets.player import export_player_notebook
+from gmkit.widgets.player_notebook import lab_metadata
 
 CHAPEL = "The Chapel of the Pale Throne"
 
@@ -74,17 +80,27 @@ def test_no_gm_only_value_is_anywhere_in_the_file(campaign, tmp_path):
     assert b"Sergeant Varro Tull" in data  # a visible combatant
 
 
-def test_the_file_is_a_valid_notebook_made_of_the_projection(campaign, tmp_path):
-    fight = scripted_fight(campaign)
+def test_the_file_is_what_jupyterlab_saves_markdown_only(campaign, tmp_path):
+    scripted_fight(campaign)
     with CampaignStore(campaign, readonly=True) as reader:
         path = export_player_notebook(reader, CHAPEL, tmp_path / "players.ipynb")
-    notebook = nbformat.read(path, as_version=4)
+    text = path.read_text(encoding="utf-8")
+    notebook = nbformat.reads(text, as_version=4)
     nbformat.validate(notebook)
-    assert notebook.cells[0].source.startswith(f"# {CHAPEL}")
-    assert all(c.get("outputs", []) == [] for c in notebook.cells if c.cell_type == "code")
-    namespace: dict[str, object] = {}
-    exec(notebook.cells[-1].source, namespace)
-    assert namespace["view"] == fight.player_view()
+    assert (notebook.nbformat, notebook.nbformat_minor) == (4, 5)
+    assert text == nbformat.writes(notebook) + "\n"  # as JupyterLab writes it back
+    assert notebook.metadata == lab_metadata()
+    assert notebook.metadata.kernelspec.name == "python3"
+    assert notebook.metadata.language_info.version == platform.python_version()
+    assert [c.cell_type for c in notebook.cells] == ["markdown"] * 3  # no code, no outputs
+    assert [c.id for c in notebook.cells] == ["players-0", "players-1", "players-2"]
+    assert notebook.cells[0].source.startswith(f"# {CHAPEL}\n\n<h2 class='gmkit-player-header'>")
+    assert "Round <span class='gmkit-now'>1</span>" in notebook.cells[0].source
+    assert "Turn: <span class='gmkit-now'>Sergeant Varro Tull</span>" in notebook.cells[0].source
+    assert notebook.cells[1].source.startswith("<table class='gmkit-player-table'>")
+    assert notebook.cells[2].source == (
+        "## Log\n\n- Ilse Marr hits Cultist Ban once with Laspistol: 2 damage"
+    )
 
 
 def test_exporting_with_player_sides_when_the_gm_has_set_none(tmp_path):
@@ -111,4 +127,136 @@ def test_the_file_names_conditions_and_holds_no_hidden_id(campaign, tmp_path):
     assert "On fire, Stunned (2 rounds)" in text
     assert "on_fire" not in text
     assert "demagogue-ostrava" not in text  # the start's order named his id
-    assert "'hidden_turn': False" in text
+    for flag in ("hidden_turn", "current_side", "visibility", "'sheet'", "enemy_wounds"):
+        assert flag not in text, flag
+
+
+def banded_fight(store: CampaignStore) -> Encounter:
+    """The chapel with enemy wounds shown as bands, after Ilse Marr's public hit on Cultist
+    Ban (2 wounds of his 8) and a GM note of the fight's own."""
+    fight = Encounter.open(store, CHAPEL)
+    fight.set("enemy_wounds", "band")
+    fight.roll_initiative(EnteredDice([9, 10, 6, 7, 1, 5, 4, 8]))
+    fight.start()
+    fight.attack("Ilse Marr", "Laspistol", "Cultist Ban", EnteredDice([20, 3]))
+    fight.note("Ostrava's escape tunnel is behind the third pew.")
+    return fight
+
+
+def test_a_banded_export_holds_no_gm_value_byte_by_byte(campaign, tmp_path):
+    with CampaignStore(campaign) as store:
+        fight = banded_fight(store)
+        path = export_player_notebook(store, fight, tmp_path / "players.ipynb")
+    data = path.read_bytes()
+    state = fight.state
+    enemies = [c for c in state.combatants.values() if c.side == "Pale Throne cult"]
+    hidden = [c for c in enemies if c.hidden]
+    assert [c.name for c in hidden] == ["Demagogue Ostrava"]
+    ban = state.combatants["cultist-ban"]
+    assert health(ban.sheet, ban.counters) == (6, 8)  # hurt: the players read the band only
+    notes = [e["text"] for e in fight.events if e["kind"] == "note"]
+    assert notes == [
+        "The demagogue waits behind the altar: he steps out when a cultist falls.",
+        "Ostrava's escape tunnel is behind the third pew.",
+    ]
+    sheet_notes = [c.sheet.notes for c in enemies if c.sheet.notes]
+    assert sheet_notes == [
+        "Knows the acolytes are coming; a hidden stub revolver under the altar cloth."
+    ]
+    secrets = [c.name for c in hidden] + notes + sheet_notes
+    secrets += ["Ostrava", "demagogue", "escape tunnel", "altar"]  # not even a part of them
+    secrets += list(state.combatants)  # every combatant's id, the players' own included
+    for enemy in enemies:  # each enemy's exact wounds, in any spacing
+        left, total = health(enemy.sheet, enemy.counters)
+        secrets += [f"{left}/{total}", f"{left} / {total}", f"{left}\\/{total}"]
+    secrets += ["hidden_turn", "current_side", "visibility", "enemy_wounds", "player_sides"]
+    secrets += ['"hidden"', "'hidden'", "minion", "counters", "damage_type"]  # flags, sheets
+    for value in secrets:
+        for form in (value, json.dumps(value)[1:-1], html.escape(value)):
+            assert form.encode() not in data, value
+    for shown in (b"Cultist Ban", b">hurt<", b">unhurt<", b"Ilse Marr hits Cultist Ban"):
+        assert shown in data, shown
+    assert b"10/10" in data  # a player's own wounds are exact
+
+
+def test_the_encounter_or_its_name_give_the_same_bytes(campaign, tmp_path):
+    with CampaignStore(campaign) as store:
+        fight = banded_fight(store)
+        by_fight = export_player_notebook(store, fight, tmp_path / "by-fight.ipynb")
+        by_name = export_player_notebook(store, CHAPEL, tmp_path / "by-name.ipynb")
+    assert by_fight.read_bytes() == by_name.read_bytes()
+    assert b"Cultist Ban" in by_name.read_bytes()
+
+
+def test_an_encounter_of_another_store_is_exported_as_it_is(campaign, tmp_path):
+    with CampaignStore(campaign) as store:
+        fight = banded_fight(store)
+        here = export_player_notebook(store, fight, tmp_path / "here.ipynb")
+    with CampaignStore(tmp_path / "other.gmk", create=True) as other:
+        assert other.encounters() == []
+        there = export_player_notebook(other, fight, tmp_path / "there.ipynb")
+    assert there.read_bytes() == here.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("encounter", "shown"),
+    [(42, "int 42"), (None, "NoneType None"), ([CHAPEL], f"list [{CHAPEL!r}]")],
+)
+def test_a_wrong_encounter_argument_is_refused_by_name(campaign, tmp_path, encounter, shown):
+    target = tmp_path / "players.ipynb"
+    with CampaignStore(campaign, readonly=True) as reader, pytest.raises(StoreError) as refused:
+        export_player_notebook(reader, encounter, target)
+    assert isinstance(refused.value, GmkitError)
+    assert str(refused.value) == (
+        "export_player_notebook: 'encounter' must be an Encounter or its name, got " + shown
+    )
+    assert refused.value.render("es") == (
+        "export_player_notebook: 'encounter' debe ser un Encounter o su nombre, no " + shown
+    )
+    assert not target.exists()
+
+
+def test_an_unknown_name_or_language_is_refused_clearly(campaign, tmp_path):
+    target = tmp_path / "players.ipynb"
+    with CampaignStore(campaign, readonly=True) as reader:
+        with pytest.raises(StoreError, match=r"^no encounter named 'The Chapel'$"):
+            export_player_notebook(reader, "The Chapel", target)
+        with pytest.raises(StoreError) as refused:
+            export_player_notebook(reader, CHAPEL, target, language="fr")
+    assert str(refused.value) == (
+        "export_player_notebook: 'language' 'fr' is none gmkit speaks; it speaks en and es"
+    )
+    assert not target.exists()
+
+
+def test_a_spanish_export_reads_spanish(campaign, tmp_path):
+    with CampaignStore(campaign) as store:
+        fight = banded_fight(store)
+        path = export_player_notebook(store, fight, tmp_path / "es.ipynb", language="es")
+    notebook = nbformat.read(path, as_version=4)
+    header, table, log = (cell.source for cell in notebook.cells)
+    assert "Asalto <span class='gmkit-now'>1</span>" in header
+    assert "Turno: <span class='gmkit-now'>Ilse Marr</span>" in header
+    heads = "<th>Personaje</th><th>Bando</th><th>Heridas</th><th>Estados</th>"
+    assert heads in table
+    assert "<summary>Hoja</summary><b>Características</b> WS 41" in table
+    assert "<b>Puntos de destino</b> 2 · <b>Armadura</b> Mesh Vest · <b>Armas</b>" in table
+    assert ">herido<" in table
+    assert ">ileso<" in table
+    assert (
+        log == "## Registro\n\n- Ilse Marr impacta a Cultist Ban una vez con Laspistol: 2 de daño"
+    )
+    read = re.sub(r"<[^>]+>", " ", "\n".join((header, table, log)))  # what the page shows
+    words = set(re.findall(r"[A-Za-zÁÉÍÓÚáéíóúñÑ]+", read))
+    english = {"Round", "Turn", "Character", "Side", "Wounds", "Conditions", "Log", "Sheet"}
+    english |= {"hurt", "unhurt", "hits", "once", "with", "damage", "Fate", "Weapons"}
+    assert words & english == set()
+    assert {"Asalto", "Turno", "Registro", "impacta", "herido", "ileso"} <= words
+
+
+def test_the_export_is_still_named_where_it_was():
+    import gmkit.widgets
+    from gmkit.widgets import player, player_notebook
+
+    assert player.export_player_notebook is player_notebook.export_player_notebook
+    assert gmkit.widgets.export_player_notebook is player_notebook.export_player_notebook

@@ -15,9 +15,13 @@
 False
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 import pandas as pd
 
 from gmkit.encounter.combat import CombatCommands
+from gmkit.encounter.overview import odds_frame, overview_frame
 from gmkit.encounter.permits import Permit
 from gmkit.encounter.state import Combatant, Condition, EncounterState, Trigger
 from gmkit.encounter.views import (
@@ -44,6 +48,21 @@ class Encounter(CombatCommands):
 
     def summary_frame(self) -> pd.DataFrame:
         return combatant_summary(self.effective_events, self.state)
+
+    def overview(self, language: str = "en") -> pd.DataFrame:
+        """The fight as prepared: per combatant its side, whether the players run it, hidden,
+        wounds, what the players see of them, initiative and conditions."""
+        return overview_frame(self.state, language)
+
+    def odds_frame(
+        self,
+        attackers: Iterable[str] | None = None,
+        targets: Iterable[str] | None = None,
+        **options: Any,
+    ) -> pd.DataFrame:
+        """The exact odds of the attackers' weapons against the targets, one row per outcome
+        (see :func:`gmkit.encounter.overview.odds_frame`); nothing is recorded."""
+        return odds_frame(self, attackers, targets, **options)
 
     def units_frame(self) -> pd.DataFrame:
         """The units on the table (WFB), one row each: their models left and how they stand."""

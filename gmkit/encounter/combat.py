@@ -97,6 +97,15 @@ class CombatCommands(UnitCommands, ActionCommands):
             names.add("surprised")
         return sorted(names)
 
+    def try_attack(
+        self, attacker: str, weapon: str, target: str, source: DiceSource, **request: Any
+    ) -> AttackResult:
+        """Resolve an attack as :meth:`attack` would, with the same request, and record
+        nothing: a trial in prep (``EnteredDice([15, 7])`` for the table's dice, or
+        ``SeededDice(7)``); ``result.explain()`` gives its steps."""
+        built = self.attack_request(attacker, weapon, target, **request)
+        return system(self.game).resolve_attack(built, source)
+
     def attack(
         self,
         attacker: str,

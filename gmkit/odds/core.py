@@ -150,6 +150,44 @@ class Odds:
             yield from member.distributions()
         yield from self.details.items()
 
+    def rows(self, language: str = "en") -> list[dict[str, Any]]:
+        """The odds as tidy rows: ``kind`` (hit, state, event, expected), ``outcome`` (its key
+        as the odds name it), ``label`` (its words in ``language``), ``value`` (a float: a
+        chance, or an expected number) and ``exact`` (the Fraction)."""
+        from gmkit.odds.labels import odds_label  # the words come last
+
+        found: list[tuple[str, str, Fraction]] = [("hit", "hit", self.hit)]
+        found += [("state", str(state), self.states.p(state)) for state in self.states]
+        found += [("event", name, value) for name, value in self.events.items()]
+        found += [
+            ("expected", "hits", self.expected_hits),
+            ("expected", "wounds", self.expected_wounds),
+            ("expected", "damage", self.expected_damage),
+        ]
+        return [
+            {
+                "kind": kind,
+                "outcome": key,
+                "label": render(odds_label(key), language),
+                "value": float(value),
+                "exact": value,
+            }
+            for kind, key, value in found
+        ]
+
+    def frame(self, language: str = "en") -> Any:
+        """:meth:`rows` as a pandas DataFrame, one row per outcome."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows(language))
+
+    def __repr__(self) -> str:
+        states = ", ".join(f"{state} {float(self.states.p(state)):.1%}" for state in self.states)
+        return (
+            f"Odds({self.game}: hit {float(self.hit):.1%}, expected damage "
+            f"{float(self.expected_damage):.2f}; {states})"
+        )
+
     def as_float(self) -> dict[str, Any]:
         """The same odds as floats, in plain dicts (for a table, a chart or pandas)."""
         return {

@@ -30,8 +30,11 @@ from gmkit.sheets.base import Sheet
 FORMATS = (".json", ".yaml", ".yml", ".csv")
 
 
-def dump_sheets(sheets: Iterable[Sheet]) -> list[dict[str, Any]]:
-    """Sheets as plain JSON-ready dicts (derived values are not stored)."""
+def dump_sheets(sheets: Iterable[Sheet], *, players_only: bool = False) -> list[dict[str, Any]]:
+    """Sheets as plain JSON-ready dicts (derived values are not stored); ``players_only``
+    leaves out every field the GM keeps (``gm_only``: notes...)."""
+    if players_only:
+        return [sheet.public_view() for sheet in sheets]
     return [sheet.model_dump(mode="json") for sheet in sheets]
 
 
@@ -69,8 +72,9 @@ def copies(item: dict[str, Any], label: str) -> list[dict[str, Any]]:
     return [{**rest, "name": f"{stem} {number}"} for number in range(1, count + 1)]
 
 
-def to_json(sheets: Iterable[Sheet]) -> str:
-    return json.dumps(dump_sheets(sheets), indent=2, ensure_ascii=False) + "\n"
+def to_json(sheets: Iterable[Sheet], *, players_only: bool = False) -> str:
+    data = dump_sheets(sheets, players_only=players_only)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def from_json(text: str) -> list[Sheet]:
@@ -81,8 +85,9 @@ def from_json(text: str) -> list[Sheet]:
     return load_sheets(data)
 
 
-def to_yaml(sheets: Iterable[Sheet]) -> str:
-    text: str = yaml.safe_dump(dump_sheets(sheets), sort_keys=False, allow_unicode=True)
+def to_yaml(sheets: Iterable[Sheet], *, players_only: bool = False) -> str:
+    data = dump_sheets(sheets, players_only=players_only)
+    text: str = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
     return text
 
 
@@ -97,9 +102,10 @@ def from_yaml(text: str) -> list[Sheet]:
 # --- DataFrames and CSV ---------------------------------------------------------------
 
 
-def roster_to_frame(sheets: Iterable[Sheet]) -> pd.DataFrame:
-    """One row per character; dotted columns for nested values, JSON text for lists."""
-    rows = [_flatten(sheet.model_dump(mode="json")) for sheet in sheets]
+def roster_to_frame(sheets: Iterable[Sheet], *, players_only: bool = False) -> pd.DataFrame:
+    """One row per character; dotted columns for nested values, JSON text for lists;
+    ``players_only`` leaves the GM's fields out."""
+    rows = [_flatten(data) for data in dump_sheets(sheets, players_only=players_only)]
     columns: list[str] = []
     for row in rows:
         columns.extend(key for key in row if key not in columns)
@@ -124,8 +130,8 @@ def roster_from_frame(frame: pd.DataFrame) -> list[Sheet]:
     return sheets
 
 
-def to_csv(sheets: Iterable[Sheet]) -> str:
-    text: str = roster_to_frame(sheets).to_csv(index=False)
+def to_csv(sheets: Iterable[Sheet], *, players_only: bool = False) -> str:
+    text: str = roster_to_frame(sheets, players_only=players_only).to_csv(index=False)
     return text
 
 
@@ -140,8 +146,9 @@ def from_csv(text: str) -> list[Sheet]:
 # --- files ---------------------------------------------------------------------------
 
 
-def write_roster(path: str | Path, sheets: Sequence[Sheet]) -> Path:
-    """Write ``sheets`` to ``path`` in the format its suffix names (.json, .yaml, .csv).
+def write_roster(path: str | Path, sheets: Sequence[Sheet], *, players_only: bool = False) -> Path:
+    """Write ``sheets`` to ``path`` in the format its suffix names (.json, .yaml, .csv);
+    ``players_only`` leaves out every field the GM keeps (a roster to hand the players).
 
     The file is written beside and then moved into place, so a failed write never leaves half
     a roster where a good one was.
@@ -150,7 +157,7 @@ def write_roster(path: str | Path, sheets: Sequence[Sheet]) -> Path:
     writers = {".json": to_json, ".yaml": to_yaml, ".yml": to_yaml, ".csv": to_csv}
     if target.suffix.lower() not in writers:
         raise SheetError(str(target), [("(file)", _unknown_format())])
-    text = writers[target.suffix.lower()](sheets)
+    text = writers[target.suffix.lower()](sheets, players_only=players_only)
     temporary = target.with_name(f".{target.name}.tmp")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(target)

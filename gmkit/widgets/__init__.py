@@ -20,6 +20,7 @@ _WHERE = {
     "SheetEditor": "gmkit.widgets.sheet_editor",
     "SheetView": "gmkit.widgets.roster",
     "export_player_notebook": "gmkit.widgets.player",
+    "odds_plot": "gmkit.widgets.odds_plot",
 }
 
 __all__ = sorted(_WHERE)

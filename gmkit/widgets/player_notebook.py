@@ -9,8 +9,8 @@ enemy's sheet or exact wounds where the GM shows a band, a GM note, an id) is in
 no code cell, no output, nothing a notebook must trust.
 
 The file is what JupyterLab itself would save (nbformat 4.5, cell ids, the kernelspec and
-language_info JupyterLab keeps, the trailing newline), so it opens without being marked
-changed.
+language_info it would set on starting the kernel: :func:`lab_metadata`, the trailing
+newline), so it opens without being marked changed.
 
 >>> from gmkit.campaign import demo_campaign_file, open_campaign
 >>> store = open_campaign(demo_campaign_file(), readonly=True)
@@ -22,6 +22,7 @@ False
 from __future__ import annotations
 
 import html
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,18 +37,45 @@ from gmkit.widgets.i18n import LANGUAGE_NAMES, t
 if TYPE_CHECKING:
     from nbformat import NotebookNode
 
-__all__ = ["LOG_LINES", "export_player_notebook", "player_notebook"]
+__all__ = ["KERNEL", "LOG_LINES", "export_player_notebook", "lab_metadata", "player_notebook"]
 
 LOG_LINES = 50
 """The newest public log lines the notebook holds."""
 
 _LOGGED = ("attack", "effects", "note")  # public events whose text the players read
 
-METADATA: dict[str, Any] = {
-    "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-    "language_info": {"name": "python"},
-}
-"""The notebook's metadata: what JupyterLab keeps as it is when it opens the file."""
+KERNEL = "python3"
+"""The kernel the notebook names: the one JupyterLab starts for a Python notebook."""
+
+
+def lab_metadata() -> dict[str, Any]:
+    """The notebook's metadata as JupyterLab sets it once the Python kernel has started (the
+    kernelspec as installed here, the language_info ipykernel reports for this Python), so
+    opening the file changes nothing in it (opened where another Python runs, JupyterLab
+    updates the version and marks it changed)."""
+    display_name, language = f"Python {sys.version_info[0]} (ipykernel)", "python"
+    try:
+        from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    except ImportError:  # no Jupyter here: ipykernel's own kernelspec
+        pass
+    else:
+        try:
+            spec = KernelSpecManager().get_kernel_spec(KERNEL)
+            display_name, language = spec.display_name, spec.language
+        except (NoSuchKernel, OSError, ValueError):
+            pass  # none installed: JupyterLab starts ipykernel's own
+    return {
+        "kernelspec": {"display_name": display_name, "language": language, "name": KERNEL},
+        "language_info": {  # as ipykernel's IPythonKernel.language_info
+            "codemirror_mode": {"name": "ipython", "version": sys.version_info[0]},
+            "file_extension": ".py",
+            "mimetype": "text/x-python",
+            "name": "python",
+            "nbconvert_exporter": "python",
+            "pygments_lexer": "ipython3",
+            "version": sys.version.split()[0],
+        },
+    }
 
 
 def _shown(value: object) -> str:
@@ -98,7 +126,7 @@ def player_notebook(
     if lines:
         listed = "\n".join(f"- {html.escape(line, quote=False)}" for line in lines)
         sources.append(f"## {html.escape(t('log', language), quote=False)}\n\n{listed}")
-    notebook: NotebookNode = nbformat.v4.new_notebook(metadata=METADATA)
+    notebook: NotebookNode = nbformat.v4.new_notebook(metadata=lab_metadata())
     notebook.cells = [
         nbformat.v4.new_markdown_cell(source, id=f"players-{number}")
         for number, source in enumerate(sources)

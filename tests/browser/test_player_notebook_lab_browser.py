@@ -139,7 +139,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Exported]:
             process.wait()
 
 
-def _kernel_idle(page, timeout: float = 120) -> None:  # type: ignore[no-untyped-def]
+def _kernel_idle(page, timeout: float = 120) -> None:
     """Wait for the notebook's kernel to be idle (choosing Python if JupyterLab asks)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -1,0 +1,160 @@
+"""A prepared fight at a glance, and the odds of its attacks, as pandas DataFrames.
+
+- :func:`overview_frame`: one row per combatant: side, whether the players run it, hidden,
+  wounds, what the players see of them, initiative, conditions.
+- :func:`odds_frame`: the exact odds of each attacker's weapons against each target, tidy
+  (one row per attacker x weapon x target x outcome), from the same requests the table
+  resolves: nothing is recorded.
+
+Both read the encounter's state and the rules' own functions; the words are the reader's
+(``language``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.encounter.views import player_view
+from gmkit.systems.health import health
+
+if TYPE_CHECKING:
+    from gmkit.encounter import Encounter
+
+OVERVIEW_COLUMNS = (
+    "name",
+    "side",
+    "players",
+    "hidden",
+    "wounds",
+    "players see",
+    "initiative",
+    "conditions",
+)
+ODDS_COLUMNS = (
+    "attacker",
+    "weapon",
+    "mode",
+    "action",
+    "target",
+    "kind",
+    "outcome",
+    "label",
+    "value",
+)
+
+
+def overview_frame(state: EncounterState, language: str = "en") -> pd.DataFrame:
+    """Per combatant present: its side, whether the players run it (``player_sides``), hidden,
+    wounds left/total, the wounds as the players see them ("" while hidden), initiative
+    (None until rolled) and its conditions."""
+    seen = {entry["name"]: entry for entry in player_view(state, language=language)["combatants"]}
+    sides = set(state.settings.get("player_sides", ()))
+    rows = []
+    for combatant in state.combatants.values():
+        if combatant.removed:
+            continue
+        left, total = health(combatant.sheet, combatant.counters)
+        shown = seen.get(combatant.name, {}) if not combatant.hidden else {}
+        rows.append(
+            {
+                "name": combatant.name,
+                "side": combatant.side,
+                "players": combatant.side in sides,
+                "hidden": combatant.hidden,
+                "wounds": f"{left}/{total}",
+                "players see": str(shown.get("wounds", "")),
+                "initiative": combatant.initiative,
+                "conditions": ", ".join(sorted(combatant.conditions)),
+            }
+        )
+    return pd.DataFrame(rows, columns=list(OVERVIEW_COLUMNS))
+
+
+def odds_frame(
+    encounter: Encounter,
+    attackers: Iterable[str] | None = None,
+    targets: Iterable[str] | None = None,
+    *,
+    weapons: Iterable[str] | None = None,
+    distance: float | None = None,
+    circumstances: Mapping[str, Any] | None = None,
+    language: str = "en",
+) -> pd.DataFrame:
+    """The odds of every attack of ``attackers`` (names or ids; default: the players' sides,
+    else everyone) with each of their weapons (or those named in ``weapons``) in its first
+    legal mode and action, against each of ``targets`` (default: everyone on another side),
+    at ``distance`` with ``circumstances``. Tidy: one row per outcome (see
+    :meth:`gmkit.odds.Odds.rows`); ``exact`` holds the Fraction."""
+    from gmkit.odds import odds  # the odds engines load when first asked for
+    from gmkit.systems import choices
+
+    state = encounter.state
+    present = [c for c in state.combatants.values() if not c.removed]
+    shooters = _pick(encounter, attackers, _default_attackers(state, present))
+    wanted = {name.casefold() for name in weapons} if weapons is not None else None
+    rows: list[dict[str, Any]] = []
+    for attacker in shooters:
+        victims = _pick(encounter, targets, [c for c in present if c.side != attacker.side])
+        for weapon in choices.weapons(encounter.game, attacker.sheet):
+            if wanted is not None and weapon.casefold() not in wanted:
+                continue
+            mode, action = _first_legal(encounter.game, attacker, weapon)
+            if not mode:
+                continue
+            for target in victims:
+                if target.id == attacker.id:
+                    continue
+                request = encounter.attack_request(
+                    attacker.id,
+                    weapon,
+                    target.id,
+                    action=action,
+                    mode=mode,
+                    distance=distance,
+                    circumstances=dict(circumstances or {}),
+                )
+                head = {
+                    "attacker": attacker.name,
+                    "weapon": weapon,
+                    "mode": mode,
+                    "action": action,
+                    "target": target.name,
+                }
+                rows.extend({**head, **row} for row in odds(request).rows(language))
+    return pd.DataFrame(rows, columns=[*ODDS_COLUMNS, "exact"])
+
+
+def _default_attackers(state: EncounterState, present: list[Combatant]) -> list[Combatant]:
+    sides = set(state.settings.get("player_sides", ()))
+    players = [c for c in present if c.side in sides]
+    return players or present
+
+
+def _pick(
+    encounter: Encounter, named: Iterable[str] | None, default: list[Combatant]
+) -> list[Combatant]:
+    if named is None:
+        return default
+    if isinstance(named, str):
+        named = [named]
+    return [encounter.combatant(name) for name in named]
+
+
+def _first_legal(game: str, attacker: Combatant, weapon: str) -> tuple[str, str]:
+    """The weapon's first mode with a legal attack, and the action a plain attack in it is."""
+    from gmkit.systems import choices
+
+    offered = choices.attack_choices(game, attacker.sheet, weapon)
+    for mode in offered.modes:
+        legal = choices.attack_choices(game, attacker.sheet, weapon, mode=mode.id)
+        action = choices.default_action(game, mode.id, [a.id for a in legal.actions])
+        if action:
+            return mode.id, action
+    return "", ""
+
+
+__all__ = ["ODDS_COLUMNS", "OVERVIEW_COLUMNS", "odds_frame", "overview_frame"]

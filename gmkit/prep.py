@@ -1,0 +1,186 @@
+"""Preparing a fight, in a GM's words: the calls a prep notebook makes, each one line.
+
+>>> from gmkit import prep
+>>> store = prep.campaign(folder / "next-week.gmk")          # opens it, or makes a new one
+>>> gangers = prep.npcs("dark_heresy", "Hive ganger", 5, named="Ganger", side="Red Hand")
+>>> fight = prep.encounter(store, "Chapel raid", "dark_heresy", gangers, hidden=["Ganger 5"])
+>>> fight.overview()[["name", "hidden", "wounds"]]               # doctest: +SKIP
+
+- :func:`campaign`: open or create a campaign file in one call.
+- :func:`roster`: sheets from a DataFrame, a CSV/YAML/JSON file or Python dicts and sheets,
+  catalog names (``weapons: Lasgun; Knife``), bestiary entries (``npc: Cultist``) and copies
+  (``count: 5``) expanded the same way in all of them.
+- :func:`npc`, :func:`npcs`, :func:`bestiary`: the game's ready NPCs; :func:`weapon` and
+  :func:`armour`: catalog entries to change (``.edit(clip=4)``), :func:`catalog` to browse.
+- :func:`encounter`: an encounter created, or replaced when the notebook runs again, with who
+  hides, which sides the players run, how they see enemy wounds and the GM's note.
+- Then the Encounter itself: ``overview()``, ``odds_frame()``, ``attack_request()``...;
+  :func:`odds_plot` draws an odds table; :func:`export_player_notebook` writes the players'
+  notebook; ``store.backup(path)`` copies a campaign in use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+from pydantic import BaseModel
+
+from gmkit.campaign import open_campaign
+from gmkit.encounter import Encounter
+from gmkit.errors import SheetError
+from gmkit.messages import Message
+from gmkit.sheets import load_sheet
+from gmkit.sheets.base import Model, Sheet
+from gmkit.sheets.io import copies, roster_from_frame
+from gmkit.store import CampaignStore
+from gmkit.systems.bestiary import bestiary as _bestiary
+from gmkit.systems.bestiary import npc, npcs
+from gmkit.systems.catalogs import catalog as _catalog
+
+RosterSource = pd.DataFrame | str | Path | Sheet | Mapping[str, Any] | Iterable[Any]
+
+
+def campaign(path: str | Path) -> CampaignStore:
+    """The campaign file at ``path``, made new and empty if there is none yet."""
+    return open_campaign(path, create=True)
+
+
+def roster(source: RosterSource, *, game: str | None = None) -> list[Sheet]:
+    """The sheets ``source`` holds: a DataFrame (one row per character, dotted columns for
+    nested values: ``characteristics.BS``), a .csv/.yaml/.json file, a dict, a sheet, or a list
+    of those. ``game`` fills the characters that name none."""
+    from gmkit.campaign import read_roster_file
+
+    if isinstance(source, pd.DataFrame):
+        frame = source.copy()
+        if game:
+            if "game" not in frame.columns:
+                frame["game"] = game
+            frame["game"] = frame["game"].where(frame["game"].notna() & (frame["game"] != ""), game)
+        return roster_from_frame(frame)
+    if isinstance(source, str | Path):
+        return read_roster_file(source, game=game)[0]
+    if isinstance(source, Sheet | Mapping):
+        source = [source]
+    sheets: list[Sheet] = []
+    for number, item in enumerate(source, start=1):
+        if isinstance(item, Sheet):
+            sheets.append(item)
+            continue
+        if not isinstance(item, Mapping):
+            problem = Message("sheets.not_a_mapping")
+            raise SheetError(f"(entry {number})", [("(sheet)", problem)])
+        data = {"game": game, **item} if game and "game" not in item else dict(item)
+        label = f"{data.get('name') or data.get('npc') or '(unnamed)'} (entry {number})"
+        sheets.extend(load_sheet(copy, label=label) for copy in copies(data, label))
+    return sheets
+
+
+def bestiary(game: str) -> pd.DataFrame:
+    """The game's ready NPCs: name, where their numbers come from, and their roster line."""
+    rows = [
+        {"name": entry.name, "source": entry.source, **entry.sheet.summary()}
+        for entry in _bestiary(game).values()
+    ]
+    return pd.DataFrame(rows)
+
+
+def catalog(game: str, kind: Literal["weapons", "armour"] = "weapons") -> pd.DataFrame:
+    """The game's weapon (or armour) catalog, one row per entry, its fields as columns."""
+    return pd.DataFrame([entry.model_dump(mode="json") for entry in _catalog(game, kind).values()])
+
+
+def weapon(game: str, name: str, /, **changes: Any) -> BaseModel:
+    """The catalog's weapon ``name`` (case does not matter), with ``changes`` made to it."""
+    return _entry(game, "weapons", name, changes)
+
+
+def armour(game: str, name: str, /, **changes: Any) -> BaseModel:
+    """The catalog's armour ``name``, with ``changes`` made to it."""
+    return _entry(game, "armour", name, changes)
+
+
+def encounter(
+    store: CampaignStore,
+    name: str,
+    game: str,
+    combatants: RosterSource,
+    *,
+    hidden: Iterable[str] = (),
+    player_sides: Sequence[str] = (),
+    enemy_wounds: Literal["exact", "band", "hidden"] | None = None,
+    gm_note: str = "",
+    replace: bool = True,
+) -> Encounter:
+    """The encounter ``name`` with ``combatants`` (anything :func:`roster` reads) added, those
+    named in ``hidden`` hidden from the players, ``player_sides`` and ``enemy_wounds`` set and
+    ``gm_note`` noted for the GM alone; initiative not rolled. ``replace`` (the default): an
+    encounter of that name already in the file is deleted first, so the notebook can run
+    again from the top. Every name in ``hidden`` must be one of the combatants."""
+    sheets = roster(combatants, game=game)
+    names = {sheet.name for sheet in sheets}
+    secret = list(hidden)
+    unknown = [who for who in secret if who not in names]
+    if unknown:
+        problem = Message("sheets.hidden_not_added", names=tuple(unknown), known=tuple(names))
+        raise SheetError(name, [("hidden", problem)])
+    fight = Encounter.create(store, name, game, replace=replace)
+    for sheet in sheets:
+        fight.add(sheet, hidden=sheet.name in secret)
+    if player_sides:
+        fight.set("player_sides", list(player_sides))
+    if enemy_wounds is not None:
+        fight.set("enemy_wounds", enemy_wounds)
+    if gm_note:
+        fight.note(gm_note, gm_only=True)
+    return fight
+
+
+def export_player_notebook(
+    store: CampaignStore, encounter: Encounter | str, path: str | Path, **options: Any
+) -> Path:
+    """The players' notebook of ``encounter`` (the Encounter or its name), written to ``path``
+    (see :func:`gmkit.widgets.player_notebook.export_player_notebook`)."""
+    from gmkit.widgets.player_notebook import export_player_notebook as export
+
+    return export(store, encounter, path, **options)
+
+
+def odds_plot(frame: pd.DataFrame) -> Any:
+    """An odds table (``fight.odds_frame()``) drawn as one bar of states per attack."""
+    from gmkit.widgets.odds_plot import odds_plot as plot
+
+    return plot(frame)
+
+
+def _entry(
+    game: str, kind: Literal["weapons", "armour"], name: str, changes: dict[str, Any]
+) -> BaseModel:
+    entries = _catalog(game, kind)
+    folded = {key.casefold(): key for key in entries}
+    key = folded.get(name.strip().casefold())
+    if key is None:
+        problem = Message(f"catalogs.no_such_{kind}", name=repr(name), known=tuple(sorted(entries)))
+        raise SheetError(name, [("name", problem)])
+    found = entries[key]
+    if changes and isinstance(found, Model):
+        return found.edit(**changes)
+    return found
+
+
+__all__ = [
+    "armour",
+    "bestiary",
+    "campaign",
+    "catalog",
+    "encounter",
+    "export_player_notebook",
+    "npc",
+    "npcs",
+    "odds_plot",
+    "roster",
+    "weapon",
+]

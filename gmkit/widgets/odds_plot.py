@@ -1,0 +1,67 @@
+"""A plot of an odds table: one bar per attack (attacker, weapon, target), the target's states
+side by side, each as wide as its chance, coloured from the least to the most harmful.
+
+Formatting only: :func:`odds_plot` draws the rows of :func:`gmkit.encounter.overview.odds_frame`
+(its ``label`` column already in the reader's language). No rule lives here.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as widgets
+import pandas as pd
+
+from gmkit.widgets.odds_charts import severity_colours
+
+_E = html.escape
+_STYLE = (
+    "<style>.gmkit-odds-plot{font:13px sans-serif;border-collapse:collapse}"
+    ".gmkit-odds-plot td{padding:2px 8px 2px 0;white-space:nowrap}"
+    ".gmkit-odds-plot .gmkit-bar{display:flex;width:360px;height:16px;background:#eee}"
+    ".gmkit-odds-plot .gmkit-bar span{display:block;height:100%}"
+    ".gmkit-odds-legend span{margin-right:12px}</style>"
+)
+
+
+def odds_plot(frame: pd.DataFrame, *, width: int = 360) -> widgets.HTML:
+    """The ``state`` rows of an odds table as bars, with a legend; hover a part for its
+    chance. Rows of other kinds are left out (print the frame to read them)."""
+    states = frame[frame["kind"] == "state"]
+    if states.empty:
+        return widgets.HTML("<p>(no attacks: the table has no state rows)</p>")
+    keys = ["attacker", "weapon", "target"]
+    order = list(dict.fromkeys(states["outcome"]))
+    colours = severity_colours(order)
+    names = dict(zip(states["outcome"], states["label"], strict=False))
+    rows = []
+    for (attacker, weapon, target), group in states.groupby(keys, sort=False):
+        parts = "".join(_part(row, colours[row["outcome"]], width) for _, row in group.iterrows())
+        rows.append(
+            f"<tr><td>{_E(str(attacker))}</td><td>{_E(str(weapon))}</td>"
+            f"<td>{_E(str(target))}</td><td><div class='gmkit-bar' "
+            f"style='width:{width}px'>{parts}</div></td></tr>"
+        )
+    legend = "".join(
+        f"<span><span style='color:{colours[key]}'>&#9632;</span> {_E(str(names[key]))}</span>"
+        for key in order
+    )
+    return widgets.HTML(
+        f"{_STYLE}<table class='gmkit-odds-plot'>{''.join(rows)}</table>"
+        f"<div class='gmkit-odds-legend'>{legend}</div>"
+    )
+
+
+def _part(row: Any, colour: str, width: int) -> str:
+    value = float(row["value"])
+    if value <= 0:
+        return ""
+    tip = f"{row['label']}: {value:.1%}"
+    return (
+        f"<span class='gmkit-state' data-state='{_E(str(row['outcome']))}' "
+        f"style='width:{value * width:.1f}px;background:{colour}' title='{_E(tip)}'></span>"
+    )
+
+
+__all__ = ["odds_plot"]
