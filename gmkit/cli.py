@@ -200,9 +200,14 @@ def _lab(args: argparse.Namespace) -> int:
 
 
 def copied_notebooks() -> list[Path]:
-    """The notebooks ``gmkit notebooks`` copies: prep and the tours (not the apps' own)."""
+    """The notebooks ``gmkit notebooks`` copies: prep, the roster it reads, and the tours (not
+    the apps' own)."""
     folder = notebook_path(LAB_NOTEBOOK).parent
-    return [folder / LAB_NOTEBOOK, *sorted(folder.glob("tour_*.ipynb"))]
+    return [
+        folder / LAB_NOTEBOOK,
+        *sorted(folder.glob("*.csv")),
+        *sorted(folder.glob("tour_*.ipynb")),
+    ]
 
 
 def _notebooks(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@
 - :func:`roster`: sheets from a DataFrame, a CSV/YAML/JSON file or Python dicts and sheets,
   catalog names (``weapons: Lasgun; Knife``), bestiary entries (``npc: Cultist``) and copies
   (``count: 5``) expanded the same way in all of them.
+- :func:`summary`: the sheets' roster lines as a DataFrame.
 - :func:`npc`, :func:`npcs`, :func:`bestiary`: the game's ready NPCs; :func:`weapon` and
   :func:`armour`: catalog entries to change (``.edit(clip=4)``), :func:`catalog` to browse.
 - :func:`encounter`: an encounter created, or replaced when the notebook runs again, with who
@@ -77,6 +78,14 @@ def roster(source: RosterSource, *, game: str | None = None) -> list[Sheet]:
         label = f"{data.get('name') or data.get('npc') or '(unnamed)'} (entry {number})"
         sheets.extend(load_sheet(copy, label=label) for copy in copies(data, label))
     return sheets
+
+
+def summary(sheets: Iterable[Sheet]) -> pd.DataFrame:
+    """Each sheet's roster line (name, side, the profile as the game prints it, wounds,
+    armour, weapons): what a GM scans before the fight."""
+    return pd.DataFrame(
+        [{"name": sheet.name, "side": sheet.side, **sheet.summary()} for sheet in sheets]
+    )
 
 
 def bestiary(game: str) -> pd.DataFrame:
@@ -182,5 +191,6 @@ __all__ = [
     "npcs",
     "odds_plot",
     "roster",
+    "summary",
     "weapon",
 ]

@@ -295,7 +295,7 @@ def test_notebooks_copies_the_prep_and_tour_notebooks(tmp_path, capsys):
     written = sorted(path.name for path in target.iterdir())
     tours = sorted(path.name for path in (ROOT / "notebooks").glob("tour_*.ipynb"))
     assert len(tours) == 5
-    assert written == sorted(["prep.ipynb", *tours])  # not the apps' table and players
+    assert written == sorted(["prep.ipynb", "acolytes.csv", *tours])  # not the apps' notebooks
     for name in written:
         assert (target / name).read_bytes() == (ROOT / "notebooks" / name).read_bytes()
     out = capsys.readouterr().out

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -30,8 +33,16 @@ def test_notebooks_are_stored_without_outputs():
 
 
 @cache
-def executed(name: str) -> nbformat.NotebookNode:
-    path = FOLDER / name
+def _copy() -> Path:
+    """The notebooks folder copied once, so what a notebook writes (the players' notebook)
+    never lands in the checkout."""
+    where = Path(tempfile.mkdtemp(prefix="gmkit-notebooks-")) / "notebooks"
+    shutil.copytree(FOLDER, where)
+    return where
+
+
+def run(name: str, folder: Path | None = None) -> nbformat.NotebookNode:
+    path = (folder or _copy()) / name
     notebook = nbformat.read(path, as_version=4)
     NotebookClient(
         notebook,
@@ -40,6 +51,11 @@ def executed(name: str) -> nbformat.NotebookNode:
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     return notebook
+
+
+@cache
+def executed(name: str) -> nbformat.NotebookNode:
+    return run(name)
 
 
 def text_of(notebook: nbformat.NotebookNode) -> str:
@@ -112,11 +128,42 @@ def test_each_tour_reproduces_its_seed_example(name, monkeypatch):
 def test_prep_builds_an_encounter_whose_player_projection_keeps_the_secrets(monkeypatch):
     monkeypatch.delenv("GMKIT_CAMPAIGN", raising=False)
     shown = text_of(executed("prep.ipynb"))
-    assert "Ballistic Skill test" in shown
-    assert "Demagogue Ostrava" in shown  # the GM's tables show him...
+    assert "Ballistic Skill test: hit, 3 degrees of success (BS 42 +10 = 52" in shown
+    assert "Magos Vorn" in shown  # the GM's tables show him...
     cells = executed("prep.ipynb").cells
     projection = next(c for c in cells if "fight.player_view()" in c.source)["outputs"]
     shown_to_players = "".join(str(o.get("data", {}).get("text/plain", "")) for o in projection)
     assert "Sergeant Varro Tull" in shown_to_players
-    assert "Ostrava" not in shown_to_players  # ...the players' projection does not
-    assert "vestry" not in shown_to_players
+    assert "Ganger 3" in shown_to_players
+    for secret in ("Magos Vorn", "Ganger 4", "Ganger 5", "vestry"):
+        assert secret not in shown_to_players  # ...the players' projection does not
+    players = (_copy() / "players-chapel-raid.ipynb").read_text(encoding="utf-8")
+    assert "Ganger 3" in players and "Magos Vorn" not in players and "vestry" not in players
+
+
+def test_prep_runs_twice_on_one_campaign_and_replaces_its_encounter(tmp_path):
+    """The GM runs the prep notebook again (a change to the roster, a second try): the campaign
+    holds one "Chapel raid", its log as long as the first time, the demo's fights untouched."""
+    from gmkit.campaign import demo_campaign_file
+    from gmkit.store import CampaignStore
+
+    campaign = demo_campaign_file(tmp_path)
+    folder = tmp_path / "notebooks"
+    shutil.copytree(FOLDER, folder)
+    before = os.environ.get("GMKIT_CAMPAIGN")
+    os.environ["GMKIT_CAMPAIGN"] = str(campaign)  # the kernel inherits it
+    try:
+        counts = []
+        for _ in range(2):
+            run("prep.ipynb", folder)
+            with CampaignStore(campaign, readonly=True) as store:
+                counts.append([(e.name, e.events) for e in store.encounters()])
+    finally:
+        if before is None:
+            os.environ.pop("GMKIT_CAMPAIGN", None)
+        else:
+            os.environ["GMKIT_CAMPAIGN"] = before
+    assert counts[0] == counts[1]
+    names = [name for name, _ in counts[1]]
+    assert names.count("Chapel raid") == 1 and len(names) == 6
+    assert dict(counts[1])["Chapel raid"] == 13  # 10 added, 2 settings, the GM's note

@@ -12,6 +12,7 @@ import nbformat
 import pytest
 
 from gmkit.campaign import demo_campaign_file
+from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter, event_text
 from gmkit.errors import GmkitError
@@ -99,13 +100,12 @@ def test_the_file_is_what_jupyterlab_saves_markdown_only(campaign, tmp_path):
     assert "Turn: <span class='gmkit-now'>Sergeant Varro Tull</span>" in notebook.cells[0].source
     assert notebook.cells[1].source.startswith("<table class='gmkit-player-table'>")
     assert notebook.cells[2].source == (
-        "## Log\n\n- Ilse Marr hits Cultist Ban once with Laspistol: 2 damage"
+        "## Log\n\n<ul><li>Ilse Marr hits Cultist Ban once with Laspistol: 2 damage</li></ul>"
     )
 
 
 def test_exporting_with_player_sides_when_the_gm_has_set_none(tmp_path):
     from gmkit.campaign import prepare_encounter
-    from gmkit.demo import demo_campaign
 
     roster = next(r for r in demo_campaign().rosters if r.game == "wfrp2")
     with CampaignStore(tmp_path / "c.gmk", create=True) as store:
@@ -243,8 +243,9 @@ def test_a_spanish_export_reads_spanish(campaign, tmp_path):
     assert "<b>Puntos de destino</b> 2 · <b>Armadura</b> Mesh Vest · <b>Armas</b>" in table
     assert ">herido<" in table
     assert ">ileso<" in table
-    assert (
-        log == "## Registro\n\n- Ilse Marr impacta a Cultist Ban una vez con Laspistol: 2 de daño"
+    assert log == (
+        "## Registro\n\n<ul><li>Ilse Marr impacta a Cultist Ban una vez con Laspistol: "
+        "2 de daño</li></ul>"
     )
     read = re.sub(r"<[^>]+>", " ", "\n".join((header, table, log)))  # what the page shows
     words = set(re.findall(r"[A-Za-zÁÉÍÓÚáéíóúñÑ]+", read))
@@ -252,6 +253,31 @@ def test_a_spanish_export_reads_spanish(campaign, tmp_path):
     english |= {"hurt", "unhurt", "hits", "once", "with", "damage", "Fate", "Weapons"}
     assert words & english == set()
     assert {"Asalto", "Turno", "Registro", "impacta", "herido", "ileso"} <= words
+
+
+def test_on_a_hidden_combatants_turn_the_players_read_an_enemy_acts(campaign, tmp_path):
+    with CampaignStore(campaign) as store:
+        fight = banded_fight(store)
+        while not fight.state.current.hidden:
+            fight.next_turn()
+        assert fight.state.current.name == "Demagogue Ostrava"
+        path = export_player_notebook(store, fight, tmp_path / "players.ipynb")
+    header = nbformat.read(path, as_version=4).cells[0].source
+    acts = "Turn: <span class='gmkit-now gmkit-enemy-acts'>An enemy acts</span></span></h2>"
+    assert header.endswith(acts)
+    data = path.read_bytes()
+    for secret in (b"Ostrava", b"demagogue", b"hidden"):
+        assert secret not in data, secret
+
+
+def test_a_name_is_shown_as_it_is_never_read_as_markdown(tmp_path):
+    roster = next(r for r in demo_campaign().rosters if r.game == "dark_heresy")
+    fight = Encounter("dark_heresy", name="Hive_9: *the* [sump] <b>")
+    fight.add_many(roster.sheets[:2])
+    with CampaignStore(tmp_path / "c.gmk", create=True) as store:
+        path = export_player_notebook(store, fight, tmp_path / "p.ipynb")
+    title = nbformat.read(path, as_version=4).cells[0].source.splitlines()[0]
+    assert title == r"# Hive\_9: \*the\* \[sump\] &lt;b&gt;"
 
 
 def test_the_export_is_still_named_where_it_was():

@@ -151,14 +151,15 @@ class Odds:
         yield from self.details.items()
 
     def rows(self, language: str = "en") -> list[dict[str, Any]]:
-        """The odds as tidy rows: ``kind`` (hit, state, event, expected), ``outcome`` (its key
+        """The odds as tidy rows: ``kind`` (hit: the chance of at least one hit, always the
+        first row; state; event; expected), ``outcome`` (its key
         as the odds name it), ``label`` (its words in ``language``), ``value`` (a float: a
         chance, or an expected number) and ``exact`` (the Fraction)."""
         from gmkit.odds.labels import odds_label  # the words come last
 
         found: list[tuple[str, str, Fraction]] = [("hit", "hit", self.hit)]
         found += [("state", str(state), self.states.p(state)) for state in self.states]
-        found += [("event", name, value) for name, value in self.events.items()]
+        found += [("event", name, value) for name, value in self.events.items() if name != "hit"]
         found += [
             ("expected", "hits", self.expected_hits),
             ("expected", "wounds", self.expected_wounds),

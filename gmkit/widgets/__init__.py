@@ -19,7 +19,7 @@ _WHERE = {
     "RosterBrowser": "gmkit.widgets.roster",
     "SheetEditor": "gmkit.widgets.sheet_editor",
     "SheetView": "gmkit.widgets.roster",
-    "export_player_notebook": "gmkit.widgets.player",
+    "export_player_notebook": "gmkit.widgets.player_notebook",
     "odds_plot": "gmkit.widgets.odds_plot",
 }
 

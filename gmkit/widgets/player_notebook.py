@@ -22,6 +22,7 @@ False
 from __future__ import annotations
 
 import html
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -93,6 +94,11 @@ def _fight(store: CampaignStore, encounter: object) -> Encounter:
     raise StoreError(Message("widgets.export_encounter_wrong", got=_shown(encounter)))
 
 
+def _plain(text: str) -> str:
+    """``text`` as a markdown line shows it as it is (no emphasis, link or tag read into it)."""
+    return re.sub(r"([\\`*_\[\]~|])", r"\\\1", html.escape(text, quote=False))
+
+
 def _log(fight: Encounter, language: str, limit: int = LOG_LINES) -> list[str]:
     """The public attacks', effects' and notes' texts, newest first, in ``language``: none
     about a combatant hidden now."""
@@ -121,11 +127,11 @@ def player_notebook(
         )
     view = player_view(fight.state, player_sides=tuple(player_sides), language=language)
     header, table = player_html(view, language)
-    sources = [f"# {html.escape(fight.name, quote=False)}\n\n{header}", table]
+    sources = [f"# {_plain(fight.name)}\n\n{header}", table]
     lines = _log(fight, language)
-    if lines:
-        listed = "\n".join(f"- {html.escape(line, quote=False)}" for line in lines)
-        sources.append(f"## {html.escape(t('log', language), quote=False)}\n\n{listed}")
+    if lines:  # an HTML list, as the players' page has it: no markdown read into a name
+        items = "".join(f"<li>{html.escape(line, quote=False)}</li>" for line in lines)
+        sources.append(f"## {_plain(t('log', language))}\n\n<ul>{items}</ul>")
     notebook: NotebookNode = nbformat.v4.new_notebook(metadata=lab_metadata())
     notebook.cells = [
         nbformat.v4.new_markdown_cell(source, id=f"players-{number}")
