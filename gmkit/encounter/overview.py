@@ -71,7 +71,9 @@ def overview_frame(state: EncounterState, language: str = "en") -> pd.DataFrame:
                 "conditions": ", ".join(sorted(combatant.conditions)),
             }
         )
-    return pd.DataFrame(rows, columns=list(OVERVIEW_COLUMNS))
+    frame = pd.DataFrame(rows, columns=list(OVERVIEW_COLUMNS))
+    frame["initiative"] = frame["initiative"].astype("Int64")  # <NA> until rolled
+    return frame
 
 
 def odds_frame(

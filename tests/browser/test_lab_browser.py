@@ -41,11 +41,18 @@ def test_prep_runs_all_in_jupyterlab_and_its_widgets_render(lab_server, chromium
         attack = page.locator(".jp-OutputArea .widget-dropdown select")
         attack.first.wait_for(timeout=60_000)
         assert "Sergeant Varro Tull" in tracker.first.inner_text()
-        assert "Demagogue Ostrava" in tracker.first.inner_text()  # hidden, shown to the GM
-        tables = page.locator(".jp-OutputArea table.dataframe")
-        assert tables.count() >= 4  # the pandas cells rendered their frames
+        assert "Magos Vorn" in tracker.first.inner_text()  # hidden, shown to the GM
+        tables = page.locator(".jp-OutputArea table")
+        assert tables.count() >= 7  # the frames, the odds pivot, the plot
+        plot = page.locator(".jp-OutputArea .gmkit-odds-plot .gmkit-state")
+        assert plot.count() >= 3  # the odds plot's bars drawn
         errors = page.locator(".jp-OutputArea-output[data-mime-type*='error']")
         assert errors.count() == 0
         page.screenshot(path=str(artifacts / "prep-lab.png"))
+        notebook = page.locator(".jp-WindowedPanel-outer").first
+        for step in range(1, 6):  # the notebook cell by cell, as the GM reads it
+            notebook.evaluate("(el, s) => { el.scrollTop = s * el.clientHeight * 0.9; }", step)
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(artifacts / f"prep-lab-{step}.png"))
     finally:
         page.close()
