@@ -40,6 +40,7 @@ from gmkit.store import CampaignStore
 from gmkit.systems.bestiary import bestiary as _bestiary
 from gmkit.systems.bestiary import npc, npcs
 from gmkit.systems.catalogs import catalog as _catalog
+from gmkit.systems.catalogs import unknown_entry
 
 RosterSource = pd.DataFrame | str | Path | Sheet | Mapping[str, Any] | Iterable[Any]
 
@@ -172,8 +173,7 @@ def _entry(
     folded = {key.casefold(): key for key in entries}
     key = folded.get(name.strip().casefold())
     if key is None:
-        problem = Message(f"catalogs.no_such_{kind}", name=repr(name), known=tuple(sorted(entries)))
-        raise SheetError(name, [("name", problem)])
+        raise SheetError(name, [("name", unknown_entry(kind, name, list(entries)))])
     found = entries[key]
     if changes and isinstance(found, Model):
         return found.edit(**changes)

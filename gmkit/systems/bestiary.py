@@ -22,7 +22,7 @@ from gmkit.errors import SheetError
 from gmkit.messages import Message
 from gmkit.sheets import sheet_type
 from gmkit.sheets.base import Sheet
-from gmkit.systems.catalogs import data_files, stacked_entries, stamp
+from gmkit.systems.catalogs import data_files, stacked_entries, stamp, unknown_entry
 
 FILE_NAME = "bestiary.yaml"
 
@@ -47,9 +47,7 @@ def creature(game: str, name: str) -> Creature:
     for key, entry in found.items():
         if key.casefold() == name.strip().casefold():
             return entry
-    known = tuple(sorted(found)) or Message("catalogs.none")
-    problem = Message("catalogs.no_such_npc", name=repr(name), known=known)
-    raise SheetError(name, [("npc", problem)])
+    raise SheetError(name, [("npc", unknown_entry("npc", name, list(found)))])
 
 
 def npc(game: str, name: str, /, **changes: Any) -> Sheet:

@@ -11,6 +11,7 @@ game's model; an error names the file, the entry and the field, its problems mes
 
 from __future__ import annotations
 
+import difflib
 import functools
 import os
 from collections.abc import Iterator
@@ -156,7 +157,18 @@ def _entry(data: dict[str, Any], game: str, kind: Kind, name: str, field: str) -
     name = folded.get(name.strip().casefold(), name)  # a GM types "lasgun" for "Lasgun"
     if name not in entries:
         character = str(data.get("name") or "(unnamed)")
-        known = tuple(sorted(entries)) or Message("catalogs.none")
-        problem = Message(f"catalogs.no_such_{kind}", name=repr(name), known=known)
-        raise SheetError(character, [(field, problem)])
+        raise SheetError(character, [(field, unknown_entry(kind, name, list(entries)))])
     return entries[name].model_dump(mode="json")
+
+
+def unknown_entry(kind: str, name: str, entries: list[str]) -> Message:
+    """The problem of a name no entry of ``kind`` (weapons, armour, npc) has: the nearest
+    name when one is close ("Lazgun": did you mean Lasgun?), and the known ones."""
+    known = tuple(sorted(entries)) or Message("catalogs.none")
+    folded = {entry.casefold(): entry for entry in entries}
+    near = difflib.get_close_matches(name.strip().casefold(), list(folded), n=1, cutoff=0.75)
+    if near:
+        return Message(
+            f"catalogs.no_such_{kind}_near", name=repr(name), nearest=folded[near[0]], known=known
+        )
+    return Message(f"catalogs.no_such_{kind}", name=repr(name), known=known)
