@@ -60,10 +60,7 @@ def copies(item: dict[str, Any], label: str) -> list[dict[str, Any]]:
         return [item]
     rest = {key: value for key, value in item.items() if key != "count"}
     raw = item["count"]
-    try:
-        count = int(str(raw).strip()) if not isinstance(raw, bool) else -1
-    except ValueError:
-        count = -1
+    count = _whole(raw)
     if not 1 <= count <= 500:
         raise SheetError(label, [("count", Message("catalogs.copies_count", count=str(raw)))])
     stem = str(rest.get("name") or rest.get("npc") or "").strip()
@@ -185,8 +182,22 @@ def _unknown_format() -> Message:
     return Message("sheets.unknown_format", formats=str(FORMATS))
 
 
+def _whole(value: Any) -> int:
+    """A count as typed: 5, "5", or 5.0 (pandas makes a column with blanks float); else -1."""
+    if isinstance(value, bool):
+        return -1
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else -1
+    try:
+        return int(str(value).strip().removesuffix(".0"))
+    except ValueError:
+        return -1
+
+
 def _name_of(item: Any) -> str:
-    return str(item.get("name") or "(unnamed)") if isinstance(item, dict) else "(unnamed)"
+    if not isinstance(item, dict):
+        return "(unnamed)"
+    return str(item.get("name") or item.get("npc") or "(unnamed)")
 
 
 def _blank(value: Any) -> bool:
