@@ -31,7 +31,7 @@ from pydantic import BaseModel
 
 from gmkit.campaign import open_campaign
 from gmkit.encounter import Encounter
-from gmkit.errors import SheetError
+from gmkit.errors import RulesError, SheetError
 from gmkit.messages import Message
 from gmkit.sheets import load_sheet
 from gmkit.sheets.base import Model, Sheet
@@ -129,14 +129,25 @@ def encounter(
     named in ``hidden`` hidden from the players, ``player_sides`` and ``enemy_wounds`` set and
     ``gm_note`` noted for the GM alone; initiative not rolled. ``replace`` (the default): an
     encounter of that name already in the file is deleted first, so the notebook can run
-    again from the top. Every name in ``hidden`` must be one of the combatants."""
+    again from the top. Every name in ``hidden`` must be one of the combatants, and no two
+    combatants may share a name (a target is picked by name)."""
     sheets = roster(combatants, game=game)
     names = {sheet.name for sheet in sheets}
+    twice = sorted({s.name for s in sheets if [t.name for t in sheets].count(s.name) > 1})
+    if twice:
+        raise RulesError(Message("encounter.names_twice", encounter=repr(name), names=tuple(twice)))
     secret = list(hidden)
     unknown = [who for who in secret if who not in names]
     if unknown:
-        problem = Message("sheets.hidden_not_added", names=tuple(unknown), known=tuple(names))
-        raise SheetError(name, [("hidden", problem)])
+        known = tuple(sorted(names))
+        raise RulesError(
+            Message(
+                "encounter.hidden_not_added",
+                encounter=repr(name),
+                names=tuple(unknown),
+                known=known,
+            )
+        )
     fight = Encounter.create(store, name, game, replace=replace)
     for sheet in sheets:
         fight.add(sheet, hidden=sheet.name in secret)
