@@ -127,7 +127,7 @@ def test_a_file_that_is_not_yaml_reads_in_spanish(tmp_path):
 
 def test_a_weapon_the_catalog_lacks_reads_in_spanish():
     data = {"game": "necromunda", "name": "Vex", "weapons": ["Plasma Cannon of Doom"]}
-    english = "no weapons 'Plasma Cannon of Doom' in the catalog; known: "
+    english = "no weapon 'Plasma Cannon of Doom' in the catalog; known: "
     with pytest.raises(SheetError, match=re.escape(english)):
         expand_references(data)
     known = list(catalog("necromunda", "weapons"))

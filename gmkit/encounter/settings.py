@@ -47,9 +47,10 @@ def setting_name(key: str) -> str:
         raise RulesError(Message("encounter.setting_blank"))
     if key not in KEYS:
         near = difflib.get_close_matches(key, KEYS, n=1, cutoff=0.5)
-        nearest = near[0] if near else KEYS[0]
+        if not near:
+            raise RulesError(Message("encounter.unknown_setting_far", key=repr(key), known=KEYS))
         raise RulesError(
-            Message("encounter.unknown_setting", key=repr(key), nearest=nearest, known=KEYS)
+            Message("encounter.unknown_setting", key=repr(key), nearest=near[0], known=KEYS)
         )
     return key
 

@@ -113,7 +113,7 @@ State = tuple[int, bool, int, int]  # reactions left, a hit landed, cover points
 HitKey = tuple[str | None, int, int]  # location, cover points before, degrees as a minimum
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # Odds' short repr, not every field
 class ImperialAttackOdds(Odds):
     """The common odds, with what a horde target loses: ``magnitude_lost`` (its distribution,
     None when the target is no horde) and ``expected_magnitude_lost``. A horde takes no

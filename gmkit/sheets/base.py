@@ -15,6 +15,7 @@ the ``sheets`` catalog whose English is pydantic's own text ("Field required").
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Self
 
@@ -25,6 +26,7 @@ from gmkit.errors import GmkitError, SheetError
 from gmkit.messages import Message, MessageError, Param, as_message
 from gmkit.messages.catalog import catalogs, fields_of
 from gmkit.sheets.fields import follow_limits
+from gmkit.sheets.reading import label, quote
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 """A character's, weapon's or roster's name: not blank, at most 80 characters."""
@@ -70,9 +72,25 @@ class Model(BaseModel):
             if isinstance(value, BaseModel):
                 value = value.model_dump()
             if isinstance(value, Mapping) and isinstance(before.get(key), dict):
-                value = {**before[key], **value}
+                merged = {**before[key], **value}
+                inner = _nested_model(type(self), key)  # a horde's magnitude follows its max
+                if inner is not None:
+                    merged = follow_limits(inner, before[key], merged, set(value))
+                value = merged
             data[key] = value
         return type(self).build(follow_limits(type(self), before, data, set(changes)))
+
+
+def _nested_model(model: type[BaseModel], field: str) -> type[BaseModel] | None:
+    """The model a field of ``model`` holds (``Horde | None`` -> Horde), if it holds one."""
+    info = model.model_fields.get(field)
+    candidates = [info.annotation] if info is not None else []
+    while candidates:
+        annotation = candidates.pop()
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return annotation
+        candidates.extend(typing.get_args(annotation))
+    return None
 
 
 class Sheet(Model):
@@ -210,7 +228,8 @@ def _pydantic_problem(kind: str, context: Mapping[str, Any]) -> Message | None:
 def field_problem(item: ErrorDetails) -> Message:
     """One pydantic error as the problem a GM reads: the validator's own message, or pydantic's
     error mapped to a catalog message (its English exactly pydantic's; any other error type
-    shows pydantic's text as it is), with the refused value when it is short."""
+    shows pydantic's text as it is), with the refused value when it is not a list or mapping,
+    quoted at most 60 characters long (a value is never formatted whole: it may be huge)."""
     kind = item["type"]
     context = item.get("ctx") or {}
     english = item["msg"].removeprefix("Value error, ")
@@ -227,15 +246,15 @@ def field_problem(item: ErrorDetails) -> Message:
     if kind != "missing" and "input" in item:
         shown = item["input"]
         if not isinstance(shown, dict | list):
-            problem = Message("sheets.got", problem=problem, got=repr(shown))
+            problem = Message("sheets.got", problem=problem, got=quote(shown))
     return problem
 
 
 def sheet_error(data: Any, error: ValidationError) -> SheetError:
-    """Turn pydantic's error into one naming the character, each field and its problem."""
+    """Turn pydantic's error into one naming the character, each field and its problem. A name
+    that is not text, or is blank, is "(unnamed)"; a long one is cut at 80 characters."""
     name = data.get("name") if isinstance(data, dict) else None
-    character = str(name).strip() if name is not None else ""
-    character = character or "(unnamed)"
+    character = label(name, 80)
     problems: list[tuple[str, Message]] = [
         (field_path(tuple(item["loc"])), field_problem(item))
         for item in error.errors(include_url=False)

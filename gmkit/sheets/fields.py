@@ -112,12 +112,25 @@ def follow_limits(
     for name, limit, full_follows in limits_of(model):
         if name in changed or limit.split(".")[0] not in changed:
             continue
-        old, new, value = _dig(before, limit), _dig(after, limit), before.get(name)
-        if not all(isinstance(x, int) for x in (old, new, value)) or new < 0:
+        old, new, value = (
+            _count(x) for x in (_dig(before, limit), _dig(after, limit), before.get(name))
+        )
+        if old is None or new is None or value is None or new < 0:
             continue  # a refused limit is reported on its own field
         if (full_follows and value == old) or value > new:
             result[name] = new
     return result
+
+
+def _count(value: Any) -> int | None:
+    """A whole number as a GM types it (20, "20"); None for anything else (True is not 1)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
 
 
 def _dig(data: Any, path: str) -> Any:

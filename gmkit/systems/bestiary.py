@@ -77,7 +77,10 @@ def _bestiary(game: str, files: tuple[tuple[str, int], ...]) -> dict[str, Creatu
         source = item.get("source")
         if not isinstance(source, str) or not source.strip():
             raise SheetError(f"{path}: {label}", [("source", Message("catalogs.no_source"))])
-        sheet = cls.build({"game": game, **data})
+        try:
+            sheet = cls.build({"game": game, **data})
+        except SheetError as error:
+            raise SheetError(f"{path}: {label}", error.problems) from None
         found[sheet.name] = Creature(sheet.name, source.strip(), sheet)
     return found
 

@@ -19,7 +19,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from gmkit.errors import SheetError
@@ -68,7 +67,7 @@ def stacked_entries(
         path = Path(name)
         for number, item in enumerate(_read_list(path), start=1):
             label = f"{path.name} entry {number} ({item.get('name', '(unnamed)')})"
-            key = str(item.get("name", label))
+            key = str(item.get("name", label)).strip().casefold()  # "heretek" is "Heretek"
             if item.get("remove") is True:
                 entries.pop(key, None)
                 continue
@@ -92,13 +91,20 @@ def _catalog(game: str, kind: Kind, files: tuple[tuple[str, int], ...]) -> dict[
 
 
 def _read_list(path: Path) -> list[dict[str, Any]]:
+    """The entries of a data file, read through :mod:`gmkit.sheets.reading`'s bounds (a GM's
+    file in GMKIT_DATA_PATH may come from anywhere); a YAML syntax error keeps its words."""
+    from gmkit.sheets.reading import FileRefused, load_yaml, read_text
+
     if not path.exists():
         return []
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        problem = Message("sheets.not_valid_file", format="YAML", detail=str(error))
-        raise SheetError(str(path), [("(file)", problem)]) from None
+        data = load_yaml(read_text(path), str(path))
+    except FileRefused as error:
+        if isinstance(error.problem, Message) and error.problem.id == "files.not_valid":
+            detail = f"{error.place}: {error.problem.arguments['detail']}"
+            problem = Message("sheets.not_valid_file", format="YAML", detail=detail)
+            raise SheetError(str(path), [("(file)", problem)]) from None
+        raise
     if data is None:
         return []
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):

@@ -32,7 +32,7 @@ def odds_plot(frame: pd.DataFrame, *, width: int = 360) -> widgets.HTML:
     if states.empty:
         return widgets.HTML("<p>(no attacks: the table has no state rows)</p>")
     keys = ["attacker", "weapon", "target"]
-    order = list(dict.fromkeys(states["outcome"]))
+    order = _severity_order(states, keys)
     colours = severity_colours(order)
     names = dict(zip(states["outcome"], states["label"], strict=False))
     rows = []
@@ -51,6 +51,20 @@ def odds_plot(frame: pd.DataFrame, *, width: int = 360) -> widgets.HTML:
         f"{_STYLE}<table class='gmkit-odds-plot'>{''.join(rows)}</table>"
         f"<div class='gmkit-odds-legend'>{legend}</div>"
     )
+
+
+def _severity_order(states: pd.DataFrame, keys: list[str]) -> list[str]:
+    """The states from the least to the most harmful: each attack lists its own in that order
+    (``Odds.states``); an attack that cannot reach a state leaves it out, so the longest list
+    sets the order and a state only some attacks know goes after its predecessor."""
+    lists = [list(group["outcome"]) for _, group in states.groupby(keys, sort=False)]
+    order = list(max(lists, key=len))
+    for listed in lists:
+        for index, state in enumerate(listed):
+            if state not in order:
+                before = listed[index - 1] if index else None
+                order.insert(order.index(before) + 1 if before in order else 0, state)
+    return order
 
 
 def _part(row: Any, colour: str, width: int) -> str:

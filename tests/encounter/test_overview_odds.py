@@ -1,0 +1,375 @@
+"""A prepared fight as DataFrames: ``overview()`` and ``odds_frame()``; ``Odds.rows``/repr;
+the odds plot; ``try_attack`` recording nothing.
+
+The fight is the demo's Dark Heresy encounter (``gmkit.campaign.demo_campaign_file``): four
+acolytes (the players' side) against the Pale Throne cult, Demagogue Ostrava hidden, enemy
+wounds shown as bands (the default). Numbers (seed 001): a cultist has 8 wounds, TB 3, no
+armour; Sergeant Tull's lasgun at 20 m (short range, +10) hits on 52 or less and does
+1d10+3; a 15 hits the body (reversed, 51). So ``EnteredDice([15, d])`` takes d wounds off.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gmkit import prep
+from gmkit.campaign import demo_campaign_file, open_campaign
+from gmkit.dice import EnteredDice, SeededDice
+from gmkit.encounter import Encounter
+from gmkit.encounter.overview import ODDS_COLUMNS, OVERVIEW_COLUMNS
+from gmkit.errors import RulesError
+from gmkit.odds import odds
+from gmkit.store import CampaignStore
+
+CHAPEL = "The Chapel of the Pale Throne"
+TULL, BAN = "Sergeant Varro Tull", "Cultist Ban"
+ACOLYTES = ["Sergeant Varro Tull", "Ilse Marr", "Adept Cornelius Fenn", "Jessa Kell"]
+CULT = ["Demagogue Ostrava", "Cultist Ban", "Cultist Hesk", "Cultist Lorn"]
+DEMO_FIGHTS = {
+    "necromunda": "Ambush at the Sump Pipes",
+    "dark_heresy": CHAPEL,
+    "deathwatch": "The Breach at Vaxanide",
+    "wfrp2": "Beastmen on the Drakwald Road",
+    "wfb6": "Arrows over the Reikland Ford",
+}
+
+
+@pytest.fixture(scope="module")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture
+def store(demo_file: Path, tmp_path: Path) -> Any:
+    with open_campaign(demo_file, readonly=True) as original:
+        copy = original.backup(tmp_path / "demo.gmk")
+    with open_campaign(copy) as opened:
+        yield opened
+
+
+@pytest.fixture
+def fight(store: CampaignStore) -> Encounter:
+    return Encounter.open(store, CHAPEL)
+
+
+def row_of(fight: Encounter, name: str) -> dict[str, Any]:
+    frame = fight.overview()
+    (found,) = frame[frame["name"] == name].to_dict("records")
+    return {str(key): value for key, value in found.items()}
+
+
+# --- overview -------------------------------------------------------------------------------
+
+
+def test_the_overview_of_the_prepared_fight(fight: Encounter) -> None:
+    frame = fight.overview()
+    assert list(frame.columns) == list(OVERVIEW_COLUMNS)
+    assert list(OVERVIEW_COLUMNS) == [
+        "name",
+        "side",
+        "players",
+        "hidden",
+        "wounds",
+        "players see",
+        "initiative",
+        "conditions",
+    ]
+    rows = [tuple(row.values()) for row in frame.to_dict("records")]
+    acolyte = ("Acolytes", True, False)
+    cult = ("Pale Throne cult", False, False)
+    assert rows == [
+        ("Sergeant Varro Tull", *acolyte, "13/13", "13/13", None, ""),
+        ("Ilse Marr", *acolyte, "10/10", "10/10", None, ""),
+        ("Adept Cornelius Fenn", *acolyte, "9/9", "9/9", None, ""),
+        ("Jessa Kell", *acolyte, "11/11", "11/11", None, ""),
+        ("Demagogue Ostrava", "Pale Throne cult", False, True, "12/12", "", None, ""),
+        ("Cultist Ban", *cult, "8/8", "unhurt", None, ""),
+        ("Cultist Hesk", *cult, "8/8", "unhurt", None, ""),
+        ("Cultist Lorn", *cult, "8/8", "unhurt", None, ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("damage_die", "wounds", "band"),
+    [(1, "7/8", "hurt"), (3, "5/8", "hurt"), (4, "4/8", "bloodied"), (7, "1/8", "bloodied")],
+)
+def test_a_recorded_damaging_attack_shows_in_the_band(
+    fight: Encounter, damage_die: int, wounds: str, band: str
+) -> None:
+    result = fight.attack(TULL, "Lasgun", BAN, EnteredDice([15, damage_die]), distance=20)
+    assert result.explain().splitlines()[-1] == (
+        f"Soak (hit 1): {damage_die} damage taken "
+        f"({damage_die + 3} damage - AP 0 - TB 3 = {damage_die})"
+    )
+    row = row_of(fight, BAN)
+    assert (row["wounds"], row["players see"]) == (wounds, band)
+    assert row_of(fight, "Cultist Hesk")["players see"] == "unhurt"
+
+
+def test_two_attacks_take_a_cultist_down(fight: Encounter) -> None:
+    fight.attack(TULL, "Lasgun", BAN, EnteredDice([15, 4]), distance=20)
+    fight.attack(TULL, "Lasgun", BAN, EnteredDice([15, 5]), distance=20)
+    row = row_of(fight, BAN)
+    assert (row["wounds"], row["players see"]) == ("0/8", "down")
+
+
+@pytest.mark.parametrize(
+    ("shown", "seen"), [("exact", "1/8"), ("hidden", ""), ("band", "bloodied")]
+)
+def test_what_the_players_see_follows_the_setting(fight: Encounter, shown: str, seen: str) -> None:
+    fight.set("enemy_wounds", shown)
+    fight.attack(TULL, "Lasgun", BAN, EnteredDice([15, 7]), distance=20)
+    assert row_of(fight, BAN)["players see"] == seen
+    assert row_of(fight, TULL)["players see"] == "13/13"  # the players' own: always whole
+
+
+def test_a_hidden_combatant_stays_blank_to_the_players_even_when_hurt(fight: Encounter) -> None:
+    fight.set("enemy_wounds", "exact")
+    fight.attack(TULL, "Lasgun", "Demagogue Ostrava", EnteredDice([15, 7]), distance=20)
+    row = row_of(fight, "Demagogue Ostrava")
+    # 10 damage - AP 3 (Flak Coat) - TB 3 = 4 wounds
+    assert (row["hidden"], row["wounds"], row["players see"]) == (True, "8/12", "")
+    fight.reveal("Demagogue Ostrava")
+    row = row_of(fight, "Demagogue Ostrava")
+    assert (row["hidden"], row["players see"]) == (False, "8/12")
+
+
+def test_initiative_and_conditions_show(fight: Encounter) -> None:
+    dice = [7, 4, 1, 2, 3, 5, 6, 8]
+    fight.roll_initiative(EnteredDice(dice))
+    fight.add_condition(BAN, "Stunned", rounds=1)
+    fight.add_condition(BAN, "Prone")
+    frame = fight.overview()
+    agility = [c.sheet.characteristics.Ag // 10 for c in fight.state.combatants.values()]  # type: ignore[attr-defined]
+    assert frame["initiative"].tolist() == [d + a for d, a in zip(dice, agility, strict=True)]
+    assert frame["initiative"].tolist()[:2] == [10, 8]
+    assert row_of(fight, BAN)["conditions"] == "Prone, Stunned"
+    assert row_of(fight, "Cultist Hesk")["conditions"] == ""
+
+
+def test_the_overview_in_spanish_says_the_band_in_spanish(fight: Encounter) -> None:
+    english = row_of(fight, BAN)["players see"]
+    spanish = fight.overview("es")
+    (ban,) = spanish[spanish["name"] == BAN].to_dict("records")
+    assert english == "unhurt"
+    assert ban["players see"] not in ("", "unhurt")
+
+
+# --- odds_frame -------------------------------------------------------------------------------
+
+
+def test_the_odds_of_one_attack_are_odds_of_its_request_exactly(fight: Encounter) -> None:
+    frame = fight.odds_frame([TULL], [BAN], weapons=["lasgun"], distance=20)
+    assert list(frame.columns) == [*ODDS_COLUMNS, "exact"]
+    assert set(frame["weapon"]) == {"Lasgun"}
+    (mode,) = set(frame["mode"])
+    (action,) = set(frame["action"])
+    assert (mode, action) == ("single", "standard_attack")
+    request = fight.attack_request(TULL, "Lasgun", BAN, mode=mode, action=action, distance=20)
+    expected = odds(request).rows()
+    head = {"attacker": TULL, "weapon": "Lasgun", "mode": mode, "action": action, "target": BAN}
+    assert frame.to_dict("records") == [{**head, **row} for row in expected]
+    assert all(isinstance(row["exact"], Fraction) for row in expected)
+    hit = frame[frame["kind"] == "hit"]["exact"].tolist()
+    assert hit == [Fraction(13, 25)]  # 52 or less on a d100: 52 in 100
+    states = frame[frame["kind"] == "state"]
+    assert dict(zip(states["outcome"], states["exact"], strict=True)) == {
+        "unharmed": Fraction(12, 25),
+        "lightly damaged": Fraction(39, 125),
+        "heavily damaged": Fraction(13, 125),
+        "critically damaged": Fraction(13, 125),
+    }
+
+
+def test_every_attacks_states_sum_to_exactly_one(fight: Encounter) -> None:
+    frame = fight.odds_frame(distance=20)
+    states = frame[frame["kind"] == "state"]
+    groups = states.groupby(["attacker", "weapon", "target"], sort=False)["exact"]
+    totals = groups.apply(lambda values: sum(values, Fraction(0)))
+    assert len(totals) == len(frame[frame["kind"] == "hit"])
+    assert set(totals) == {Fraction(1)}
+    assert all(isinstance(value, Fraction) for value in states["exact"])
+    assert (states["value"] == states["exact"].map(float)).all()
+
+
+def test_by_default_the_players_sides_attack_everyone_else(fight: Encounter) -> None:
+    frame = fight.odds_frame(distance=20)
+    assert list(dict.fromkeys(frame["attacker"])) == ACOLYTES
+    assert list(dict.fromkeys(frame["target"])) == CULT  # the hidden demagogue too: GM's table
+    weapons = frame[frame["attacker"] == "Ilse Marr"]["weapon"]
+    assert list(dict.fromkeys(weapons)) == ["Laspistol", "Sword", "Unarmed"]
+
+
+def test_without_player_sides_everyone_attacks(store: CampaignStore) -> None:
+    from gmkit.demo import demo_campaign
+
+    fight = Encounter("dark_heresy")
+    sheets = demo_campaign().rosters[1].sheets
+    fight.add(sheets[0])
+    fight.add(sheets[5])
+    frame = fight.odds_frame(distance=20)
+    assert list(dict.fromkeys(frame["attacker"])) == [TULL, BAN]
+    assert set(frame[frame["attacker"] == BAN]["target"]) == {TULL}
+
+
+def test_odds_frame_records_nothing(fight: Encounter, store: CampaignStore) -> None:
+    before = fight.events
+    stored = store.events(store.encounter_id(CHAPEL))
+    fight.odds_frame(distance=20)
+    assert fight.events == before
+    assert store.events(store.encounter_id(CHAPEL)) == stored
+
+
+def test_an_unknown_attacker_is_refused_by_name(fight: Encounter) -> None:
+    with pytest.raises(RulesError, match="'Nobody'"):
+        fight.odds_frame(["Nobody"], distance=20)
+
+
+def test_a_single_name_may_be_given_as_a_string(fight: Encounter) -> None:
+    one = fight.odds_frame(TULL, BAN, distance=20)
+    listed = fight.odds_frame([TULL], [BAN], distance=20)
+    assert one.equals(listed)
+    assert set(one["attacker"]) == {TULL}
+
+
+# --- Odds repr, per game ----------------------------------------------------------------------
+
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        "necromunda",
+        pytest.param("dark_heresy", marks=()),
+        pytest.param("deathwatch", marks=()),
+        "wfrp2",
+        "wfb6",
+    ],
+)
+def test_the_odds_repr_is_short(store: CampaignStore, game: str) -> None:
+    fight = Encounter.open(store, DEMO_FIGHTS[game])
+    frame = fight.odds_frame(distance=10)
+    first = frame.iloc[0]
+    request = fight.attack_request(
+        first["attacker"],
+        first["weapon"],
+        first["target"],
+        mode=first["mode"],
+        action=first["action"],
+        distance=10,
+    )
+    found = odds(request)
+    text = repr(found)
+    assert len(text) < 300, text[:400]
+    assert text.startswith(f"Odds({game}: hit ")
+
+
+def test_the_odds_frame_method_is_rows_as_a_frame(fight: Encounter) -> None:
+    request = fight.attack_request(TULL, "Lasgun", BAN, distance=20)
+    found = odds(request)
+    assert found.frame().to_dict("records") == found.rows()
+    assert [row["kind"] for row in found.rows()][:5] == ["hit", "state", "state", "state", "state"]
+
+
+# --- the odds plot ----------------------------------------------------------------------------
+
+SPAN = re.compile(r"<span class='gmkit-state' data-state='([^']+)' style='width:([0-9.]+)px")
+
+
+def test_the_plot_has_one_bar_per_attack_and_widths_follow_the_values(fight: Encounter) -> None:
+    frame = fight.odds_frame([TULL, "Ilse Marr"], ["Cultist Ban", "Cultist Hesk"], distance=20)
+    html = prep.odds_plot(frame).value
+    bars = re.findall(r"<tr>(.*?)</tr>", html)
+    attacks = frame[frame["kind"] == "hit"][["attacker", "weapon", "target"]]
+    assert len(bars) == len(attacks) == 2 * 3 * 2
+    for bar, (attacker, weapon, target) in zip(bars, attacks.itertuples(index=False), strict=True):
+        cells = re.findall(r"<td>([^<]*)</td>", bar)
+        assert cells == [attacker, weapon, target]
+        rows = frame[
+            (frame["kind"] == "state")
+            & (frame["attacker"] == attacker)
+            & (frame["weapon"] == weapon)
+            & (frame["target"] == target)
+        ]
+        shown = [(state, float(width)) for state, width in SPAN.findall(bar)]
+        wanted = [
+            (state, round(value * 360, 1))
+            for state, value in zip(rows["outcome"], rows["value"], strict=True)
+            if value > 0
+        ]
+        assert shown == wanted
+        assert abs(sum(width for _, width in shown) - 360) < 0.05 * len(shown)
+
+
+def test_the_lasgun_bar_in_numbers(fight: Encounter) -> None:
+    frame = fight.odds_frame([TULL], [BAN], weapons=["Lasgun"], distance=20)
+    html = prep.odds_plot(frame).value
+    assert SPAN.findall(html) == [
+        ("unharmed", "172.8"),  # 12/25 of 360
+        ("lightly damaged", "112.3"),  # 39/125
+        ("heavily damaged", "37.4"),  # 13/125
+        ("critically damaged", "37.4"),
+    ]
+    assert "title='unharmed: 48.0%'" in html
+
+
+def test_a_table_without_attacks_plots_a_sentence(fight: Encounter) -> None:
+    frame = fight.odds_frame([TULL], [BAN], weapons=["no such weapon"], distance=20)
+    assert frame.empty
+    assert prep.odds_plot(frame).value == "<p>(no attacks: the table has no state rows)</p>"
+
+
+def test_the_plot_colours_follow_severity_whatever_attack_comes_first(fight: Encounter) -> None:
+    frame = fight.odds_frame([TULL], [BAN], weapons=["Knife", "Unarmed"], distance=2)
+    legend = re.findall(r"color:(#\w+)'>&#9632;</span> ([a-z ]+)<", prep.odds_plot(frame).value)
+    assert [name for _, name in legend] == [
+        "unharmed",
+        "lightly damaged",
+        "heavily damaged",
+        "critically damaged",
+    ]
+
+
+# --- try_attack -------------------------------------------------------------------------------
+
+
+def test_try_attack_records_nothing_and_gives_what_attack_gives(
+    fight: Encounter, store: CampaignStore
+) -> None:
+    before, stored = fight.events, store.events(store.encounter_id(CHAPEL))
+    state = fight.state
+    tried = fight.try_attack(TULL, "Lasgun", BAN, EnteredDice([15, 7]), distance=20)
+    assert fight.events == before
+    assert store.events(store.encounter_id(CHAPEL)) == stored
+    assert fight.state is state
+    assert fight.combatant(TULL).sheet.weapons[0].loaded == 60  # type: ignore[attr-defined]
+    assert tried.explain().splitlines() == [
+        "Ballistic Skill test: hit, 3 degrees of success (BS 42 +10 = 52 [Short range +10]; "
+        "rolled 15: success, 3 degrees of success)",
+        "Hit location: body (15 reversed reads 51)",
+        "Damage (hit 1): 10 at body (1d10+3: [7] +3 = 10)",
+        "Soak (hit 1): 7 damage taken (10 damage - AP 0 - TB 3 = 7)",
+    ]
+    done = fight.attack(TULL, "Lasgun", BAN, EnteredDice([15, 7]), distance=20)
+    assert done == tried
+    assert len(fight.events) == len(before) + 1
+    assert row_of(fight, BAN)["wounds"] == "1/8"
+
+
+def test_try_attack_with_seeded_dice_matches_attack_with_the_same_seed(fight: Encounter) -> None:
+    tried = fight.try_attack("Ilse Marr", "Laspistol", "Cultist Hesk", SeededDice(7), distance=10)
+    again = fight.try_attack("Ilse Marr", "Laspistol", "Cultist Hesk", SeededDice(7), distance=10)
+    done = fight.attack("Ilse Marr", "Laspistol", "Cultist Hesk", SeededDice(7), distance=10)
+    assert tried == again == done
+
+
+def test_try_attack_refuses_as_attack_does(fight: Encounter) -> None:
+    before = fight.events
+    with pytest.raises(RulesError, match="'Nobody'"):
+        fight.try_attack(TULL, "Lasgun", "Nobody", EnteredDice([15, 7]), distance=20)
+    assert fight.events == before
