@@ -94,12 +94,12 @@ SEED_NUMBERS = {
     ],
     "tour_dark_heresy.ipynb": [
         "10 damage - AP 5 - TB 3 = 2",
-        "'Acolyte hits Heretic once with Laspistol: 2 damage'",
+        "'Acolyte Ilse hits Drax once with Laspistol: 2 damage'",
     ],
     "tour_wfrp2.ipynb": [
         "Hit location: right arm (53 reversed: 35)",
         "Damage: 7 (1d10 (4) + Bow 3)",
-        "(10, 6)",
+        "Wounds: 4 lost: 9 -> 5",
     ],
     "tour_wfb6.ipynb": [
         "1 on each model, 2 left over",
@@ -111,8 +111,8 @@ SEED_NUMBERS = {
         "Horde size (magnitude 30) +10",  # the ruling's size bonus
         "3 degrees of success: 4 hits",
         "Explosive damage: one more hit",
-        "'Castor hits Ork mob 5 times with Bolter: magnitude -5'",
-        "(30, 25)",
+        "'Brother Castor hits Ork mob 5 times with Astartes Bolter (Godwyn): magnitude -5'",
+        "25/30",  # the horde's magnitude in the overview after the recorded attack
     ],
 }
 
