@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -45,12 +46,41 @@ def gmkit_command() -> list[str]:
 
 @dataclass
 class Server:
+    """A server a test started; ``url`` is the page's URL as gmkit printed it (the table's
+    with its token, the players' view's with its random path)."""
+
     url: str
     process: subprocess.Popen[str]
     log: Path
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
+
+    def at(self, path: str) -> str:
+        """The URL of ``path`` on this server: under its base path, with its token if any."""
+        parts = urllib.parse.urlsplit(self.url)
+        return urllib.parse.urlunsplit(parts._replace(path=parts.path + path))
+
+    @property
+    def origin(self) -> str:
+        """``http://127.0.0.1:PORT``, with no path and no token."""
+        parts = urllib.parse.urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+
+SERVING = re.compile(r"^gmkit (?:table|players): serving (\S+)$", re.M)
+
+
+def printed_url(process: subprocess.Popen[str], log: Path, timeout: float) -> str:
+    """The URL a ``gmkit table``/``gmkit players`` prints once it serves."""
+    deadline = time.monotonic() + timeout
+    while not (found := SERVING.search(log.read_text(errors="replace"))):
+        if process.poll() is not None:
+            pytest.fail(f"server exited with {process.returncode}:\n{log.read_text()}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"no 'serving URL' after {timeout}s:\n{log.read_text()}")
+        time.sleep(0.2)
+    return found.group(1)
 
 
 def wait_for_page(url: str, process: subprocess.Popen[str], log: Path, timeout: float) -> str:
@@ -86,12 +116,13 @@ def start_process(
 def start_server(
     args: list[str], tmp: Path, timeout: float = 120, env: dict[str, str] | None = None
 ) -> tuple[Server, str]:
-    """``gmkit ARGS --port FREE --no-browser``; returns once the page answers."""
+    """``gmkit ARGS --port FREE --no-browser``; returns once the page answers (at the URL it
+    printed: the table's token, the players' view's path)."""
     port = free_port()
     process, log = start_process(
         [*gmkit_command(), *args, "--port", str(port), "--no-browser"], tmp, port, env
     )
-    url = f"http://127.0.0.1:{port}/"
+    url = printed_url(process, log, timeout)
     _wait_for_pool(process, log, timeout)
     page = wait_for_page(url, process, log, timeout)
     return Server(url, process, log), page
@@ -227,8 +258,9 @@ def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights
             port = free_port()
             command = [*gmkit_command(), *args, "--port", str(port), "--no-browser"]
             process, log = start_process(command, tmp, port, env)
-            started.append(Server(f"http://127.0.0.1:{port}/", process, log))
+            started.append(Server("", process, log))
         for server in started:
+            server.url = printed_url(server.process, server.log, 180)
             _wait_for_pool(server.process, server.log, 180)
             wait_for_page(server.url, server.process, server.log, 180)
         yield DemoFights(campaign, started[0], dict(zip(names, started[1:], strict=True)))
@@ -255,6 +287,9 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     (config / "jupyter_server_config.json").write_text(json.dumps(settings))
     env = {"JUPYTER_CONFIG_DIR": str(config), "JUPYTER_RUNTIME_DIR": str(tmp / "rt")}
     env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp / "settings")
+    news = tmp / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)  # no "Jupyter news?" prompt over the notebook in screenshots
+    (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "workspaces")
     port = free_port()
     command = [*gmkit_command(), "lab", "--dir", str(notebooks), "--port", str(port)]

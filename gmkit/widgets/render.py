@@ -95,6 +95,7 @@ STYLE = """
 .gmkit-fields th, .gmkit-derived th { text-align: left; padding-right: 1em; vertical-align: top; }
 .gmkit-gm-note { border-left: 3px solid #b58900; padding-left: 0.5em; }
 .lm-TabBar-tab { flex: 0 0 auto !important; max-width: none !important; }
+.gmkit-choices { flex-wrap: wrap; column-gap: 12px; }  /* a notebook's column: the choices wrap */
 </style>
 """
 """CSS for gmkit's HTML; the dashboards display it once."""
