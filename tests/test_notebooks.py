@@ -103,8 +103,9 @@ SEED_NUMBERS = {
     ],
     "tour_wfb6.ipynb": [
         "1 on each model, 2 left over",
-        "'Lord Gilles': 2",
-        "'Knights of the Realm (rank and file 1)': 2",
+        "To wound Lord Gilles: 2 wounds of 2 hits",
+        "To wound Knights of the Realm (rank and file 1): 1 wound of 2 hits",
+        "Left-over hit 1: on Lord Gilles (d5=4 among",
         "screened by Swordsmen",
     ],
     "tour_deathwatch.ipynb": [
