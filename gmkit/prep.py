@@ -53,7 +53,7 @@ def campaign(path: str | Path) -> CampaignStore:
 def roster(source: RosterSource, *, game: str | None = None) -> list[Sheet]:
     """The sheets ``source`` holds: a DataFrame (one row per character, dotted columns for
     nested values: ``characteristics.BS``), a .csv/.yaml/.json file, a dict, a sheet, or a list
-    of those. ``game`` fills the characters that name none."""
+    of those (frames and files included). ``game`` fills the characters that name none."""
     from gmkit.campaign import read_roster_file
 
     if isinstance(source, pd.DataFrame):
@@ -71,6 +71,9 @@ def roster(source: RosterSource, *, game: str | None = None) -> list[Sheet]:
     for number, item in enumerate(source, start=1):
         if isinstance(item, Sheet):
             sheets.append(item)
+            continue
+        if isinstance(item, pd.DataFrame | str | Path):  # a list may mix frames and files
+            sheets.extend(roster(item, game=game))
             continue
         if not isinstance(item, Mapping):
             problem = Message("sheets.not_a_mapping")
@@ -99,8 +102,10 @@ def bestiary(game: str) -> pd.DataFrame:
 
 
 def catalog(game: str, kind: Literal["weapons", "armour"] = "weapons") -> pd.DataFrame:
-    """The game's weapon (or armour) catalog, one row per entry, its fields as columns."""
-    return pd.DataFrame([entry.model_dump(mode="json") for entry in _catalog(game, kind).values()])
+    """The game's weapon (or armour) catalog, one row per entry, its fields as columns (a
+    game with no such catalog: an empty table with a name column)."""
+    rows = [entry.model_dump(mode="json") for entry in _catalog(game, kind).values()]
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=["name"])
 
 
 def weapon(game: str, name: str, /, **changes: Any) -> BaseModel:

@@ -19,6 +19,7 @@ import pandas as pd
 
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.encounter.views import player_view
+from gmkit.errors import GmkitError
 from gmkit.systems.health import health
 
 if TYPE_CHECKING:
@@ -90,7 +91,8 @@ def odds_frame(
     else everyone) with each of their weapons (or those named in ``weapons``) in its first
     legal mode and action, against each of ``targets`` (default: everyone on another side),
     at ``distance`` with ``circumstances``. Tidy: one row per outcome (see
-    :meth:`gmkit.odds.Odds.rows`); ``exact`` holds the Fraction."""
+    :meth:`gmkit.odds.Odds.rows`); ``exact`` holds the Fraction. An attack the rules refuse
+    (a WFB distance not measured) is one row of ``kind`` "refused" saying why."""
     from gmkit.odds import odds  # the odds engines load when first asked for
     from gmkit.systems import choices
 
@@ -110,15 +112,6 @@ def odds_frame(
             for target in victims:
                 if target.id == attacker.id:
                     continue
-                request = encounter.attack_request(
-                    attacker.id,
-                    weapon,
-                    target.id,
-                    action=action,
-                    mode=mode,
-                    distance=distance,
-                    circumstances=dict(circumstances or {}),
-                )
                 head = {
                     "attacker": attacker.name,
                     "weapon": weapon,
@@ -126,8 +119,32 @@ def odds_frame(
                     "action": action,
                     "target": target.name,
                 }
-                rows.extend({**head, **row} for row in odds(request).rows(language))
+                try:
+                    request = encounter.attack_request(
+                        attacker.id,
+                        weapon,
+                        target.id,
+                        action=action,
+                        mode=mode,
+                        distance=distance,
+                        circumstances=dict(circumstances or {}),
+                    )
+                    found = odds(request).rows(language)
+                except GmkitError as error:  # one pair the rules refuse (a distance unmeasured)
+                    found = [_refused(error, language)]
+                rows.extend({**head, **row} for row in found)
     return pd.DataFrame(rows, columns=[*ODDS_COLUMNS, "exact"])
+
+
+def _refused(error: GmkitError, language: str) -> dict[str, Any]:
+    """The row of an attack the rules refuse: ``kind`` "refused", ``label`` why, no value."""
+    return {
+        "kind": "refused",
+        "outcome": "refused",
+        "label": error.render(language),
+        "value": float("nan"),
+        "exact": None,
+    }
 
 
 def _default_attackers(state: EncounterState, present: list[Combatant]) -> list[Combatant]:

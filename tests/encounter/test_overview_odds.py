@@ -373,3 +373,44 @@ def test_try_attack_refuses_as_attack_does(fight: Encounter) -> None:
     with pytest.raises(RulesError, match="'Nobody'"):
         fight.try_attack(TULL, "Lasgun", "Nobody", EnteredDice([15, 7]), distance=20)
     assert fight.events == before
+
+
+def test_an_attack_the_rules_refuse_is_one_refused_row_and_the_rest_of_the_table_stands(
+    monkeypatch,
+) -> None:
+    from gmkit.encounter import Encounter
+    from gmkit.errors import RulesError
+    from gmkit.messages import Message
+
+    fight = Encounter("dark_heresy")
+    for sheet in prep.npcs("dark_heresy", "Cultist", 2, side="Cult"):
+        fight.add(sheet)
+    fight.add(prep.npc("dark_heresy", "Enforcer", name="Drax", side="Arbites"))
+    real = fight.attack_request
+
+    def refusing(attacker, weapon, target, **request):
+        if fight.combatant(target).name == "Cultist 2":
+            raise RulesError(Message("commands.no_one_called", name="'Cultist 2'"))
+        return real(attacker, weapon, target, **request)
+
+    monkeypatch.setattr(fight, "attack_request", refusing)
+    table = fight.odds_frame(["Drax"], distance=10)
+    refused = table[table["kind"] == "refused"]
+    assert set(refused["target"]) == {"Cultist 2"}
+    assert len(refused) == len(set(refused["weapon"]))  # one row per refused attack
+    assert refused["value"].isna().all()
+    assert refused["label"].str.contains("Cultist 2").all()
+    standing = table[(table["target"] == "Cultist 1") & (table["kind"] == "state")]
+    assert standing.groupby("weapon")["exact"].sum().eq(1).all()
+
+
+def test_a_roster_list_may_hold_frames_and_files_among_sheets(tmp_path) -> None:
+    import pandas as pd
+
+    path = tmp_path / "more.yaml"
+    path.write_text("- {npc: Cultist, name: Ban, side: Cult}\n")
+    frame = pd.DataFrame([{"npc": "Cultist", "count": 2, "name": "Ganger", "side": "Cult"}])
+    sheets = prep.roster(
+        [prep.npc("dark_heresy", "Heretek", name="Vorn"), frame, path], game="dark_heresy"
+    )
+    assert [sheet.name for sheet in sheets] == ["Vorn", "Ganger 1", "Ganger 2", "Ban"]
