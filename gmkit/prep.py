@@ -128,6 +128,8 @@ def encounter(
     player_sides: Sequence[str] = (),
     enemy_wounds: Literal["exact", "band", "hidden"] | None = None,
     gm_note: str = "",
+    units: Mapping[str, Mapping[str, Any]] | None = None,
+    distances: Iterable[tuple[str, str, float]] = (),
     replace: bool = True,
 ) -> Encounter:
     """The encounter ``name`` with ``combatants`` (anything :func:`roster` reads) added, those
@@ -135,7 +137,10 @@ def encounter(
     ``gm_note`` noted for the GM alone; initiative not rolled. ``replace`` (the default): an
     encounter of that name already in the file is deleted first, so the notebook can run
     again from the top. Every name in ``hidden`` must be one of the combatants, and no two
-    combatants may share a name (a target is picked by name)."""
+    combatants may share a name (a target is picked by name). With units on the table (WFB):
+    ``units`` maps each unit's name to what ``Encounter.set_unit`` takes (``side``,
+    ``rank_and_file``, ``characters``, ``trooper``...), ``distances`` lists what the GM
+    measured, ``(a, b, distance)``."""
     sheets = roster(combatants, game=game)
     names = {sheet.name for sheet in sheets}
     twice = sorted({s.name for s in sheets if [t.name for t in sheets].count(s.name) > 1})
@@ -160,6 +165,10 @@ def encounter(
         fight.set("player_sides", list(player_sides))
     if enemy_wounds is not None:
         fight.set("enemy_wounds", enemy_wounds)
+    for unit, described in (units or {}).items():  # WFB: set_unit's fields, by unit name
+        fight.set_unit(unit, **described)
+    for a, b, measured in distances:
+        fight.set_distance(a, b, measured)
     if gm_note:
         fight.note(gm_note, gm_only=True)
     return fight

@@ -395,3 +395,28 @@ def test_an_encounter_from_before_a_replace_cannot_write_into_the_new_one(
     with pytest.raises(StoreError):
         old.note("written by the first run's fight")  # today: stored in the new encounter
     assert [e.payload for e in store.events(store.encounter_id(NAME))] == list(new.events)
+
+
+def test_prep_encounter_sets_wfb_units_and_distances(tmp_path: Path) -> None:
+    store = prep.campaign(tmp_path / "ford.gmk")
+    sheets = [
+        *prep.npcs("wfb6", "Swordsman", 1, side="Empire"),
+        *prep.npcs("wfb6", "Night goblin archer", 1, side="Gobbos"),
+    ]
+    fight = prep.encounter(
+        store,
+        "Ford",
+        "wfb6",
+        sheets,
+        units={
+            "Swordsmen": {"side": "Empire", "rank_and_file": 15},
+            "Night Goblin archers": {"side": "Gobbos", "rank_and_file": 20},
+        },
+        distances=[("Night Goblin archers", "Swordsmen", 30)],
+    )
+    units = fight.units_frame().set_index("unit")
+    assert units.loc["Swordsmen", "rank and file"] == 15
+    assert units.loc["Night Goblin archers", "rank and file"] == 20
+    assert fight.distance_between("Swordsmen", "Night Goblin archers") == 30
+    again = prep.encounter(store, "Ford", "wfb6", sheets)  # run again: replaced, no units
+    assert again.units_frame().empty
