@@ -2,26 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from lab_page import kernel_ready, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-
-
-def kernel_ready(page, timeout: float = 120) -> None:
-    """Wait for the notebook's kernel to be idle; choose the Python kernel when JupyterLab
-    asks which (it does so now and then for a notebook opened by URL)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        choose = page.locator(".jp-Dialog button", has_text="Select")
-        if choose.count() and choose.first.is_visible():
-            choose.first.click()
-        status = page.locator(".jp-StatusBar-TextItem", has_text="Idle")
-        if status.count() and not page.locator(".jp-Dialog").count():
-            return
-        page.wait_for_timeout(250)
-    pytest.fail("the notebook's kernel never became idle")
 
 
 def test_prep_runs_all_in_jupyterlab_and_its_widgets_render(lab_server, chromium, artifacts):
@@ -30,8 +14,7 @@ def test_prep_runs_all_in_jupyterlab_and_its_widgets_render(lab_server, chromium
         page.goto(f"{lab_server.url}lab/tree/prep.ipynb", timeout=120_000)
         page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
         kernel_ready(page)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        run_all_cells(page)
         tracker = page.locator(".jp-OutputArea .gmkit-tracker")
         try:
             tracker.first.wait_for(timeout=120_000)

@@ -4,11 +4,11 @@ output. A screenshot of the whole notebook goes to test-artifacts/ (tour-<game>-
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lab_page import kernel_ready, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -19,21 +19,6 @@ TOURS = {
     "wfrp2": ("Hit location: right arm (53 reversed: 35)", "Ungor 1"),
 }
 PANEL = ".jp-NotebookPanel:visible"  # the tour's own tab (other tests' tabs stay hidden)
-
-
-def kernel_ready(page: Any, timeout: float = 120) -> None:
-    """Wait for the notebook's kernel to be idle; choose the Python kernel when JupyterLab
-    asks which (it does so now and then for a notebook opened by URL)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        choose = page.locator(".jp-Dialog button", has_text="Select")
-        if choose.count() and choose.first.is_visible():
-            choose.first.click()
-        status = page.locator(".jp-StatusBar-TextItem", has_text="Idle")
-        if status.count() and not page.locator(".jp-Dialog").count():
-            return
-        page.wait_for_timeout(250)
-    pytest.fail("the notebook's kernel never became idle")
 
 
 def no_news(page: Any) -> None:
@@ -70,8 +55,7 @@ def test_tour_runs_all_in_jupyterlab(
         panel = page.locator(PANEL).first
         panel.locator(".jp-Cell").first.wait_for(timeout=120_000)
         kernel_ready(page)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        run_all_cells(page)
         tracker = panel.locator(".jp-OutputArea .gmkit-tracker")
         try:
             tracker.first.wait_for(timeout=180_000)

@@ -3,11 +3,11 @@ Cells, the tracker and the attack panel render, no cell errs; a full-page screen
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lab_page import kernel_ready, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -16,21 +16,6 @@ TOURS = {
     "necromunda": ("tour_necromunda.ipynb", ("Little Jeb", "Scavvy 3"), "Scavvy 1"),
     "wfb6": ("tour_wfb6.ipynb", ("Knights of the Realm", "Shaman Snikkit"), "Father Anselm"),
 }
-
-
-def kernel_ready(page: Any, timeout: float = 120) -> None:
-    """Wait for the notebook's kernel to be idle; choose the Python kernel when JupyterLab
-    asks which (it does so now and then for a notebook opened by URL)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        choose = page.locator(".jp-Dialog button", has_text="Select")
-        if choose.count() and choose.first.is_visible():
-            choose.first.click()
-        status = page.locator(".jp-StatusBar-TextItem", has_text="Idle")
-        if status.count() and not page.locator(".jp-Dialog").count():
-            return
-        page.wait_for_timeout(250)
-    pytest.fail("the notebook's kernel never became idle")
 
 
 @pytest.mark.parametrize("game", sorted(TOURS))
@@ -45,8 +30,7 @@ def test_the_tour_runs_all_in_jupyterlab_and_its_widgets_render(
         page.goto(url, timeout=120_000)
         page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=120_000)
         kernel_ready(page)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        run_all_cells(page)
         tracker = page.locator(".jp-OutputArea .gmkit-tracker")
         try:
             tracker.first.wait_for(timeout=120_000)
