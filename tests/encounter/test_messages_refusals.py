@@ -202,6 +202,11 @@ CASES: list[Case] = [
         lambda d, m: chapel(d).set("enemy_wound", "band"),
     ),
     (
+        "encounter.unknown_setting_far",
+        "no setting 'initiative'; the settings: enemy_wounds, player_sides, skip_fallen",
+        lambda d, m: chapel(d).set("initiative", 1),
+    ),
+    (
         "encounter.setting_true_false",
         "skip_fallen: must be true or false (got 'no')",
         lambda d, m: chapel(d).set("skip_fallen", "no"),
