@@ -77,7 +77,7 @@ def test_no_gm_only_value_is_anywhere_in_the_file(campaign, tmp_path):
     for value in secrets:
         assert value.encode() not in data, value
         assert json.dumps(value).encode() not in data, value  # as the JSON file escapes it
-    assert b"Ilse Marr hits Cultist Ban" in data  # the public event is there
+    assert b"Ilse Marr attacks Cultist Ban: Laspistol" in data  # the public event is there
     assert b"Sergeant Varro Tull" in data  # a visible combatant
 
 
@@ -100,7 +100,7 @@ def test_the_file_is_what_jupyterlab_saves_markdown_only(campaign, tmp_path):
     assert "Turn: <span class='gmkit-now'>Sergeant Varro Tull</span>" in notebook.cells[0].source
     assert notebook.cells[1].source.startswith("<table class='gmkit-player-table'>")
     assert notebook.cells[2].source == (
-        "## Log\n\n<ul><li>Ilse Marr hits Cultist Ban once with Laspistol: 2 damage</li></ul>"
+        "## Log\n\n<ul><li>Ilse Marr attacks Cultist Ban: Laspistol</li></ul>"
     )
 
 
@@ -174,7 +174,12 @@ def test_a_banded_export_holds_no_gm_value_byte_by_byte(campaign, tmp_path):
     for value in secrets:
         for form in (value, json.dumps(value)[1:-1], html.escape(value)):
             assert form.encode() not in data, value
-    for shown in (b"Cultist Ban", b">hurt<", b">unhurt<", b"Ilse Marr hits Cultist Ban"):
+    for shown in (
+        b"Cultist Ban",
+        b">hurt<",
+        b">unhurt<",
+        b"Ilse Marr attacks Cultist Ban: Laspistol",
+    ):
         assert shown in data, shown
     assert b"10/10" in data  # a player's own wounds are exact
 
@@ -243,16 +248,13 @@ def test_a_spanish_export_reads_spanish(campaign, tmp_path):
     assert "<b>Puntos de destino</b> 2 · <b>Armadura</b> Mesh Vest · <b>Armas</b>" in table
     assert ">herido<" in table
     assert ">ileso<" in table
-    assert log == (
-        "## Registro\n\n<ul><li>Ilse Marr impacta a Cultist Ban una vez con Laspistol: "
-        "2 de daño</li></ul>"
-    )
+    assert log == ("## Registro\n\n<ul><li>Ilse Marr ataca a Cultist Ban: Laspistol</li></ul>")
     read = re.sub(r"<[^>]+>", " ", "\n".join((header, table, log)))  # what the page shows
     words = set(re.findall(r"[A-Za-zÁÉÍÓÚáéíóúñÑ]+", read))
     english = {"Round", "Turn", "Character", "Side", "Wounds", "Conditions", "Log", "Sheet"}
     english |= {"hurt", "unhurt", "hits", "once", "with", "damage", "Fate", "Weapons"}
     assert words & english == set()
-    assert {"Asalto", "Turno", "Registro", "impacta", "herido", "ileso"} <= words
+    assert {"Asalto", "Turno", "Registro", "ataca", "herido", "ileso"} <= words
 
 
 def test_on_a_hidden_combatants_turn_the_players_read_an_enemy_acts(campaign, tmp_path):

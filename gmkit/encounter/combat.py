@@ -184,7 +184,9 @@ class CombatCommands(UnitCommands, ActionCommands):
 
     def apply_effects(self, effects: list[Effect], *, note: str = "") -> None:
         """Apply effects the GM confirms (an attack's, or ones typed by hand), through the
-        game's rules; the event records what they changed."""
+        game's rules; the event records what they changed. It is the GM's alone when it
+        touches a hidden combatant: an effect's target, or its name in ``note`` or in an
+        effect's note (:func:`~gmkit.encounter.secrecy.touched`)."""
         records = [target_record(effect, self, strict=True) for effect in effects]
         applied = application(self.state, records).record()
         self._append(

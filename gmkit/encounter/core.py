@@ -15,12 +15,14 @@ from typing import Any, Self
 
 from gmkit.dice import DiceSource, DieRoll
 from gmkit.encounter.log import MARKERS, EventLog
+from gmkit.encounter.secrecy import touched
 from gmkit.encounter.settings import setting_name
 from gmkit.encounter.state import Combatant, EncounterState
-from gmkit.errors import RulesError
+from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message, Text, as_message
 from gmkit.sheets.base import Sheet
-from gmkit.store import CampaignStore
+from gmkit.store import CampaignStore, StoreError
+from gmkit.store_check import shown
 from gmkit.systems.turns import turn_structure
 
 PREPARATION = ("added", "setting", "note")
@@ -109,16 +111,45 @@ class EncounterCore:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
+    @property
+    def last_seq(self) -> int:
+        """The seq of the last event applied (0: none). Events are applied only in sequence,
+        each the one after the last (:meth:`refresh` refuses a gap), so it is also how many."""
+        return len(self._log.raw)
+
     def refresh(self) -> int:
-        """Read events other processes wrote; returns how many were new."""
+        """Read the events other processes wrote after the last one applied (``seq > last``);
+        returns how many were new. One that is not the next in sequence, or that does not
+        replay, is a StoreError naming it: the events before it stay applied, it and those
+        after it are not (so no event is ever applied twice, or out of order)."""
         if self.store is None or self.encounter_id is None:
             return 0
-        new = self.store.events(self.encounter_id, after=len(self._log.raw))
-        for stored in new:
-            self._log.replay(stored.payload)
-        if new:
-            self._notify()
-        return len(new)
+        applied = 0
+        try:
+            for stored in self.store.events(self.encounter_id, after=self.last_seq):
+                self._replay(stored.seq, stored.payload)
+                applied += 1
+        finally:
+            if applied:
+                self._notify()
+        return applied
+
+    def _replay(self, seq: int, payload: dict[str, Any]) -> None:
+        """Apply the stored event ``seq``; a StoreError if it is not the next or is refused."""
+        path = str(self.store.path) if self.store is not None else ""
+        where = {"path": path, "encounter": shown(self.name), "seq": seq}
+        last = self.last_seq
+        if seq != last + 1:  # a gap: the file was changed behind the writer
+            gap = {**where, "seq": last + 1}
+            raise StoreError(Message("store.missing_event_now", **gap, last=last))
+        try:
+            self._log.replay(payload)
+        except GmkitError as error:
+            refused = Message("store.event_refused", **where, error=error.message)
+            raise StoreError(refused) from error
+        except Exception as error:  # a damaged event's shape: a key missing, a wrong type...
+            broken = Message("store.event_broken", **where, error=type(error).__name__)
+            raise StoreError(broken) from error
 
     def _notify(self) -> None:
         for listener in list(self._listeners):
@@ -127,23 +158,27 @@ class EncounterCore:
     # --- writing ---------------------------------------------------------------------
 
     def _append(self, event: dict[str, Any]) -> EncounterState:
-        if "visibility" not in event:
+        if event.get("visibility") != "gm" and event.get("kind") != "revealed":
+            # the GM's if it touches a hidden combatant in any field (a public note too)
             secret = any(c.hidden for c in self._subjects(event))
             event["visibility"] = "gm" if secret else "public"
         event = as_json(event)  # what is folded now is exactly what a replay will read
         next_state = self._log.check(event)  # the rules refuse before anything is written
         if self.store is not None and self.encounter_id is not None:
-            self.store.append_event(self.encounter_id, event, seq=len(self._log.raw) + 1)
+            self.store.append_event(self.encounter_id, event, seq=self.last_seq + 1)
         self._log.accept(event, next_state)
         self._notify()
         return next_state
 
     def _subjects(self, event: Mapping[str, Any]) -> list[Combatant]:
-        """The combatants an event is about (an event about a hidden one is the GM's)."""
-        idents = [event.get(key) for key in ("id", "attacker", "target")]
-        idents += [entry.get("id") for entry in event.get("entries", ())]
-        combatants = self.state.combatants
-        return [combatants[i] for i in idents if isinstance(i, str) and i in combatants]
+        """The combatants an event touches, in any field (an event touching a hidden one is
+        the GM's): an id anywhere in it, a unit holding one, a name in a text
+        (:func:`~gmkit.encounter.secrecy.touched`)."""
+        state = self.state
+        names = {c.id: [c.name] for c in state.combatants.values()}
+        units = {u.name: [u.trooper, *u.characters] for u in state.units.values()}
+        found = touched(event, names, units)
+        return [c for c in state.combatants.values() if c.id in found]
 
     def undo(self) -> EncounterState:
         """Take back the last command (one event: an attack with the action it spent is one);

@@ -5,13 +5,14 @@ projection's keys are data: the widgets label them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 import pandas as pd
 
 from gmkit.encounter.log import MARKERS
 from gmkit.encounter.narration import event_message, event_text, step_texts
+from gmkit.encounter.secrecy import PROJECTED, names_in_log, touched
 from gmkit.encounter.state import Combatant, Condition, EncounterState
 from gmkit.encounter.table import models_left
 from gmkit.encounter.terms import band_name, condition_name
@@ -113,8 +114,10 @@ def _public(
     return entry
 
 
-_LISTS = ("order", "surprised")  # event fields listing combatant ids
-_NAMING = ("id", "attacker", "target")  # event fields naming one combatant
+_LISTS = PROJECTED  # event fields listing combatant ids: projected, hidden ids removed
+_TOLD = ("attack", "action", "effects", "due_rolled")  # events telling what befell a target
+_GEAR = ("ammo", "jam", "reaction")  # effects on what one spends: no wound of anyone
+_SAID = ("kind", "attacker", "id", "target", "weapon", "action", "visibility")
 
 
 def kept_hidden(events: Iterable[dict[str, Any]]) -> set[str]:
@@ -128,13 +131,14 @@ def kept_hidden(events: Iterable[dict[str, Any]]) -> set[str]:
     return hidden
 
 
-def _named(event: dict[str, Any]) -> set[str]:
-    """Every combatant id an event names (its subjects, entries and effects' targets)."""
-    found = {str(event[key]) for key in _NAMING if event.get(key)}
-    for key in ("entries", "effects"):
-        for item in event.get(key) or ():
-            if isinstance(item, dict):
-                found |= {str(item[k]) for k in ("id", "target") if item.get(k)}
+def _units(events: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
+    """Each unit's name and the combatant ids it was ever set to hold (its events' records)."""
+    found: dict[str, list[str]] = {}
+    for event in events:
+        unit = event.get("unit")
+        if event.get("kind") == "unit_set" and isinstance(unit, dict) and unit.get("name"):
+            members = [unit.get("trooper"), *(unit.get("characters") or ())]
+            found.setdefault(str(unit["name"]), []).extend(str(m) for m in members if m)
     return found
 
 
@@ -143,22 +147,86 @@ def public_events(
 ) -> list[dict[str, Any]]:
     """The effective events players may read: GM-only events and markers removed, and nothing
     of a hidden combatant (``hidden``: their ids, as the state holds them now; None: those
-    added hidden that no public event revealed since, read from ``events``). An event naming
-    one is left out; a start's order and its surprised lose their ids."""
+    added hidden that no public event revealed since, read from ``events``). An event touching
+    one in any field (its id anywhere, a unit holding it, a name it went by in a text:
+    :func:`~gmkit.encounter.secrecy.touched`) is left out; a start's order and its surprised
+    lose their ids."""
+    return list(newest_public(events, hidden))[::-1]
+
+
+def newest_public(
+    events: tuple[dict[str, Any], ...],
+    hidden: Iterable[str] | None = None,
+    kinds: Iterable[str] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """:func:`public_events`, newest first and one at a time (a log of the last few lines
+    reads no further back than it needs); ``kinds``: only events of these kinds."""
     secret = set(hidden) if hidden is not None else kept_hidden(events)
-    shown = []
-    for event in events:
+    wanted = set(kinds) if kinds is not None else None
+    known = names_in_log(events)
+    names = {ident: known.get(ident, []) for ident in secret}
+    units = _units(events) if secret else {}
+    for event in reversed(events):
+        if wanted is not None and event.get("kind") not in wanted:
+            continue
         if event.get("visibility", "public") != "public" or event.get("kind") in MARKERS:
             continue
-        if event.get("kind") != "revealed" and _named(event) & secret:
+        if event.get("kind") != "revealed" and secret and touched(event, names, units):
             continue
         lists = {
             key: [i for i in event[key] if str(i) not in secret]
             for key in _LISTS
             if isinstance(event.get(key), list)
         }
-        shown.append({**event, **lists} if lists else event)
-    return shown
+        yield {**event, **lists} if lists else event
+
+
+def told_to_players(
+    event: dict[str, Any], shown: WoundsShown, friends: Iterable[str]
+) -> dict[str, Any]:
+    """``event`` as the players' log tells it, under the GM's ``enemy_wounds`` setting
+    (``shown``) as the tracker shows wounds. An attack, action, effects or roll due that
+    touches an enemy (its target, or the target of an effect other than ammunition, a jam or
+    a reaction spent, is not one of ``friends``: the ids of the players' sides' combatants)
+    while enemy wounds show as a band or not at all keeps only who did what to whom (its
+    summary, steps, rolls, amounts and notes left out): the log reads "Sergeant Varro Tull
+    attacks Cultist Ban: Lasgun", "Effects applied to Cultist Ban", never "8 damage". Any
+    other event, or with ``exact``, as it is: the players' own side is told exactly."""
+    if shown == "exact" or event.get("kind") not in _TOLD:
+        return event
+    mates = set(friends)
+    effects = event.get("effects")
+    effects = effects if isinstance(effects, list) else []  # a tampered file: no list
+    targets = [event.get("target")] if event.get("target") else []
+    targets += [
+        e.get("target") for e in effects if isinstance(e, dict) and e.get("kind") not in _GEAR
+    ]
+    if all(str(target) in mates for target in targets):
+        return event
+    kept = {key: event[key] for key in _SAID if key in event}
+    kept["effects"] = [{"target": e.get("target")} for e in effects if isinstance(e, dict)]
+    return kept
+
+
+def wounds_rule(
+    events: Iterable[dict[str, Any]], player_sides: Iterable[str] = ()
+) -> tuple[WoundsShown, set[str]]:
+    """What :func:`told_to_players` follows, read from the effective ``events`` as the fold
+    reads them: the GM's ``enemy_wounds`` setting (band until set) and the ids of the
+    combatants on the players' sides (the GM's ``player_sides`` setting; ``player_sides``
+    while the GM has set none)."""
+    shown: WoundsShown = "band"
+    sides: set[str] | None = None
+    added: dict[str, str] = {}
+    for event in events:
+        if event.get("kind") == "setting" and event.get("key") == "enemy_wounds":
+            shown = event.get("value", "band")
+        elif event.get("kind") == "setting" and event.get("key") == "player_sides":
+            sides = {str(side) for side in event.get("value") or ()}
+        elif event.get("kind") == "added" and isinstance(event.get("id"), str):
+            added[event["id"]] = str(event.get("side", ""))
+    chosen = sides if sides is not None else set(player_sides)
+    return shown, {ident for ident, side in added.items() if side in chosen}
 
 
 def combat_log(
@@ -306,9 +374,12 @@ __all__ = [
     "event_message",
     "event_text",
     "kept_hidden",
+    "newest_public",
     "player_view",
     "public_events",
     "step_texts",
+    "told_to_players",
     "units_frame",
     "wound_band",
+    "wounds_rule",
 ]

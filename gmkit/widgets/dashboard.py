@@ -39,7 +39,7 @@ from traitlets import Unicode
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.sheets.base import Sheet
-from gmkit.store import CampaignStore
+from gmkit.store import CampaignStore, StoreError
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.combat_log import CombatLog
 from gmkit.widgets.dashboard_style import DASHBOARD_STYLE
@@ -196,7 +196,7 @@ class Dashboard(widgets.VBox):
         try:
             encounter = Encounter.open(self.store, name)
         except GmkitError as error:
-            self._say(str(error), error=True)
+            self._refused(error)
             return
         self._drop_encounter()
         self.encounter = encounter
@@ -274,7 +274,7 @@ class Dashboard(widgets.VBox):
         try:
             self.encounter.edit_sheet(combatant.id, **changes)
         except GmkitError as error:
-            self._say(str(error), error=True)
+            self._refused(error)
             return False
         self._say("")
         return True
@@ -295,10 +295,15 @@ class Dashboard(widgets.VBox):
         self._command(lambda encounter: encounter.reveal(ident))
 
     def poll(self) -> int:
-        """Read what another kernel wrote to the campaign file; returns how many events."""
+        """Read what another kernel wrote to the campaign file; returns how many events. A
+        failed read (the disk, an event damaged) is shown where refusals are."""
         if self.encounter is None:
             return 0
-        return self.encounter.refresh()
+        try:
+            return self.encounter.refresh()
+        except StoreError as error:
+            self._refused(error)
+            return 0
 
     @property
     def dice(self) -> DiceTray:
@@ -355,10 +360,14 @@ class Dashboard(widgets.VBox):
             return
         try:
             command(self.encounter)
-        except GmkitError as error:
-            self._say(str(error), error=True)
+        except GmkitError as error:  # a store failure too: what was not saved, in its words
+            self._refused(error)
             return
         self._say("")
+
+    def _refused(self, error: GmkitError) -> None:
+        """Show a refusal (or a store failure) under the top bar, in the GM's language."""
+        self._say(error.render(LANGUAGE.value), error=True)
 
     def _drop_encounter(self) -> None:
         if self._unsubscribe is not None:

@@ -28,10 +28,12 @@ from traitlets import Bool, Int, Unicode
 
 from gmkit.encounter import Encounter, player_view
 from gmkit.encounter.narration import event_text
+from gmkit.encounter.state import EncounterState
 from gmkit.encounter.terms import band_name
-from gmkit.encounter.views import public_events
+from gmkit.encounter.views import newest_public, told_to_players, wounds_rule
 from gmkit.messages import render
 from gmkit.store import CampaignStore
+from gmkit.widgets.comm_guard import guard_widgets, quiet_comm_logs
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t
 from gmkit.widgets.player_notebook import export_player_notebook
 from gmkit.widgets.player_sheet import sheet_details
@@ -96,18 +98,27 @@ def public_log(
     events: Sequence[Mapping[str, Any]],
     limit: int = LOG_LINES,
     hidden: Sequence[str] | None = None,
+    *,
+    state: EncounterState | None = None,
+    player_sides: Sequence[str] = (),
 ) -> list[str]:
     """The texts of the newest public attacks, effects and notes (newest first), in the
-    current language; none about a hidden combatant (``hidden``: their ids; None: read from
-    the events, see :func:`gmkit.encounter.views.public_events`)."""
-    lines = []
-    for event in public_events(tuple(dict(event) for event in events), hidden):
-        if event.get("kind") not in _LOGGED:
-            continue
-        text = event_text(event, LANGUAGE.value)
+    current language; none touching a hidden combatant (``hidden``: their ids; None: read from
+    the events, see :func:`gmkit.encounter.views.public_events`), and of an enemy's wounds
+    only what the GM's ``enemy_wounds`` setting shows (:func:`~gmkit.encounter.views.
+    told_to_players`: with a band or hidden wounds, "Sergeant Varro Tull attacks Cultist Ban:
+    Lasgun", not its damage). ``state``: the fight now, for the combatants' names;
+    ``player_sides`` count while the GM has set none."""
+    effective = tuple(dict(event) for event in events)
+    shown, friends = wounds_rule(effective, player_sides)
+    lines: list[str] = []
+    for event in newest_public(effective, hidden, _LOGGED):
+        if len(lines) >= limit:
+            break
+        text = event_text(told_to_players(event, shown, friends), LANGUAGE.value, after=state)
         if text:
             lines.append(text)
-    return lines[::-1][:limit]
+    return lines
 
 
 def _wounds_cell(wounds: str | None, language: str) -> str:
@@ -195,6 +206,7 @@ class PlayerView(widgets.VBox):
     current = Unicode("", help="whose turn is shown ('' for none, or a hidden combatant's)")
     hidden_turn = Bool(False, help="whether a hidden combatant acts now ('An enemy acts')")
     events = Int(0, help="events of the campaign file read so far")
+    seq = Int(0, help="the seq of the last event of the campaign file applied (0: none)")
 
     def __init__(
         self,
@@ -235,6 +247,8 @@ class PlayerView(widgets.VBox):
         LANGUAGE.observe(self._on_language, names="value")
         self._closed = False
         self._render()
+        quiet_comm_logs()  # a hostile message gets no traceback back: comm_guard
+        guard_widgets(self)
         if follow:
             self.follower.start()
 
@@ -242,11 +256,17 @@ class PlayerView(widgets.VBox):
         return f"PlayerView({self.encounter.name!r})"
 
     def poll(self) -> bool:
-        """Read what the GM wrote since the last poll; re-render if anything changed."""
-        if self.encounter.refresh():
-            self._render()
-            return True
-        return False
+        """Read what the GM wrote after the last event applied (its :attr:`seq`: never one
+        twice); re-render if anything changed. A StoreError (an event missing or damaged) is
+        raised once what came before it is shown."""
+        before = self.seq
+        try:
+            self.encounter.refresh()
+        finally:
+            changed = self.encounter.last_seq != before
+            if changed:
+                self._render()
+        return changed
 
     def close(self) -> None:
         """Stop following the campaign file, and close the widgets."""
@@ -278,7 +298,12 @@ class PlayerView(widgets.VBox):
         state = self.encounter.state
         self.view = player_view(state, player_sides=self.player_sides, language=language)
         hidden = [c.id for c in state.combatants.values() if c.hidden]
-        self.log_lines = public_log(self.encounter.effective_events, hidden=hidden)
+        self.log_lines = public_log(
+            self.encounter.effective_events,
+            hidden=hidden,
+            state=state,
+            player_sides=self.player_sides,
+        )
         header, table = player_html(self.view, language)
         if self.header.value != header:
             self.header.value = header
@@ -292,3 +317,4 @@ class PlayerView(widgets.VBox):
         self.current = str(self.view.get("current") or "")
         self.hidden_turn = bool(self.view.get("hidden_turn"))
         self.events = len(self.encounter.events)
+        self.seq = self.encounter.last_seq

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from gmkit.encounter import Encounter, player_view
 from gmkit.encounter.narration import event_text
-from gmkit.encounter.views import public_events
+from gmkit.encounter.views import newest_public, told_to_players, wounds_rule
 from gmkit.messages import Message
 from gmkit.store import CampaignStore, StoreError
 from gmkit.widgets.i18n import LANGUAGE_NAMES, t
@@ -99,17 +99,24 @@ def _plain(text: str) -> str:
     return re.sub(r"([\\`*_\[\]~|])", r"\\\1", html.escape(text, quote=False))
 
 
-def _log(fight: Encounter, language: str, limit: int = LOG_LINES) -> list[str]:
-    """The public attacks', effects' and notes' texts, newest first, in ``language``: none
-    about a combatant hidden now."""
-    hidden = [c.id for c in fight.state.combatants.values() if c.hidden]
-    lines = []
-    for event in public_events(fight.effective_events, hidden):
-        if event.get("kind") in _LOGGED:
-            text = event_text(event, language)
-            if text:
-                lines.append(text)
-    return lines[::-1][:limit]
+def _log(
+    fight: Encounter, language: str, player_sides: Sequence[str] = (), limit: int = LOG_LINES
+) -> list[str]:
+    """The public attacks', effects' and notes' texts, newest first, in ``language``, as the
+    players' page has them: none touching a combatant hidden now, and of an enemy's wounds
+    only what the GM's ``enemy_wounds`` setting shows (:func:`~gmkit.encounter.views.
+    told_to_players`)."""
+    state = fight.state
+    hidden = [c.id for c in state.combatants.values() if c.hidden]
+    shown, friends = wounds_rule(fight.effective_events, player_sides)
+    lines: list[str] = []
+    for event in newest_public(fight.effective_events, hidden, _LOGGED):
+        if len(lines) >= limit:
+            break
+        text = event_text(told_to_players(event, shown, friends), language, after=state)
+        if text:
+            lines.append(text)
+    return lines
 
 
 def player_notebook(
@@ -128,7 +135,7 @@ def player_notebook(
     view = player_view(fight.state, player_sides=tuple(player_sides), language=language)
     header, table = player_html(view, language)
     sources = [f"# {_plain(fight.name)}\n\n{header}", table]
-    lines = _log(fight, language)
+    lines = _log(fight, language, tuple(player_sides))
     if lines:  # an HTML list, as the players' page has it: no markdown read into a name
         items = "".join(f"<li>{html.escape(line, quote=False)}</li>" for line in lines)
         sources.append(f"## {_plain(t('log', language))}\n\n<ul>{items}</ul>")

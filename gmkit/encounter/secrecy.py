@@ -1,0 +1,106 @@
+"""Which combatants an event touches: what decides whether it is the GM's.
+
+An event touches a combatant when any of its fields names it, however deep: an id in any
+field (the subject, the target, an effect's target, a due's bearer, a unit's trooper or
+characters, a die's purpose...), a unit that holds it (by the unit's name), or its name in a
+text (a note the GM typed, a summary, an effect's note: the whole name, in any case, as a
+word; not a sheet's own texts, such as its notes, which the players never read). An event
+touching a hidden combatant is the GM's (:meth:`~gmkit.encounter.core.EncounterCore.
+_append`), and the players' log leaves out any event touching one that is hidden now
+(:func:`~gmkit.encounter.views.public_events`).
+
+A start's ``order`` and ``surprised`` lists are not looked at (:data:`PROJECTED`): the players'
+log takes the hidden ids out of them, and the start stays public.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from gmkit.messages import Message
+
+PROJECTED = ("order", "surprised")
+"""Top-level event fields listing combatant ids that the players' log projects (hidden ids
+removed) instead of keeping the event from them."""
+
+
+def strings(value: Any, *, skip: Iterable[str] = (), skip_any: Iterable[str] = ()) -> Iterator[str]:
+    """Every string in ``value`` (an event: dicts' values, lists, messages' ids and
+    parameters), at any depth; ``skip``: top-level keys not looked into; ``skip_any``: keys
+    not looked into at any depth."""
+    top, anywhere = set(skip), set(skip_any)
+    stack: list[Any] = (
+        [item for key, item in value.items() if key not in top | anywhere]
+        if isinstance(value, Mapping)
+        else [value]
+    )
+    while stack:
+        item = stack.pop()
+        kind = type(item)  # JSON's own types first: an event as stored holds nothing else
+        if kind is str:
+            yield item
+        elif kind is dict:
+            stack.extend(item[key] for key in item if key not in anywhere)
+        elif kind is list:
+            stack.extend(item)
+        elif item is None or kind in (int, float, bool):
+            continue
+        elif isinstance(item, str):
+            yield item
+        elif isinstance(item, Message):
+            stack.append(item.to_json())
+        elif isinstance(item, Mapping):
+            stack.extend(found for key, found in item.items() if key not in anywhere)
+        elif isinstance(item, list | tuple | set | frozenset):
+            stack.extend(item)
+
+
+@functools.lru_cache(maxsize=256)
+def _word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(name.casefold())}(?!\w)")
+
+
+def touched(
+    event: Mapping[str, Any],
+    names: Mapping[str, Iterable[str]],
+    units: Mapping[str, Iterable[str]] | None = None,
+) -> set[str]:
+    """The ids (keys of ``names``: each combatant's id and the names it goes by) that
+    ``event`` touches (see the module docstring); ``units``: each unit's name and the ids of
+    the combatants it holds."""
+    # a sheet's own texts (its notes: the GM's) name no one the event is about, and hold no id
+    exact = set(strings(event, skip=PROJECTED, skip_any=("sheet",)))
+    found = {ident for ident in names if ident in exact}
+    left = {ident: [n for n in known if n.strip()] for ident, known in names.items()}
+    if any(left[ident] for ident in left if ident not in found):
+        text = "\n".join(exact).casefold()
+        for ident, known in left.items():
+            if ident not in found and any(_word(name).search(text) for name in known):
+                found.add(ident)
+    for unit, members in (units or {}).items():
+        if unit in exact:
+            found |= {member for member in members if member in names}
+    return found
+
+
+def names_in_log(events: Iterable[Mapping[str, Any]]) -> dict[str, list[str]]:
+    """Each combatant's id and the names it had, read from the events (its sheet's name when
+    added, every rename since)."""
+    found: dict[str, list[str]] = {}
+    for event in events:
+        ident = event.get("id")
+        if not isinstance(ident, str):
+            continue
+        if event.get("kind") == "added":
+            sheet = event.get("sheet")
+            name = sheet.get("name") if isinstance(sheet, Mapping) else None
+            found.setdefault(ident, []).extend([name] if isinstance(name, str) else [])
+        elif event.get("kind") == "renamed" and isinstance(event.get("name"), str):
+            found.setdefault(ident, []).append(str(event["name"]))
+    return found
+
+
+__all__ = ["PROJECTED", "names_in_log", "strings", "touched"]

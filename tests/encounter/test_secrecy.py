@@ -1,0 +1,320 @@
+"""Secrecy gaps (issue 13, item 7), each reproduced as the attack that found it:
+
+- effects typed by hand onto a hidden combatant (``Encounter.apply_effects``) were public, their
+  notes too (read by the players once he was revealed); an event touching a hidden combatant
+  in any field (an effect's target, a due's bearer, a unit holding it, its name in a note) is
+  now the GM's;
+- the players' log read "8 damage" against an enemy whose wounds the players see only as a
+  band: the log now obeys the same ``enemy_wounds`` setting as the tracker (band or hidden: no
+  number of an enemy's wounds or damage; the players' own side, exactly);
+- a malformed widget message sent to a players' kernel got a traceback back, naming the
+  install's paths: now one line, no path (a real kernel, through jupyter_client).
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gmkit.campaign import demo_campaign_file
+from gmkit.dice import EnteredDice
+from gmkit.encounter import Encounter
+from gmkit.encounter.views import public_events
+from gmkit.store import CampaignStore
+from gmkit.systems.base import Effect
+from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.player import PlayerView, public_log
+from gmkit.widgets.player_notebook import export_player_notebook
+
+CHAPEL = "The Chapel of the Pale Throne"
+HIDDEN = "Demagogue Ostrava"
+NOTE = "the warp burns him from within"  # the GM's note on effects typed onto the hidden one
+ROOT = str(Path(__file__).resolve().parents[2])
+
+
+@pytest.fixture
+def chapel(tmp_path: Path) -> Any:
+    """The demo's chapel (its demagogue hidden, the Acolytes the players' side) in a campaign
+    file of the test's own, started: initiative typed in roster order (Tull first)."""
+    campaign = demo_campaign_file(tmp_path)
+    with CampaignStore(campaign) as store:
+        fight = Encounter.open(store, CHAPEL)
+        for number, combatant in enumerate(list(fight.state.combatants.values())):
+            fight.set_initiative(combatant.id, 30 - number)
+        fight.start()
+        yield fight
+
+
+def log_of(fight: Encounter) -> list[str]:
+    """The players' log as the players' page builds it (PlayerView._render)."""
+    hidden = [c.id for c in fight.state.combatants.values() if c.hidden]
+    return public_log(fight.effective_events, hidden=hidden, state=fight.state)
+
+
+# --- an event's visibility follows every combatant it touches ------------------------------
+
+
+def test_effects_typed_onto_a_hidden_combatant_are_the_gms_note_and_all(chapel):
+    chapel.apply_effects([Effect("damage", HIDDEN, amount=3)], note=NOTE)
+    event = chapel.effective_events[-1]
+    assert event["kind"] == "effects"
+    assert event["visibility"] == "gm"
+    chapel.reveal(HIDDEN)  # revealed later: what was the GM's stays the GM's
+    assert chapel.effective_events[-1]["visibility"] == "public"
+    assert NOTE not in json.dumps(public_events(chapel.effective_events, hidden=[]))
+    assert all(NOTE not in line for line in log_of(chapel))
+
+
+def test_effects_on_a_visible_and_a_hidden_one_are_the_gms(chapel):
+    chapel.apply_effects(
+        [Effect("damage", "Cultist Ban", amount=1), Effect("damage", HIDDEN, amount=2)]
+    )
+    assert chapel.effective_events[-1]["visibility"] == "gm"
+    chapel.apply_effects([Effect("damage", "Cultist Ban", amount=1)])  # touching no hidden one
+    assert chapel.effective_events[-1]["visibility"] == "public"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Demagogue Ostrava watches from the gallery",
+        "DEMAGOGUE OSTRAVA watches",  # any case
+        "demagogue-ostrava",  # his id
+    ],
+)
+def test_a_note_naming_a_hidden_combatant_is_the_gms_even_made_public(chapel, text):
+    chapel.note(text, gm_only=False)
+    assert chapel.effective_events[-1]["visibility"] == "gm"
+    assert all(text not in line for line in log_of(chapel))
+
+
+def test_effects_whose_note_names_a_hidden_one_are_the_gms(chapel):
+    chapel.apply_effects([Effect("damage", "Cultist Ban", amount=1)], note=f"{HIDDEN} pushes")
+    assert chapel.effective_events[-1]["visibility"] == "gm"
+
+
+def test_a_public_note_naming_no_hidden_one_stays_public(chapel):
+    chapel.note("The bells ring", gm_only=False)
+    assert chapel.effective_events[-1]["visibility"] == "public"
+    assert log_of(chapel)[0] == "The bells ring"
+
+
+def test_a_turn_asking_a_roll_of_a_hidden_one_is_the_gms(chapel):
+    chapel.add_condition(HIDDEN, "on_fire")  # his turn's start asks him a Willpower test
+    while chapel.state.current.name != HIDDEN:
+        chapel.next_turn()
+    event = chapel.effective_events[-1]
+    assert [due["bearer"] for due in event["due"]] == ["demagogue-ostrava"]
+    assert event["visibility"] == "gm"
+
+
+def test_an_event_naming_a_hidden_unit_s_trooper_by_its_unit_is_the_gms(demo_sheets):
+    fight = Encounter("wfb6")
+    for sheet in demo_sheets["wfb6"]:
+        fight.add(sheet, hidden=sheet.name == "Night Goblin Archer")
+    fight.set_unit("Archers", trooper="Night Goblin Archer", rank_and_file=10)
+    assert fight.effective_events[-1]["visibility"] == "gm"
+    fight.set_engaged("Archers")  # names the unit alone
+    assert fight.effective_events[-1]["visibility"] == "gm"
+
+
+def test_a_log_written_before_leaves_out_public_events_touching_a_hidden_one():
+    """A campaign file written before the fix keeps such events public: the players' log
+    leaves them out all the same, by any field (a nested id, the hidden one's name)."""
+    events = (
+        {"kind": "added", "id": "x", "hidden": True, "sheet": {"name": "Grey Lord"}},
+        {"kind": "renamed", "id": "x", "name": "The Pale Prophet", "visibility": "gm"},
+        {"kind": "note", "text": "the grey lord laughs", "visibility": "public"},
+        {"kind": "note", "text": "The Pale Prophet sings", "visibility": "public"},
+        {"kind": "attack", "attacker": "a", "target": "b", "follow_ups": [{"target": "x"}]},
+        {"kind": "note", "text": "the rain falls", "visibility": "public"},
+    )
+    assert public_events(events) == [events[-1]]
+
+
+# --- the players' log obeys the wound setting --------------------------------------------
+
+
+@pytest.mark.parametrize("setting", ["exact", "band", "hidden"])
+def test_the_players_log_tells_an_enemy_s_wounds_as_the_tracker_does(chapel, setting):
+    chapel.set("enemy_wounds", setting)
+    chapel.attack("Sergeant Varro Tull", "Lasgun", "Cultist Ban", EnteredDice([5, 8]))
+    summary = "Sergeant Varro Tull hits Cultist Ban once with Lasgun: 8 damage"
+    assert chapel.effective_events[-1]["visibility"] == "public"
+    line = log_of(chapel)[0]
+    if setting == "exact":
+        assert line == summary
+        return
+    assert line == "Sergeant Varro Tull attacks Cultist Ban: Lasgun"
+    LANGUAGE.value = "es"
+    try:
+        assert log_of(chapel)[0] == "Sergeant Varro Tull ataca a Cultist Ban: Lasgun"
+    finally:
+        LANGUAGE.value = "en"
+
+
+@pytest.mark.parametrize("setting", ["band", "hidden"])
+def test_the_players_own_side_is_told_exactly(chapel, setting):
+    chapel.set("enemy_wounds", setting)
+    chapel.attack("Cultist Ban", "Stub Automatic", "Sergeant Varro Tull", EnteredDice([5, 7]))
+    line = log_of(chapel)[0]
+    assert line.startswith("Cultist Ban hits Sergeant Varro Tull")
+    assert re.search(r"\d+ damage", line), line
+
+
+def test_effects_typed_onto_a_banded_enemy_say_on_whom_not_how_much(chapel):
+    chapel.apply_effects([Effect("damage", "Cultist Ban", amount=4)], note="4 wounds from the fall")
+    assert log_of(chapel)[0] == "Effects applied to Cultist Ban"
+    chapel.set("enemy_wounds", "exact")
+    assert log_of(chapel)[0] == "4 wounds from the fall"
+
+
+@pytest.mark.parametrize("setting", ["band", "hidden"])
+def test_the_page_and_the_exported_notebook_hold_no_enemy_damage(chapel, tmp_path, setting):
+    chapel.set("enemy_wounds", setting)
+    chapel.attack("Sergeant Varro Tull", "Lasgun", "Cultist Ban", EnteredDice([5, 8]))
+    view = PlayerView(chapel.store, CHAPEL, follow=False)
+    try:
+        assert "Sergeant Varro Tull attacks Cultist Ban: Lasgun" in view.log_area.value
+        assert "damage" not in view.log_area.value
+        assert "8" not in view.log_area.value
+    finally:
+        view.close()
+    path = export_player_notebook(chapel.store, CHAPEL, tmp_path / "players.ipynb")
+    text = path.read_text()
+    assert "Sergeant Varro Tull attacks Cultist Ban: Lasgun" in text
+    assert "8 damage" not in text
+
+
+# --- hostile widget messages get no traceback back ---------------------------------------
+
+SETUP = f"""
+import sys
+from gmkit.campaign import demo_campaign_file, open_campaign
+from gmkit.widgets import PlayerView
+store = open_campaign(demo_campaign_file({{folder!r}}), readonly=True)
+view = PlayerView(store, {CHAPEL!r}, follow=False)
+display(view)
+"""
+SLIDER = {  # a widget the page itself opens (a comm_open to jupyter.widget)
+    "_model_module": "@jupyter-widgets/controls",
+    "_model_module_version": "2.0.0",
+    "_model_name": "IntSliderModel",
+    "_view_module": "@jupyter-widgets/controls",
+    "_view_module_version": "2.0.0",
+    "_view_name": "IntSliderView",
+}
+
+
+def hostile(languages: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(message type, content, metadata) of each hostile message: malformed updates of the
+    language switch, unknown methods and comms, a widget of an unknown model, a widget the
+    page opens then sends a bad value."""
+    bad_states: list[Any] = [
+        {"method": "update", "state": {"index": "abc"}},
+        {"method": "update", "state": {"index": 99}},
+        {"method": "update", "state": {"value": "xx"}},
+        {"method": "update", "state": {"value": "es"}, "buffer_paths": [["a", "b"]]},
+        {"method": "update", "state": "not a mapping"},
+        {"method": "update", "state": {"_dom_classes": 5}},
+        {"method": "update", "state": {"layout": "IPY_MODEL_nothing"}},
+        {"method": "custom", "content": {"x": 1}},
+        {"method": "nothing"},
+        {"no method": 1},
+        "not a mapping",
+    ]
+    version = {"version": "2.1.0"}
+    sent = [("comm_msg", {"comm_id": languages, "data": data}, {}) for data in bad_states]
+    sent += [
+        ("comm_msg", {"comm_id": "nothing", "data": {"method": "update"}}, {}),
+        ("comm_open", {"comm_id": "c1", "target_name": "jupyter.widget", "data": {}}, version),
+        (
+            "comm_open",
+            {"comm_id": "c2", "target_name": "jupyter.widget", "data": {"state": {"a": 1}}},
+            version,
+        ),
+        ("comm_open", {"comm_id": "c3", "target_name": "nothing", "data": {}}, {}),
+        (
+            "comm_open",
+            {"comm_id": "slider", "target_name": "jupyter.widget", "data": {"state": SLIDER}},
+            version,
+        ),
+        ("comm_msg", {"comm_id": "slider", "data": {"method": "update", "state": {"max": []}}}, {}),
+        ("comm_msg", {"comm_id": "slider", "data": {"method": "nothing"}}, {}),
+        ("comm_close", {"comm_id": "nothing", "data": {}}, {}),
+    ]
+    return sent
+
+
+def answers(client: Any, asked: set[str], timeout: float = 60) -> list[dict[str, Any]]:
+    """Every message the kernel sent in answer to the ``asked`` ones (by their ids), on iopub
+    and the shell channel, once it went idle after each."""
+    found: list[dict[str, Any]] = []
+    idle: set[str] = set()
+    deadline = time.monotonic() + timeout
+    while idle != asked and time.monotonic() < deadline:
+        try:
+            message = client.iopub_channel.get_msg(timeout=1)
+        except queue.Empty:
+            continue
+        parent = message["parent_header"].get("msg_id")
+        found.append(message)
+        if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle":
+            idle.add(parent)
+    assert idle == asked, f"the kernel answered {len(idle)} of {len(asked)} messages"
+    while True:
+        try:
+            found.append(client.shell_channel.get_msg(timeout=0.5))
+        except queue.Empty:
+            return found
+
+
+def test_hostile_comm_messages_get_no_traceback_back(tmp_path):
+    from jupyter_client.manager import start_new_kernel
+
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        found = client.execute_interactive(
+            SETUP.format(folder=str(tmp_path)),
+            timeout=120,
+            user_expressions={"id": "view.languages.model_id", "exe": "sys.executable"},
+            output_hook=lambda message: None,
+        )
+        assert found["content"]["status"] == "ok", found["content"]
+        expressions = found["content"]["user_expressions"]
+        assert Path(expressions["exe"]["data"]["text/plain"].strip("'")) == Path(sys.executable)
+        languages = expressions["id"]["data"]["text/plain"].strip("'")
+        sent = [
+            client.session.msg(kind, content, metadata=metadata)
+            for kind, content, metadata in hostile(languages)
+        ]
+        for message in sent:
+            client.shell_channel.send(message)
+        replies = answers(client, {message["header"]["msg_id"] for message in sent})
+        check = client.execute_interactive(  # the kernel answers on: the page still works
+            "view.languages.value = 'es'",
+            timeout=60,
+            user_expressions={"header": "view.header.value"},
+            output_hook=lambda message: None,
+        )
+        assert check["content"]["status"] == "ok"
+        assert "Asalto" in check["content"]["user_expressions"]["header"]["data"]["text/plain"]
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    said = [json.dumps(reply["content"], default=str) for reply in replies]
+    assert any("was refused (TraitError)" in text for text in said)  # the refusals are said
+    assert any("widget was refused" in text and "IntSlider" in text for text in said)
+    for text in said:
+        assert "Traceback" not in text, text
+        assert "/site-packages/" not in text, text
+        assert ROOT not in text, text
+        assert sys.prefix not in text, text
+    assert not [reply for reply in replies if reply["msg_type"] == "error"]
