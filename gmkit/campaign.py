@@ -15,7 +15,6 @@ folder it serves.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import tempfile
@@ -23,8 +22,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from gmkit.errors import GmkitError
 from gmkit.sheets.base import Sheet
@@ -239,7 +236,20 @@ class Resolved:
 
 def resolve_campaign(given: str | Path | None) -> Resolved:
     """What ``gmkit table`` serves: the SQLite file given (checked now), a document's import,
-    or (nothing given) a fresh demo campaign in a temporary folder."""
+    or (nothing given) a fresh demo campaign in a temporary folder.
+
+    Checked now, not inside the page: a file the GM's table could not write (read-only file,
+    folder or file system), a damaged or tampered one (:mod:`gmkit.store_check`), or one whose
+    encounters do not replay is refused with a StoreError saying why."""
+    from gmkit.encounter import Encounter
+
+    def served(path: Path) -> Path:
+        with CampaignStore(path) as store:  # refuses what cannot be written, or is damaged
+            store.campaign()  # a roster that does not read: StoreError
+            for info in store.encounters():
+                Encounter.open(store, info.name)  # an event that does not replay: StoreError
+        return path
+
     if given is None or str(given) == "":
         path = demo_campaign_file()
         return Resolved(path, f"the demo campaign, written to {path}")
@@ -247,9 +257,9 @@ def resolve_campaign(given: str | Path | None) -> Resolved:
     if not source.exists():
         raise StoreError(f"{source}: no such campaign file")
     if is_sqlite_file(source):
-        CampaignStore(source).close()  # refuse a bad file here, not inside the page
-        return Resolved(source, f"the campaign file {source}")
+        return Resolved(served(source), f"the campaign file {source}")
     imported = import_document(source)
+    served(imported.path)
     if imported.created:
         where = "beside it" if imported.path.parent == source.parent else "in a temporary folder"
         note = f"{source} imported into a new campaign file {where}: {imported.path}"
@@ -263,44 +273,42 @@ def read_roster_file(
 ) -> tuple[list[Sheet], str, str, str]:
     """The sheets of a roster file (CSV, YAML or JSON; a list of characters or a roster
     document), with the title, game and summary it names. ``game`` fills characters that
-    name none."""
-    from gmkit.sheets.io import load_sheets, roster_from_frame
+    name none. The file is read through :mod:`gmkit.sheets.reading`'s bounds (size, aliases,
+    depth...); every refusal is a gmkit error naming the file."""
+    from gmkit.errors import SheetError
+    from gmkit.sheets.io import in_file, load_sheets, roster_from_frame
+    from gmkit.sheets.reading import FileRefused, load_json, load_yaml, read_csv, read_text, text_of
 
     source = Path(path).expanduser()
     suffix = source.suffix.lower()
-    try:
-        text = source.read_text(encoding="utf-8")
-    except OSError as error:
-        raise GmkitError(f"{source}: cannot read the roster ({error})") from None
-    title, summary = source.stem.replace("_", " "), ""
-    if suffix == ".csv":
-        import pandas as pd
-
-        try:
-            frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-        except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
-            raise GmkitError(f"{source}: not valid CSV ({error})") from None
-        if game:
-            if "game" not in frame.columns:
-                frame["game"] = game
-            frame["game"] = frame["game"].where(frame["game"] != "", game)
-        sheets = roster_from_frame(frame)
-    elif suffix in DOCUMENT_SUFFIXES:
-        try:
-            data = yaml.safe_load(text)  # JSON is YAML too
-        except yaml.YAMLError as error:
-            raise GmkitError(f"{source}: not valid YAML/JSON ({error})") from None
-        items: Any = data
-        if isinstance(data, Mapping):
-            title = str(data.get("title") or title)
-            summary = str(data.get("summary") or "")
-            game = game or (str(data["game"]) if data.get("game") else None)
-            items = data.get("characters", [])
-        if game and isinstance(items, list):
-            items = [{"game": game, **i} if isinstance(i, Mapping) else i for i in items]
-        sheets = load_sheets(items if items is not None else [], source=str(source))
-    else:
+    if suffix != ".csv" and suffix not in DOCUMENT_SUFFIXES:
         raise GmkitError(f"{source}: a roster is a .csv, .yaml, .yml or .json file")
+    file = str(source)
+    text = read_text(source)
+    title, summary = source.stem.replace("_", " "), ""
+    try:
+        if suffix == ".csv":
+            frame = read_csv(text, file)
+            if game:
+                if "game" not in frame.columns:
+                    frame["game"] = game
+                frame["game"] = frame["game"].where(frame["game"] != "", game)
+            sheets = roster_from_frame(frame, source=file)
+        else:
+            data = load_json(text, file) if suffix == ".json" else load_yaml(text, file)
+            items: Any = data
+            if isinstance(data, Mapping):
+                title = text_of(data, "title", file, title)
+                summary = text_of(data, "summary", file)
+                game = game or text_of(data, "game", file) or None
+                items = data.get("characters", [])
+            if game and isinstance(items, list):
+                items = [{"game": game, **i} if isinstance(i, Mapping) else i for i in items]
+            sheets = load_sheets(items if items is not None else [], source=file)
+    except FileRefused:
+        raise
+    except SheetError as error:  # a character's: it names the character and the field
+        raise in_file(file, error) from None
     games = sorted({sheet.game for sheet in sheets})
     if len(games) > 1:
         raise GmkitError(f"{source}: one roster is one game; this file has {', '.join(games)}")

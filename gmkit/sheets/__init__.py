@@ -32,6 +32,12 @@ def sheet_type(game: str) -> type[Sheet]:
     return find(game).sheet
 
 
+def _label(value: Any, limit: int) -> str:
+    from gmkit.sheets.reading import label  # the reader imports the sheets' errors
+
+    return label(value, limit) if value else ""
+
+
 def load_sheet(data: dict[str, Any], *, label: str | None = None) -> Sheet:
     """Validate ``data`` into the sheet of its ``game``; SheetError names what is wrong.
 
@@ -40,7 +46,7 @@ def load_sheet(data: dict[str, Any], *, label: str | None = None) -> Sheet:
     if not isinstance(data, dict):
         problem = Message("sheets.not_a_mapping")
         raise SheetError(label or "(unnamed)", [("(sheet)", problem)])
-    name = label or str(data.get("name") or "(unnamed)")
+    name = label or _label(data.get("name"), 80) or "(unnamed)"  # never str() a huge value
     game = data.get("game")
     known = game_ids()
     if not game:

@@ -9,12 +9,12 @@ field and the problem.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import types
 import typing
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +26,22 @@ from gmkit.errors import SheetError
 from gmkit.messages import Message
 from gmkit.sheets import load_sheet, sheet_type
 from gmkit.sheets.base import Sheet
+from gmkit.sheets.reading import (
+    MAX_COLUMNS,
+    FileRefused,
+    label,
+    load_json,
+    load_yaml,
+    quote,
+    read_csv,
+    read_text,
+)
 
 FORMATS = (".json", ".yaml", ".yml", ".csv")
+MAX_CHARACTERS = 2_000
+"""The most characters one roster may hold, copies (``count: N``) counted."""
+MAX_OUTPUT_BYTES = 8 * 1024 * 1024
+"""The most the sheets of one import may take as JSON (a roster of 2,000 is about 2 MB)."""
 
 
 def dump_sheets(sheets: Iterable[Sheet], *, players_only: bool = False) -> list[dict[str, Any]]:
@@ -38,19 +52,67 @@ def dump_sheets(sheets: Iterable[Sheet], *, players_only: bool = False) -> list[
     return [sheet.model_dump(mode="json") for sheet in sheets]
 
 
-def load_sheets(items: Any, *, source: str = "roster") -> list[Sheet]:
-    """Validate a list of dicts (or a mapping with a ``characters`` list) into sheets."""
+def load_sheets(items: Any, *, source: str = "roster", budget: Budget | None = None) -> list[Sheet]:
+    """Validate a list of dicts (or a mapping with a ``characters`` list) into sheets. More
+    than :data:`MAX_CHARACTERS` (copies counted) are refused before any is built; sheets
+    (copies and catalog names expanded) larger in all than ``budget`` allows, as soon as the
+    first of an entry's copies is built."""
     if isinstance(items, dict) and "characters" in items:
         items = items["characters"]
     if not isinstance(items, list):
         raise SheetError(source, [("(file)", Message("sheets.not_a_list_of_characters"))])
-    return [
-        load_sheet(copy, label=f"{_name_of(item)} (entry {number})")
-        for number, item in enumerate(items, start=1)
-        for copy in (
-            copies(item, f"{_name_of(item)} (entry {number})") if isinstance(item, dict) else [item]
-        )
-    ]
+    at_most_characters(sum(_copies_of(item) for item in items), source)
+    budget = budget if budget is not None else Budget()
+    sheets: list[Sheet] = []
+    for number, item in enumerate(items, start=1):
+        name = f"{_name_of(item)} (entry {number})"
+        if not isinstance(item, dict):
+            sheets.append(load_sheet(item, label=name))  # refused: not a mapping
+            continue
+        made = copies(item, name)
+        at_most_characters(len(sheets) + len(made), source)
+        sheets.extend(build_copies(made, name, source, budget))
+    return sheets
+
+
+@dataclass
+class Budget:
+    """What the sheets of one import may take, as JSON bytes (copies and catalog names make
+    many bytes of few: ``{npc: Cultist, count: 500}``)."""
+
+    remaining: int = MAX_OUTPUT_BYTES
+
+    def spend(self, sheet: Sheet, copies: int, source: str) -> None:
+        size = len(json.dumps(sheet.model_dump(mode="json"), ensure_ascii=False))
+        self.remaining -= size * copies
+        if self.remaining < 0:
+            problem = Message("files.too_much_output", limit=MAX_OUTPUT_BYTES)
+            raise SheetError(source, [("characters", problem)])
+
+
+def build_copies(
+    made: list[dict[str, Any]], label: str, source: str, budget: Budget
+) -> list[Sheet]:
+    """The sheets of one entry's copies (:func:`copies`): the first built from the entry
+    (bestiary and catalog names looked up), the last validated too (its name, the longest,
+    within the limit), the others the first renamed: the copies differ only in their number."""
+    first = load_sheet(made[0], label=label)
+    budget.spend(first, len(made), source)
+    if len(made) == 1:
+        return [first]
+    try:
+        last = type(first).build({**first.model_dump(), "name": made[-1]["name"]})
+    except SheetError as error:
+        raise SheetError(label, error.problems) from None
+    middle = [first.model_copy(update={"name": copy["name"]}) for copy in made[1:-1]]
+    return [first, *middle, last]
+
+
+def at_most_characters(count: int, source: str, limit: int = MAX_CHARACTERS) -> None:
+    """Refuse a roster of more than ``limit`` characters."""
+    if count > limit:
+        problem = Message("files.too_many_characters", limit=limit)
+        raise SheetError(source, [("characters", problem)])
 
 
 def copies(item: dict[str, Any], label: str) -> list[dict[str, Any]]:
@@ -62,8 +124,12 @@ def copies(item: dict[str, Any], label: str) -> list[dict[str, Any]]:
     raw = item["count"]
     count = _whole(raw)
     if not 1 <= count <= 500:
-        raise SheetError(label, [("count", Message("catalogs.copies_count", count=str(raw)))])
-    stem = str(rest.get("name") or rest.get("npc") or "").strip()
+        problem = Message("catalogs.copies_count", count=quote(raw).strip("'"))
+        raise SheetError(label, [("count", problem)])
+    named = rest.get("name") or rest.get("npc") or ""
+    stem = named.strip() if isinstance(named, str) else ""
+    if not stem and named:
+        raise SheetError(label, [("name", Message("sheets.pydantic.string_type"))])
     if not stem:
         raise SheetError(label, [("name", Message("sheets.pydantic.missing"))])
     return [{**rest, "name": f"{stem} {number}"} for number in range(1, count + 1)]
@@ -74,12 +140,9 @@ def to_json(sheets: Iterable[Sheet], *, players_only: bool = False) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def from_json(text: str) -> list[Sheet]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SheetError("roster", [("(file)", not_valid("JSON", error))]) from None
-    return load_sheets(data)
+def from_json(text: str, *, source: str = "roster") -> list[Sheet]:
+    """The sheets of JSON text (see :func:`gmkit.sheets.reading.load_json` for its bounds)."""
+    return load_sheets(load_json(text, source), source=source)
 
 
 def to_yaml(sheets: Iterable[Sheet], *, players_only: bool = False) -> str:
@@ -88,12 +151,11 @@ def to_yaml(sheets: Iterable[Sheet], *, players_only: bool = False) -> str:
     return text
 
 
-def from_yaml(text: str) -> list[Sheet]:
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise SheetError("roster", [("(file)", not_valid("YAML", error))]) from None
-    return load_sheets(data if data is not None else [])
+def from_yaml(text: str, *, source: str = "roster") -> list[Sheet]:
+    """The sheets of YAML text (see :func:`gmkit.sheets.reading.load_yaml` for its bounds:
+    aliases, depth, size...)."""
+    data = load_yaml(text, source)
+    return load_sheets(data if data is not None else [], source=source)
 
 
 # --- DataFrames and CSV ---------------------------------------------------------------
@@ -109,21 +171,28 @@ def roster_to_frame(sheets: Iterable[Sheet], *, players_only: bool = False) -> p
     return pd.DataFrame(rows, columns=columns)
 
 
-def roster_from_frame(frame: pd.DataFrame) -> list[Sheet]:
-    """The sheets of a frame made by :func:`roster_to_frame` (or typed by hand)."""
+def roster_from_frame(frame: pd.DataFrame, *, source: str = "roster") -> list[Sheet]:
+    """The sheets of a frame made by :func:`roster_to_frame` (or typed by hand); more than
+    :data:`MAX_CHARACTERS` rows (copies counted) are refused."""
     if "game" not in frame.columns:
-        raise SheetError("roster", [("game", Message("sheets.no_game_column"))])
-    sheets = []
+        raise SheetError(source, [("game", Message("sheets.no_game_column"))])
+    at_most_characters(len(frame), source)
+    if len(frame.columns) > MAX_COLUMNS:
+        problem = Message("files.too_many_columns", count=len(frame.columns), limit=MAX_COLUMNS)
+        raise SheetError(source, [("(file)", problem)])
+    budget = Budget()
+    sheets: list[Sheet] = []
     for number, (_, row) in enumerate(frame.iterrows(), start=1):
         cells = {str(k): v for k, v in row.items() if not _blank(v)}
-        label = f"{cells.get('name', cells.get('npc', '(unnamed)'))} (row {number})"
+        label = f"{_name_of(cells)} (row {number})"
         game = str(cells.get("game", ""))
         try:
             cls = sheet_type(game)
         except SheetError as error:
             raise SheetError(label, error.problems) from None
-        for copy in copies(_unflatten(cells, cls, label), label):
-            sheets.append(load_sheet(copy, label=label))
+        made = copies(_unflatten(cells, cls, label), label)
+        at_most_characters(len(sheets) + len(made), source)
+        sheets.extend(build_copies(made, label, source, budget))
     return sheets
 
 
@@ -132,12 +201,9 @@ def to_csv(sheets: Iterable[Sheet], *, players_only: bool = False) -> str:
     return text
 
 
-def from_csv(text: str) -> list[Sheet]:
-    try:
-        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
-        raise SheetError("roster", [("(file)", not_valid("CSV", error))]) from None
-    return roster_from_frame(frame)
+def from_csv(text: str, *, source: str = "roster") -> list[Sheet]:
+    """The sheets of CSV text: one row per character (see :func:`roster_from_frame`)."""
+    return roster_from_frame(read_csv(text, source), source=source)
 
 
 # --- files ---------------------------------------------------------------------------
@@ -162,12 +228,25 @@ def write_roster(path: str | Path, sheets: Sequence[Sheet], *, players_only: boo
 
 
 def read_roster(path: str | Path) -> list[Sheet]:
-    """Read a roster file in the format its suffix names."""
+    """Read a roster file in the format its suffix names; a refusal names the file."""
     source = Path(path)
     readers = {".json": from_json, ".yaml": from_yaml, ".yml": from_yaml, ".csv": from_csv}
     if source.suffix.lower() not in readers:
         raise SheetError(str(source), [("(file)", _unknown_format())])
-    return readers[source.suffix.lower()](source.read_text(encoding="utf-8"))
+    text = read_text(source)
+    try:
+        return readers[source.suffix.lower()](text, source=str(source))
+    except FileRefused:
+        raise
+    except SheetError as error:
+        raise in_file(str(source), error) from None
+
+
+def in_file(file: str, error: SheetError) -> FileRefused:
+    """``error`` (a character's, or the roster's) as a refusal of the file it came from."""
+    if isinstance(error, FileRefused):
+        return error
+    return FileRefused(file, None, error.message)
 
 
 # --- helpers -------------------------------------------------------------------------
@@ -194,10 +273,17 @@ def _whole(value: Any) -> int:
         return -1
 
 
+def _copies_of(item: Any) -> int:
+    """How many characters an entry makes (a count out of range is refused later)."""
+    count = _whole(item.get("count")) if isinstance(item, dict) and "count" in item else 1
+    return count if 1 <= count <= 500 else 1
+
+
 def _name_of(item: Any) -> str:
+    """An entry's name for an error: its name or npc as text, at most 80 characters."""
     if not isinstance(item, dict):
         return "(unnamed)"
-    return str(item.get("name") or item.get("npc") or "(unnamed)")
+    return label(item.get("name") or item.get("npc"), 80)
 
 
 def _blank(value: Any) -> bool:
@@ -242,9 +328,11 @@ def _cell_list(text: str, column: str, label: str) -> Any:
         separator = ";" if ";" in text else ","
         return [part.strip() for part in text.split(separator) if part.strip()]
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        problem = Message("sheets.cell_not_json", detail=error.msg)
+        return load_json(text, column)
+    except FileRefused as error:
+        problem = error.problem
+        if isinstance(problem, Message) and problem.id == "files.not_valid":
+            problem = Message("sheets.cell_not_json", detail=problem.arguments["detail"])
         raise SheetError(label, [(column, problem)]) from None
 
 

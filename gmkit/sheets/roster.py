@@ -18,12 +18,20 @@ from gmkit.errors import SheetError
 from gmkit.messages import Message
 from gmkit.sheets import game_ids, sheet_type
 from gmkit.sheets.base import Sheet
-from gmkit.sheets.io import dump_sheets, load_sheets, roster_to_frame
+from gmkit.sheets.io import (
+    Budget,
+    at_most_characters,
+    dump_sheets,
+    in_file,
+    load_sheets,
+    roster_to_frame,
+)
+from gmkit.sheets.reading import FileRefused, at_field, quote, read_data, text_of
 
-
-def _unreadable(error: OSError | yaml.YAMLError) -> Message:
-    """A campaign file that cannot be read, in the words of the system or the YAML parser."""
-    return Message("sheets.unreadable_file", detail=str(error))
+MAX_ROSTERS = 200
+"""The most rosters a campaign document may hold (each becomes a prepared encounter)."""
+MAX_CAMPAIGN_CHARACTERS = 5_000
+"""The most characters a campaign document may hold, all its rosters counted."""
 
 
 @dataclass(frozen=True)
@@ -72,16 +80,29 @@ class Roster:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Roster:
-        title = str(data.get("title") or "(untitled roster)")
-        game = str(data.get("game", ""))
+    def from_dict(
+        cls,
+        data: dict[str, Any],
+        *,
+        source: str = "roster",
+        path: tuple[str | int, ...] = (),
+        budget: Budget | None = None,
+    ) -> Roster:
+        """A roster from its plain data; its title, game and summary must be text. A refusal
+        of the data's shape names ``source`` and the field (``path`` is where the roster is)."""
+        if not isinstance(data, dict):
+            problem = Message("sheets.got", problem=Message("files.not_a_roster"), got=quote(data))
+            raise FileRefused(source, at_field(path), problem)
+        title = text_of(data, "title", source, "(untitled roster)", path=path)
+        game = text_of(data, "game", source, path=path)
+        summary = text_of(data, "summary", source, path=path)
         characters = data.get("characters", [])
         if isinstance(characters, list):  # a character takes the roster's game unless it says
             characters = [
                 {"game": game, **item} if isinstance(item, dict) else item for item in characters
             ]
-        sheets = tuple(load_sheets(characters, source=title))
-        return cls(title, game, sheets, str(data.get("summary", "")))
+        sheets = tuple(load_sheets(characters, source=title, budget=budget))
+        return cls(title, game, sheets, summary)
 
 
 @dataclass(frozen=True)
@@ -99,11 +120,33 @@ class Campaign:
         return {"name": self.name, "rosters": [roster.to_dict() for roster in self.rosters]}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Campaign:
-        if not isinstance(data, dict) or not isinstance(data.get("rosters", []), list):
-            raise SheetError("campaign", [("rosters", Message("sheets.not_a_list_of_rosters"))])
-        rosters = tuple(Roster.from_dict(item) for item in data.get("rosters", []))
-        return cls(str(data.get("name") or "campaign"), rosters)
+    def from_dict(cls, data: dict[str, Any], *, source: str = "campaign") -> Campaign:
+        """A campaign from its plain data (a campaign document read); a refusal names
+        ``source``, the place (``rosters[2].game``) and the problem."""
+        rosters = data.get("rosters", []) if isinstance(data, dict) else None
+        if not isinstance(rosters, list):
+            place = at_field(("rosters",)) if isinstance(data, dict) else at_field(())
+            raise FileRefused(source, place, Message("sheets.not_a_list_of_rosters"))
+        if len(rosters) > MAX_ROSTERS:
+            problem = Message("files.too_many_rosters", limit=MAX_ROSTERS)
+            raise FileRefused(source, at_field(("rosters",)), problem)
+        name = text_of(data, "name", source, "campaign")
+        found = []
+        characters = 0
+        budget = Budget()  # what all the rosters' sheets may take
+        for number, item in enumerate(rosters):
+            try:
+                roster = Roster.from_dict(
+                    item, source=source, path=("rosters", number), budget=budget
+                )
+                found.append(roster)
+                characters += len(found[-1].sheets)
+                at_most_characters(characters, source, MAX_CAMPAIGN_CHARACTERS)
+            except FileRefused:
+                raise
+            except SheetError as error:  # a character's: it names the character and field
+                raise FileRefused(source, at_field(("rosters", number)), error.message) from None
+        return cls(name, tuple(found))
 
     def save(self, path: str | Path) -> Path:
         """Write the campaign (YAML or JSON by suffix) atomically: replace, never truncate."""
@@ -119,9 +162,11 @@ class Campaign:
 
     @classmethod
     def load(cls, path: str | Path) -> Campaign:
+        """The campaign document at ``path`` (YAML, or JSON by its suffix), read through
+        :func:`gmkit.sheets.reading.read_data`'s bounds; every refusal names the file."""
         source = Path(path)
+        data = read_data(source)
         try:
-            data = yaml.safe_load(source.read_text(encoding="utf-8"))  # JSON is YAML too
-        except (OSError, yaml.YAMLError) as error:
-            raise SheetError(str(source), [("(file)", _unreadable(error))]) from None
-        return cls.from_dict(data)
+            return cls.from_dict(data, source=str(source))
+        except SheetError as error:
+            raise in_file(str(source), error) from None

@@ -33,9 +33,10 @@ import ipywidgets as widgets
 import yaml
 from traitlets import Bool, Dict, Unicode
 
-from gmkit.errors import SheetError
+from gmkit.errors import GmkitError, SheetError
 from gmkit.messages import render
 from gmkit.sheets.base import Sheet
+from gmkit.sheets.reading import load_yaml
 from gmkit.widgets.i18n import LANGUAGE, t
 
 Kind = Literal["int", "float", "bool", "str", "text", "list", "yaml"]
@@ -112,11 +113,9 @@ def parse(kind: Kind, typed: Any) -> Any:
         if not text:
             return None
         try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            where = f" (line {mark.line + 1})" if mark is not None else ""
-            raise _Unreadable(f"not readable as YAML{where}") from None
+            return load_yaml(text, "sheet")  # the importers' bounded reader: no alias bomb
+        except GmkitError as error:
+            raise _Unreadable(str(error)) from None
     return typed
 
 

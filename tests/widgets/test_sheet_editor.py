@@ -60,7 +60,9 @@ def test_a_refusal_naming_another_field_is_shown_there(gunther):
     editor.set_value("weapons", "- {name: Axe, damage: 2d10}")
     assert editor.errors["weapons"].startswith("weapons[0].damage:")
     editor.set_value("weapons", "- {name: Axe")
-    assert editor.errors["weapons"] == "not readable as YAML (line 1)"
+    assert editor.errors["weapons"] == (
+        "file 'sheet', line 2, column 1: not valid YAML: did not find expected ',' or '}"
+    )
     assert "cannot exceed W" in editor.errors["wounds_current"]  # the rest is still checked
 
 
