@@ -42,7 +42,16 @@ from gmkit.campaign import (
 )
 from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError
-from gmkit.launch import LAB_NOTEBOOK, serve_lab, serve_voila
+from gmkit.launch import (
+    LAB_NOTEBOOK,
+    PLAYERS_KERNELS,
+    TABLE_KERNELS,
+    access_url,
+    players_access,
+    serve_lab,
+    serve_voila,
+    table_access,
+)
 from gmkit.launch import voila_command as voila_command  # the bench serves notebooks with it
 from gmkit.sheets.io import write_roster
 from gmkit.store import CampaignStore
@@ -109,8 +118,12 @@ def _table(args: argparse.Namespace) -> int:
         _last_table_pointer().write_text(str(resolved.path), encoding="utf-8")
     print(f"gmkit table: players follow with: gmkit players {resolved.path}", flush=True)
 
+    access = table_access(args.port)
+
     def announce() -> None:
-        print(f"gmkit table: serving http://127.0.0.1:{args.port}/", flush=True)
+        url = access_url(f"http://127.0.0.1:{args.port}", access)
+        print(f"gmkit table: serving {url}", flush=True)
+        print("gmkit table: the link holds the table's key; keep it to yourself", flush=True)
 
     print(f"gmkit table: starting Voila on port {args.port} ...", flush=True)
     return serve_voila(
@@ -120,6 +133,8 @@ def _table(args: argparse.Namespace) -> int:
         ip="127.0.0.1",
         open_browser=not args.no_browser,
         announce=announce,
+        access=access,
+        kernels=TABLE_KERNELS,
     )
 
 
@@ -154,11 +169,15 @@ def _players(args: argparse.Namespace) -> int:
     print(f"gmkit players: campaign file {path}", flush=True)
     print(f"gmkit players: encounter {encounter}", flush=True)
 
+    access = players_access()
+
     def announce() -> None:
-        print(f"gmkit players: serving http://127.0.0.1:{args.port}/", flush=True)
+        url = access_url(f"http://127.0.0.1:{args.port}", access)
+        print(f"gmkit players: serving {url}", flush=True)
         lan = lan_address()
         if lan:
-            print(f"gmkit players: on the local network: http://{lan}:{args.port}/", flush=True)
+            url = access_url(f"http://{lan}:{args.port}", access)
+            print(f"gmkit players: on the local network: {url}", flush=True)
         else:
             print("gmkit players: no local network address found; players use this machine's")
 
@@ -170,6 +189,8 @@ def _players(args: argparse.Namespace) -> int:
         ip="0.0.0.0",
         open_browser=not args.no_browser,
         announce=announce,
+        access=access,
+        kernels=PLAYERS_KERNELS,
     )
 
 

@@ -9,29 +9,41 @@ Voila serves through gmkit's own template (``gmkit/_jupyter/voila/templates/gmki
 bundle already holds), so the pages load nothing from outside this machine. The notebooks it
 serves are signed at each launch into a notary of the launch's own (a temporary folder given
 to Voila as ``NotebookNotary.data_dir``), so Voila trusts them and logs no warning per page.
+
+Who may reach a server (gmkit.serving): the GM's table answers only with the launch's random
+token (in the URL it prints and opens) and only under local names; the players' view only
+under the launch's random path. Kernels are culled and capped (:class:`KernelPolicy`), and
+each kernel rate-limits the widget messages it handles.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import html
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
+import webbrowser
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 from nbformat.sign import NotebookNotary
 
 from gmkit.errors import GmkitError
+from gmkit.serving.comm_limit import LIMIT_VARIABLE
+from gmkit.serving.guard import SERVING_VARIABLE, Access
 
 JUPYTER_DATA = Path(__file__).resolve().parent / "_jupyter"  # gmkit's Voila template
 VOILA_TEMPLATE = "gmkit"
@@ -145,8 +157,73 @@ def _wait(process: subprocess.Popen[bytes]) -> int:
 # --- Voila ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class KernelPolicy:
+    """How long a Voila server's kernels live and how many serve (see gmkit.serving.kernels):
+    ``unconnected`` seconds without a page, ``idle`` seconds with nothing happening while a
+    page is connected, at most ``most`` kernels serving pages; each kernel handles ``rate``
+    widget messages a second (``burst`` at once)."""
+
+    unconnected: int
+    idle: int
+    most: int
+    rate: int
+    burst: int
+    interval: int = 60  # seconds between culls
+    grace: int = 30  # seconds a new page has to connect before its kernel may be reclaimed
+
+    def options(self) -> list[str]:
+        manager = "BoundedKernelManager"
+        return [
+            f"--VoilaConfiguration.multi_kernel_manager_class=gmkit.serving.kernels.{manager}",
+            f"--{manager}.unconnected_timeout={self.unconnected}",
+            f"--{manager}.cull_idle_timeout={self.idle}",
+            f"--{manager}.cull_connected=True",
+            f"--{manager}.cull_interval={self.interval}",
+            f"--{manager}.max_kernels={self.most}",
+            f"--{manager}.eviction_grace={self.grace}",
+            "--Voila.kernel_websocket_connection_class=gmkit.serving.websocket.LimitedConnection",
+            f"--LimitedConnection.comm_rate={self.rate}",
+            f"--LimitedConnection.comm_burst={self.burst}",
+        ]
+
+
+# The GM's table: a page left open through a long scene keeps its kernel (8 hours with nothing
+# happening); a closed one goes after 30 minutes; 6 table pages at once.
+TABLE_KERNELS = KernelPolicy(unconnected=1800, idle=8 * 3600, most=6, rate=50, burst=150)
+# The players' view: a closed page (or a phone asleep) goes after 10 minutes, an open one
+# after 3 hours of nothing happening; 12 players' pages at once.
+PLAYERS_KERNELS = KernelPolicy(unconnected=600, idle=3 * 3600, most=12, rate=20, burst=60)
+
+
+def table_access(port: int) -> Access:
+    """A launch of the GM's table: a new random token, loopback names only."""
+    return Access(token=secrets.token_hex(24), cookie=f"gmkit-table-{port}")
+
+
+PATH_LETTERS = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o, 1/l: typed on a phone
+
+
+def players_access() -> Access:
+    """A launch of the players' view: no token, a new random path, any LAN address."""
+    secret = "".join(secrets.choice(PATH_LETTERS) for _ in range(10))
+    return Access(lan=True, path=f"/{secret}/")
+
+
+def access_url(base: str, access: Access, path: str = "") -> str:
+    """``base`` ("http://HOST:PORT") at the access's path, ``path`` beneath, token included."""
+    url = base.rstrip("/") + (access.path or "/") + path
+    return url + (f"?token={access.token}" if access.token else "")
+
+
 def voila_command(
-    notebook: Path, port: int, *, open_browser: bool, ip: str = "127.0.0.1", preheat: bool = True
+    notebook: Path,
+    port: int,
+    *,
+    open_browser: bool,
+    ip: str = "127.0.0.1",
+    preheat: bool = True,
+    kernels: KernelPolicy | None = None,
 ) -> list[str]:
     command = [
         sys.executable,
@@ -155,6 +232,7 @@ def voila_command(
         str(notebook),
         f"--port={port}",
         "--strip_sources=True",
+        "--show_tracebacks=False",  # no traceback naming paths to a page, whatever the config
         "--theme=dark",
         f"--template={VOILA_TEMPLATE}",
         f"--Voila.ip={ip}",
@@ -162,6 +240,8 @@ def voila_command(
     ]
     if preheat:  # a kernel runs the notebook before the page is asked for
         command += ["--preheat_kernel=True", "--pool_size=1"]
+    if kernels is not None:
+        command += kernels.options()
     if not open_browser:
         command.append("--no-browser")
     return command
@@ -172,10 +252,9 @@ def voila_main(argv: list[str]) -> int:
     JUPYTER_PATH, where Voila finds the ``gmkit`` template (whoever runs voila_command)."""
     paths = [str(JUPYTER_DATA), *filter(None, [os.environ.get("JUPYTER_PATH")])]
     os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)
-    from voila.app import Voila
+    from gmkit.serving.app import main
 
-    Voila.launch_instance(argv)
-    return 0
+    return main(argv)
 
 
 @contextlib.contextmanager
@@ -189,6 +268,20 @@ def trusting_notary(notebook: Path) -> Iterator[list[str]]:
         yield [f"--NotebookNotary.data_dir={folder}"]
 
 
+def open_in_browser(url: str, folder: Path) -> None:
+    """Open ``url`` in the user's browser through a file of ``folder`` that redirects to it
+    (as Jupyter Server does), so the token is not on the browser's command line."""
+    page = folder / "open.html"
+    quoted = html.escape(url, quote=True)
+    page.write_text(
+        f'<!DOCTYPE html><meta http-equiv="refresh" content="0;url={quoted}">'
+        f'<a href="{quoted}">{quoted}</a>\n',
+        encoding="utf-8",
+    )
+    page.chmod(0o600)
+    threading.Thread(target=webbrowser.open, args=(page.as_uri(),), daemon=True).start()
+
+
 def serve_voila(
     notebook: Path,
     environment: dict[str, str],
@@ -197,17 +290,34 @@ def serve_voila(
     ip: str,
     open_browser: bool,
     announce: Callable[[], None],
+    access: Access | None = None,
+    kernels: KernelPolicy | None = None,
 ) -> int:
-    """Serve ``notebook`` through Voila on ``port``; ``announce`` once the server answers."""
+    """Serve ``notebook`` through Voila on ``port`` to whom ``access`` lets in, its kernels
+    bounded by ``kernels``; ``announce`` once the server answers (then the browser opens at
+    the access's URL, token included)."""
     check_port(port, ip)
+    access = access or Access()
+    local = f"http://127.0.0.1:{port}"
+    secret = {SERVING_VARIABLE: access.to_json()}  # by environment: `ps` shows no token
+    if kernels is not None:
+        # the kernel's own limit, behind the server's: twice as wide, for what the server let by
+        secret[LIMIT_VARIABLE] = f"{2 * kernels.rate},{2 * kernels.burst}"
+
+    def ready(_process: subprocess.Popen[bytes]) -> None:
+        announce()
+        if open_browser:
+            open_in_browser(access_url(local, access), Path(folder))
+
     with trusting_notary(notebook) as notary_options:
-        command = voila_command(notebook, port, open_browser=open_browser, ip=ip)
+        folder = notary_options[0].partition("=")[2]
+        command = voila_command(notebook, port, open_browser=False, ip=ip, kernels=kernels)
         return serve(
             [*command, *notary_options],
-            environment=environment,
+            environment={**environment, **secret},
             cwd=notebook.parent,
-            ready_url=lambda _process: f"http://127.0.0.1:{port}/{VOILA_READY_PATH}",
-            announce=lambda _process: announce(),
+            ready_url=lambda _process: access_url(local, access, VOILA_READY_PATH),
+            announce=ready,
             what="Voila",
             port=port,
             ip=ip,
@@ -219,7 +329,9 @@ def serve_voila(
 
 def lab_command(folder: Path, port: int, *, open_browser: bool) -> list[str]:
     """JupyterLab on ``folder``, opening the prep notebook; nothing asked of the internet (no
-    news, no update check). Token, password and the like come from the user's Jupyter config."""
+    news, no update check). Token, password and the like come from the user's Jupyter config
+    (Jupyter's default: a random token per launch); a ``Host`` that is not a loopback address
+    or ``localhost`` is refused whatever that config says (DNS rebinding)."""
     command = [
         sys.executable,
         "-m",
@@ -228,6 +340,8 @@ def lab_command(folder: Path, port: int, *, open_browser: bool) -> list[str]:
         f"--ServerApp.port={port}",
         "--ServerApp.ip=127.0.0.1",
         "--ServerApp.port_retries=0",  # a busy port is an error, not a silent other URL
+        "--ServerApp.allow_remote_access=False",  # Host checked: loopback and localhost only
+        "--ServerApp.local_hostnames=localhost",
         f"--LabApp.default_url=/lab/tree/{LAB_NOTEBOOK}",
         "--LabApp.news_url=",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",

@@ -70,6 +70,7 @@ def test_table_options_are_voila_s():
     assert "--port=9999" in command
     assert "--no-browser" in command
     assert "--strip_sources=True" in command
+    assert "--show_tracebacks=False" in command  # whatever a user's Voila config says
 
 
 # --- the campaign file, import, export, players --------------------------------------------

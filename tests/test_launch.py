@@ -234,3 +234,58 @@ def test_setup_installs_again_for_new_extras_or_a_changed_pyproject(checkout):
     out, calls = run_setup(checkout)
     assert out.startswith("gmkit: installing gmkit and its packages")
     assert calls[-1] == "-m pip install --disable-pip-version-check -e ."
+
+
+# --- who reaches the servers, and their kernels (issue 13) ----------------------------------
+
+
+def test_serve_voila_gives_the_token_by_environment_and_bounds_the_kernels(monkeypatch):
+    from gmkit.launch import TABLE_KERNELS, serve_voila, table_access
+
+    seen: dict[str, object] = {}
+
+    def fake_serve(command, *, environment, ready_url, **_options):
+        seen.update(command=command, environment=environment, ready=ready_url(None))
+        return 0
+
+    monkeypatch.setattr("gmkit.launch.serve", fake_serve)
+    monkeypatch.setattr("gmkit.launch.check_port", lambda port, ip: None)
+    access = table_access(8866)
+    notebook = ROOT / "notebooks" / "table.ipynb"
+    status = serve_voila(
+        notebook,
+        {"GMKIT_CAMPAIGN": "c.gmk"},
+        port=8866,
+        ip="127.0.0.1",
+        open_browser=True,
+        announce=lambda: None,
+        access=access,
+        kernels=TABLE_KERNELS,
+    )
+    assert status == 0
+    command = " ".join(seen["command"])
+    assert access.token not in command  # `ps` shows every local user the command line
+    assert "--no-browser" in command  # gmkit opens the browser itself, token included
+    assert "--BoundedKernelManager.max_kernels=6" in command
+    assert "--BoundedKernelManager.unconnected_timeout=1800" in command
+    assert "--BoundedKernelManager.cull_idle_timeout=28800" in command
+    assert "--BoundedKernelManager.cull_connected=True" in command
+    assert "--LimitedConnection.comm_rate=50" in command
+    environment = seen["environment"]
+    assert json.loads(environment["GMKIT_SERVING"])["token"] == access.token
+    assert environment["GMKIT_COMM_LIMIT"] == "100,300"  # the kernel's, behind the server's
+    assert environment["GMKIT_CAMPAIGN"] == "c.gmk"
+    assert seen["ready"] == f"http://127.0.0.1:8866/voila/static/voila.js?token={access.token}"
+
+
+def test_the_players_path_is_random_and_easy_to_type():
+    from gmkit.launch import PATH_LETTERS, players_access
+
+    paths = {players_access().path for _ in range(50)}
+    assert len(paths) == 50
+    for path in paths:
+        assert path.startswith("/")
+        assert path.endswith("/")
+        assert len(path) == 12
+        assert set(path[1:-1]) <= set(PATH_LETTERS)
+    assert not set("01lo") & set(PATH_LETTERS)

@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import psutil
 import pytest
 
 from gmkit.campaign import DEMO_FIGHTS, create_demo_store
@@ -55,7 +56,7 @@ def test_the_campaign_file_is_not_inside_the_served_folder(table_server, table_c
     assert str(table_campaign) not in page
     for path in (f"voila/files/{table_campaign.name}", f"files/{table_campaign.name}"):
         with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(server.url + path, timeout=30)
+            urllib.request.urlopen(server.at(path), timeout=30)
         assert refused.value.code in (403, 404)
 
 
@@ -156,6 +157,17 @@ def test_lab_prints_the_prep_notebook_s_url_with_its_token(tmp_path):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status", timeout=30)
         assert refused.value.code == 403  # without the token
+        for host in ("rebind.example", f"rebind.example:{port}", f"192.168.1.20:{port}"):
+            rebound = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/status?token={token.group(1)}",
+                headers={"Host": host},
+            )
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(rebound, timeout=30)
+            assert refused.value.code == 403, host  # DNS rebinding: refused, token or not
+        assert "--ServerApp.allow_remote_access=False" in " ".join(
+            psutil.Process(process.pid).children()[0].cmdline()
+        )
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)

@@ -152,7 +152,10 @@ def fight(table_server, players_server, chromium, artifacts: Path):
         wait_text(gm, ".gmkit-log table", "Ilse Marr hits Cultist Ban", "the log shows it")
         record.seen["log_after_typed"] = text(gm, ".gmkit-log tbody tr")
         record.follow_seconds["typed attack"] = wait_text(
-            player, ".gmkit-player-log", "Ilse Marr hits Cultist Ban", "players see the hit"
+            player,
+            ".gmkit-player-log",
+            "Ilse Marr attacks Cultist Ban: Laspistol",  # a band: who attacked whom, no numbers
+            "players see the attack",
         )
         record.seen["player_band_after_typed"] = player.locator(
             ".gmkit-player-table tr", has_text="Cultist Ban"
@@ -168,7 +171,7 @@ def fight(table_server, players_server, chromium, artifacts: Path):
         record.seen["log_after_undo"] = text(gm, ".gmkit-log tbody tr")
         start = time.monotonic()
         player.wait_for_function(
-            "() => !document.querySelector('.gmkit-player').innerText.includes('hits Cultist')",
+            "() => !document.querySelector('.gmkit-player').innerText.includes('attacks Cultist')",
             timeout=WAIT,
             polling=50,
         )

@@ -77,7 +77,13 @@ def _exported(folder: Path, campaign: Path) -> Exported:
         f"{left}/{total}",
         "hidden_turn",
     ]
-    shown = ["Round 1", "Ilse Marr", "Cultist Ban", "hurt", "Ilse Marr hits Cultist Ban"]
+    shown = [
+        "Round 1",
+        "Ilse Marr",
+        "Cultist Ban",
+        "hurt",
+        "Ilse Marr attacks Cultist Ban: Laspistol",
+    ]
     return Exported("", path, path.read_bytes(), secrets, shown)
 
 

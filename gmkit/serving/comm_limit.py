@@ -1,0 +1,147 @@
+"""A rate limit on the widget messages a kernel handles (an IPython extension).
+
+gmkit's kernel manager loads it into every kernel its servers start
+(``--IPKernelApp.extensions=gmkit.serving.comm_limit``). It wraps the kernel's ``comm_msg``
+handler with a token bucket: ``rate`` messages a second, ``burst`` at once (the environment
+variable ``GMKIT_COMM_LIMIT``, ``"RATE,BURST"``; the server sets it per app). A message
+beyond the budget costs the kernel almost nothing:
+
+- a state ``update`` (a widget's value changed in the page) is kept, merged with the later
+  updates of the same widget, and applied once the budget allows (the widget ends in the
+  page's last state, however many updates came);
+- anything else (a click, a custom message) is dropped; the count is logged once a second.
+
+So a flood of 2,000 messages no longer holds the kernel for seconds, and no page's own use
+(a click, a typed value) comes near the budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+LIMIT_VARIABLE = "GMKIT_COMM_LIMIT"
+DEFAULT_RATE, DEFAULT_BURST = 30.0, 90.0
+log = logging.getLogger("gmkit.serving.comm_limit")
+
+Handler = Callable[[Any, Any, dict[str, Any]], Any]
+
+
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved; ``clock`` for tests."""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"comm limit: rate {rate} and burst {burst} must be positive")
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.stamp = burst, clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until a token is there."""
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+
+def limit_from_environment() -> tuple[float, float]:
+    text = os.environ.get(LIMIT_VARIABLE, "")
+    if not text:
+        return DEFAULT_RATE, DEFAULT_BURST
+    rate, _, burst = text.partition(",")
+    return float(rate), float(burst or rate)
+
+
+class CommLimiter:
+    """The ``comm_msg`` handler behind a token bucket (see the module's text)."""
+
+    def __init__(self, handler: Handler, bucket: TokenBucket) -> None:
+        self.handler, self.bucket = handler, bucket
+        self.dropped = 0
+        self.deferred: dict[str, tuple[Any, Any, dict[str, Any]]] = {}  # by comm id
+        self._told = 0.0
+        self._flushing = False
+        self._tasks: set[asyncio.Future[Any]] = set()  # a coroutine handler's runs, kept
+
+    def __call__(self, stream: Any, ident: Any, msg: dict[str, Any]) -> Any:
+        if self.deferred:  # what came earlier first, as far as the budget goes
+            self._flush()
+        if not self.deferred and self.bucket.take():
+            return self.handler(stream, ident, msg)
+        if not self._defer(stream, ident, msg):
+            self.dropped += 1
+            self._tell()
+        self._schedule()
+        return None
+
+    def _defer(self, stream: Any, ident: Any, msg: dict[str, Any]) -> bool:
+        """Keep a state update for later, merged with the same widget's kept one."""
+        content = msg.get("content") or {}
+        data = content.get("data") or {}
+        if data.get("method") != "update" or not isinstance(data.get("state"), dict):
+            return False
+        comm_id = str(content.get("comm_id"))
+        kept = self.deferred.pop(comm_id, None)
+        if kept is not None and not msg.get("buffers") and not kept[2].get("buffers"):
+            state = {**kept[2]["content"]["data"]["state"], **data["state"]}
+            msg = {**msg, "content": {**content, "data": {**data, "state": state}}}
+        self.deferred[comm_id] = (stream, ident, msg)  # the latest last: applied in order
+        return True
+
+    def _schedule(self) -> None:
+        if self._flushing or not self.deferred:
+            return
+        self._flushing = True
+        try:
+            asyncio.get_running_loop().call_later(self.bucket.wait(), self._timer)
+        except RuntimeError:  # no loop running (a test calling it bare)
+            self._flushing = False
+
+    def _timer(self) -> None:
+        self._flushing = False
+        self._flush()
+
+    def _flush(self) -> None:
+        while self.deferred and self.bucket.take():
+            comm_id = next(iter(self.deferred))
+            result = self.handler(*self.deferred.pop(comm_id))
+            if inspect.isawaitable(result):
+                task = asyncio.ensure_future(result)
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        self._schedule()
+
+    def _tell(self) -> None:
+        now = time.monotonic()
+        if now - self._told >= 1:
+            self._told = now
+            log.warning("gmkit: %d widget messages over the rate limit dropped", self.dropped)
+
+
+def install(kernel: Any, rate: float, burst: float) -> CommLimiter:
+    """Wrap ``kernel``'s ``comm_msg`` handler (once); returns the limiter."""
+    current = kernel.shell_handlers["comm_msg"]
+    if isinstance(current, CommLimiter):
+        return current
+    limiter = CommLimiter(current, TokenBucket(rate, burst))
+    kernel.shell_handlers["comm_msg"] = limiter
+    return limiter
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    kernel = getattr(ipython, "kernel", None)
+    if kernel is not None:
+        install(kernel, *limit_from_environment())
