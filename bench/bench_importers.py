@@ -7,6 +7,7 @@ answered in under 2 s.
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import sys
 import tempfile
@@ -16,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_hostile_files import HOSTILE, LAUGHS, MULTIPLIED  # noqa: E402
+from test_hostile_files import HOSTILE, LAUGHS, MULTIPLIED
 
-from gmkit.campaign import import_document, read_roster_file  # noqa: E402
-from gmkit.errors import GmkitError  # noqa: E402
+from gmkit.campaign import import_document, read_roster_file
+from gmkit.errors import GmkitError
 
 GOAL_S = 2.0
 ROSTER = Path(__file__).resolve().parent.parent / "notebooks" / "acolytes.csv"
@@ -29,10 +30,8 @@ def timed(call: Callable[[], object], repeat: int = 3) -> float:
     times = []
     for _ in range(repeat):
         started = time.perf_counter()
-        try:
+        with contextlib.suppress(GmkitError):  # a refusal is the answer being timed
             call()
-        except GmkitError:
-            pass
         times.append(time.perf_counter() - started)
     return statistics.median(times)
 

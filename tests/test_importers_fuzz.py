@@ -61,7 +61,7 @@ if os.environ.get("GMKIT_FUZZ_EXAMPLES"):  # e.g. 10000: the issue's count for e
 def _fuzz(count: int) -> Any:
     return settings(
         max_examples=count,
-        deadline=10_000,  # ms: a hang, not noise, fails the test (bench/bench_importers.py times them)
+        deadline=10_000,  # ms: a hang, not noise, fails it (bench/bench_importers.py times)
         derandomize=True,  # CI draws the same inputs every run
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

@@ -139,7 +139,9 @@ def test_prep_builds_an_encounter_whose_player_projection_keeps_the_secrets(monk
     for secret in ("Magos Vorn", "Ganger 4", "Ganger 5", "vestry"):
         assert secret not in shown_to_players  # ...the players' projection does not
     players = (_copy() / "players-chapel-raid.ipynb").read_text(encoding="utf-8")
-    assert "Ganger 3" in players and "Magos Vorn" not in players and "vestry" not in players
+    assert "Ganger 3" in players
+    assert "Magos Vorn" not in players
+    assert "vestry" not in players
 
 
 def test_prep_runs_twice_on_one_campaign_and_replaces_its_encounter(tmp_path):
@@ -166,5 +168,6 @@ def test_prep_runs_twice_on_one_campaign_and_replaces_its_encounter(tmp_path):
             os.environ["GMKIT_CAMPAIGN"] = before
     assert counts[0] == counts[1]
     names = [name for name, _ in counts[1]]
-    assert names.count("Chapel raid") == 1 and len(names) == 6
+    assert names.count("Chapel raid") == 1
+    assert len(names) == 6
     assert dict(counts[1])["Chapel raid"] == 13  # 10 added, 2 settings, the GM's note

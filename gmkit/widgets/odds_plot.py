@@ -58,7 +58,7 @@ def _severity_order(states: pd.DataFrame, keys: list[str]) -> list[str]:
     (``Odds.states``); an attack that cannot reach a state leaves it out, so the longest list
     sets the order and a state only some attacks know goes after its predecessor."""
     lists = [list(group["outcome"]) for _, group in states.groupby(keys, sort=False)]
-    order = list(max(lists, key=len))
+    order: list[str] = max(lists, key=lambda listed: len(listed))[:]
     for listed in lists:
         for index, state in enumerate(listed):
             if state not in order:
