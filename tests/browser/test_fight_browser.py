@@ -261,7 +261,7 @@ def test_the_player_view_follows_the_gm_within_seconds(fight):
 def test_no_gm_only_value_reaches_the_player_s_browser(fight):
     assert len(fight.frames) > 20  # the page really talked to its kernel
     received = "\n".join(fight.frames)
-    assert "Ilse Marr hits Cultist Ban" in received  # public events do arrive...
+    assert "Ilse Marr attacks Cultist Ban: Laspistol" in received  # public events arrive...
     assert "Cultist Hesk" in received
     secret = fight.seen["secret_summary"]
     assert "Sergeant Varro Tull" in secret

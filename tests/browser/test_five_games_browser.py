@@ -57,6 +57,7 @@ class Die:
 class Attack:
     target: str  # as the Target dropdown lists it: "Name (side)"
     summary: str  # the rules' summary of the result
+    players: str = ""  # what the players' log reads of it ("": the summary, whole)
     steps: tuple[str, ...] = ()  # texts of the rules' explained steps
     attacker: str = ""  # picked in the Attacker dropdown; "" keeps the current actor
     mode: str = ""  # picked in the Mode / Action dropdowns ("" leaves them)
@@ -119,6 +120,7 @@ FIGHTS = [
         players_started="Round 1 · Turn: Ilse Marr",
         typed=Attack(
             target="Cultist Ban (Pale Throne cult)",
+            players="Ilse Marr attacks Cultist Ban: Laspistol",  # the band: no numbers
             dice=(Die("to hit: roll a d100", "20"), Die("damage (hit 1): roll a d10", "3")),
             summary="Ilse Marr hits Cultist Ban once with Laspistol: 2 damage",
             steps=(
@@ -137,6 +139,7 @@ FIGHTS = [
         # second hits.
         seeded=Attack(
             target="Cultist Ban (Pale Throne cult)",
+            players="Ilse Marr attacks Cultist Ban: Laspistol",  # the band: no numbers
             mode="Single shot",
             action="Standard Attack",
             applied_before=("Ilse Marr fails to hit Cultist Ban with Laspistol",),
@@ -168,6 +171,7 @@ FIGHTS = [
         typed=Attack(
             attacker="Brother Kael (The Ashen Brethren)",
             target="Rotgut (The Sump Scavvies)",
+            players="Brother Kael attacks Rotgut: bolt pistol",  # the band: no numbers
             distance="8",
             dice=(
                 Die("to hit: roll a d6", "5"),
@@ -192,6 +196,7 @@ FIGHTS = [
         seeded=Attack(
             attacker="Mordecai (The Ashen Brethren)",
             target="Mange (The Sump Scavvies)",
+            players="Mordecai attacks Mange: lasgun",  # the band: no numbers
             distance="10",
             summary="Mordecai hits Mange: no wound",
             steps=("7 - BS 3 = 4; short range (lasgun) +1; 3 against 3+: success",),
@@ -217,6 +222,7 @@ FIGHTS = [
         players_started="Round 1 · Turn: Brother Castor",
         typed=Attack(
             target="Ork Boyz mob (Waaagh! Gritfang)",
+            players="Brother Castor attacks Ork Boyz mob: Astartes Bolter (Godwyn)",
             dice=(
                 Die("to hit: roll a d100", "30"),
                 Die("damage (hit 1) die 1: roll a d10", "7"),
@@ -246,6 +252,7 @@ FIGHTS = [
         players_round_two="Round 2 · Turn: Brother Castor",
         seeded=Attack(
             target="Ork Boyz mob (Waaagh! Gritfang)",
+            players="Brother Castor attacks Ork Boyz mob: Astartes Bolter (Godwyn)",
             mode="Single shot",
             action="Standard Attack",
             summary=(
@@ -275,6 +282,7 @@ FIGHTS = [
         players_started="Round 1 · Turn: Elsa Wendt",
         typed=Attack(
             target="Ungor Snitch (Beastmen)",
+            players="Elsa Wendt attacks Ungor Snitch: Bow",  # the band: no numbers
             dice=(Die("BS test: roll a d100", "25"), Die("damage: roll a d10", "7")),
             summary=(
                 "Elsa Wendt (Standard Attack, Bow): 1 of 1 hit; Ungor Snitch loses 7 wounds "
@@ -293,6 +301,7 @@ FIGHTS = [
         players_round_two="Round 2 · Turn: Elsa Wendt",
         seeded=Attack(
             target="Ungor Snitch (Beastmen)",
+            players="Elsa Wendt attacks Ungor Snitch: Bow",  # the band: no numbers
             summary=(
                 "Elsa Wendt (Standard Attack, Bow): 1 of 1 hit; Ungor Snitch loses 3 wounds "
                 "(0 left)"
@@ -528,7 +537,9 @@ def run_fight(table: Table, players: Players, fight: Fight, artifacts: Path) -> 
     assert newest["rolls"].split() == marked, newest
     players.sees_row("the typed attack's wounds", fight.after_typed)
     players.sees(
-        "the typed attack in the log", players.log, lambda lines: lines[:1] == [fight.typed.summary]
+        "the typed attack in the log",
+        players.log,
+        lambda lines: lines[:1] == [fight.typed.players or fight.typed.summary],
     )
     if fight.hidden:
         assert fight.hidden not in inner_text(players.page, ".gmkit-player")
@@ -556,7 +567,9 @@ def run_fight(table: Table, players: Players, fight: Fight, artifacts: Path) -> 
     players.sees(
         "the rolled attack in the log",
         players.log,
-        lambda lines: len(lines) == count and lines[0] == fight.seeded.summary,
+        lambda lines: (
+            len(lines) == count and lines[0] == (fight.seeded.players or fight.seeded.summary)
+        ),
     )
 
     # Undo: the attack panel takes the rolled attack back.
