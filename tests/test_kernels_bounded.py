@@ -203,12 +203,6 @@ def wait_for_kernels(server, most: int, timeout: float) -> float:
 
 
 @pytest.mark.server
-@pytest.mark.xfail(
-    strict=False,
-    reason="known defect, under investigation: the connected kernel's sampling lets it be culled "
-    "within 25 s on some runs (1 kernel where the pool's and the page's make 2); unconnected "
-    "culling itself is asserted before it",
-)
 def test_kernels_without_a_page_and_idle_connected_ones_are_culled(quick_culling):
     server = quick_culling
     pages = [load(server.url)[1] for _ in range(2)]  # two loads no script follows (curl)

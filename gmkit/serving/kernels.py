@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Float, Integer, List, Unicode
 
@@ -55,6 +56,23 @@ class BoundedKernelManager(AsyncMappingKernelManager):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._unconnected_since: dict[str, float] = {}
+        self._pages: dict[str, int] = {}  # connected pages per kernel, counted here
+        self._pooled_before: set[str] = set()  # the pool at the last sample
+
+    # jupyter_server counts connections only for kernels its own start_kernel registered, and
+    # Voila's preheated kernels may never be: a connected page would then look unconnected and
+    # be culled. gmkit counts every connection itself.
+    def notify_connect(self, kernel_id: str) -> None:
+        self._pages[kernel_id] = self._pages.get(kernel_id, 0) + 1
+        super().notify_connect(kernel_id)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        self._pages[kernel_id] = max(0, self._pages.get(kernel_id, 0) - 1)
+        super().notify_disconnect(kernel_id)
+
+    def connected_pages(self, kernel_id: str) -> int:
+        """How many pages are connected to ``kernel_id`` now."""
+        return max(self._pages.get(kernel_id, 0), int(self._kernel_connections.get(kernel_id, 0)))
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
         extra = list(kwargs.pop("extra_arguments", None) or [])
@@ -76,13 +94,20 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         waits for its page: its time starts when a page takes it)."""
         now = time.monotonic()
         pooled = self.pooled_kernel_ids()
+        for taken in self._pooled_before - pooled:  # a page took it: its idle time starts now
+            kernel = self._kernels.get(taken)
+            if kernel is not None:
+                kernel.last_activity = utcnow()  # not the hours it waited in the pool
+        self._pooled_before = pooled
         for kernel_id in list(self._kernels):
-            if kernel_id in pooled or self._kernel_connections.get(kernel_id, 0) > 0:
+            if kernel_id in pooled or self.connected_pages(kernel_id) > 0:
                 self._unconnected_since.pop(kernel_id, None)
             else:
                 self._unconnected_since.setdefault(kernel_id, now)
         for gone in set(self._unconnected_since) - set(self._kernels):
             del self._unconnected_since[gone]
+        for gone in set(self._pages) - set(self._kernels):
+            del self._pages[gone]
 
     def unconnected_for(self, kernel_id: str) -> float | None:
         """Seconds ``kernel_id`` has had no page connected (None: connected now)."""
