@@ -276,7 +276,7 @@ def read_roster_file(
     name none. The file is read through :mod:`gmkit.sheets.reading`'s bounds (size, aliases,
     depth...); every refusal is a gmkit error naming the file."""
     from gmkit.errors import SheetError
-    from gmkit.sheets.io import in_file, load_sheets, roster_from_frame
+    from gmkit.sheets.io import in_file, load_sheets, roster_from_frame, with_game
     from gmkit.sheets.reading import FileRefused, load_json, load_yaml, read_csv, read_text, text_of
 
     source = Path(path).expanduser()
@@ -288,11 +288,7 @@ def read_roster_file(
     title, summary = source.stem.replace("_", " "), ""
     try:
         if suffix == ".csv":
-            frame = read_csv(text, file)
-            if game:
-                if "game" not in frame.columns:
-                    frame["game"] = game
-                frame["game"] = frame["game"].where(frame["game"] != "", game)
+            frame = with_game(read_csv(text, file), game)
             sheets = roster_from_frame(frame, source=file)
         else:
             data = load_json(text, file) if suffix == ".json" else load_yaml(text, file)

@@ -35,12 +35,12 @@ from gmkit.errors import RulesError, SheetError
 from gmkit.messages import Message
 from gmkit.sheets import load_sheet
 from gmkit.sheets.base import Model, Sheet
-from gmkit.sheets.io import copies, roster_from_frame
+from gmkit.sheets.io import copies, roster_from_frame, with_game
 from gmkit.store import CampaignStore
 from gmkit.systems.bestiary import bestiary as _bestiary
 from gmkit.systems.bestiary import npc, npcs
 from gmkit.systems.catalogs import catalog as _catalog
-from gmkit.systems.catalogs import unknown_entry
+from gmkit.systems.catalogs import find_entry, unknown_entry
 
 RosterSource = pd.DataFrame | str | Path | Sheet | Mapping[str, Any] | Iterable[Any]
 
@@ -57,12 +57,7 @@ def roster(source: RosterSource, *, game: str | None = None) -> list[Sheet]:
     from gmkit.campaign import read_roster_file
 
     if isinstance(source, pd.DataFrame):
-        frame = source.copy()
-        if game:
-            if "game" not in frame.columns:
-                frame["game"] = game
-            frame["game"] = frame["game"].where(frame["game"].notna() & (frame["game"] != ""), game)
-        return roster_from_frame(frame)
+        return roster_from_frame(with_game(source, game))
     if isinstance(source, str | Path):
         return read_roster_file(source, game=game)[0]
     if isinstance(source, Sheet | Mapping):
@@ -194,12 +189,10 @@ def odds_plot(frame: pd.DataFrame) -> Any:
 def _entry(
     game: str, kind: Literal["weapons", "armour"], name: str, changes: dict[str, Any]
 ) -> BaseModel:
-    entries = _catalog(game, kind)
-    folded = {key.casefold(): key for key in entries}
-    key = folded.get(name.strip().casefold())
-    if key is None:
-        raise SheetError(name, [("name", unknown_entry(kind, name, list(entries)))])
-    found = entries[key]
+    found = find_entry(game, kind, name)
+    if found is None:
+        known = list(_catalog(game, kind))
+        raise SheetError(name, [("name", unknown_entry(kind, name, known))])
     if changes and isinstance(found, Model):
         return found.edit(**changes)
     return found

@@ -171,6 +171,18 @@ def roster_to_frame(sheets: Iterable[Sheet], *, players_only: bool = False) -> p
     return pd.DataFrame(rows, columns=columns)
 
 
+def with_game(frame: pd.DataFrame, game: str | None) -> pd.DataFrame:
+    """A copy of ``frame`` whose rows that name no game (no column, a blank or missing cell)
+    take ``game``; the frame itself when no game is given."""
+    if not game:
+        return frame
+    frame = frame.copy()
+    if "game" not in frame.columns:
+        frame["game"] = game
+    frame["game"] = frame["game"].where(frame["game"].notna() & (frame["game"] != ""), game)
+    return frame
+
+
 def roster_from_frame(frame: pd.DataFrame, *, source: str = "roster") -> list[Sheet]:
     """The sheets of a frame made by :func:`roster_to_frame` (or typed by hand); more than
     :data:`MAX_CHARACTERS` rows (copies counted) are refused."""

@@ -157,14 +157,22 @@ def _from_npc(game: str, data: dict[str, Any]) -> dict[str, Any]:
     return base
 
 
-def _entry(data: dict[str, Any], game: str, kind: Kind, name: str, field: str) -> dict[str, Any]:
+def find_entry(game: str, kind: Kind, name: str) -> BaseModel | None:
+    """The catalog's entry called ``name``, whatever its case (a GM types "lasgun" for
+    "Lasgun"); None when there is none (:func:`unknown_entry` says so)."""
     entries = catalog(game, kind)
     folded = {key.casefold(): key for key in entries}
-    name = folded.get(name.strip().casefold(), name)  # a GM types "lasgun" for "Lasgun"
-    if name not in entries:
+    key = folded.get(name.strip().casefold())
+    return entries[key] if key is not None else None
+
+
+def _entry(data: dict[str, Any], game: str, kind: Kind, name: str, field: str) -> dict[str, Any]:
+    found = find_entry(game, kind, name)
+    if found is None:
         character = str(data.get("name") or "(unnamed)")
-        raise SheetError(character, [(field, unknown_entry(kind, name, list(entries)))])
-    return entries[name].model_dump(mode="json")
+        known = list(catalog(game, kind))
+        raise SheetError(character, [(field, unknown_entry(kind, name, known))])
+    return found.model_dump(mode="json")
 
 
 def unknown_entry(kind: str, name: str, entries: list[str]) -> Message:
