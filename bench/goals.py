@@ -118,9 +118,13 @@ def line(result: Result) -> str:
     verdict = "met" if result.met else "NOT met"
     detail = f"; {result.detail}" if result.detail else ""
     return (
-        f"{spec.title} [{result.case}]: {figure_text(result.figure)} {spec.unit}{against}, "
+        f"{spec.title} [{result.case}]: {with_unit(result.figure, spec.unit)}{against}, "
         f"goal {spec.describe()}: {verdict}{detail}"
     )
+
+
+def with_unit(figure: float, unit: str) -> str:
+    return f"{figure_text(figure)} {unit}".rstrip()
 
 
 def figure_text(figure: float) -> str:
