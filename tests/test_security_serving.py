@@ -155,6 +155,15 @@ def test_the_token_is_on_no_command_line_and_in_no_kernel(table_server):
 # --- the players' view: its own random path, only the projection ------------------------------
 
 
+def fresh_page(server) -> str:
+    """A players' page loaded now. The session's first page was never connected (fetched, its
+    script not run), so the server rightly culls its kernel 10 minutes on: a test that needs a
+    live kernel loads its own page."""
+    status, page, _ = fetch(server.url)
+    assert status == 200
+    return page
+
+
 def test_players_serve_only_under_their_random_path(players_server):
     server, page = players_server
     found = re.fullmatch(r"http://127\.0\.0\.1:\d+/([a-z2-9]{10})/", server.url)
@@ -167,16 +176,10 @@ def test_players_serve_only_under_their_random_path(players_server):
     assert players_access().path != players_access().path
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known defect: in the full server run the players' kernel this test loaded is gone "
-    "(404) by the time it connects (evicted at the cap or culled on the shared server); passes "
-    "alone",
-)
 def test_players_serve_nothing_but_the_projection(players_server):
     """No listing of kernels, no tree, no other notebook, no file of the notebooks' folder."""
-    server, page = players_server
-    kernel = kernel_id_of(page)
+    server, _ = players_server
+    kernel = kernel_id_of(fresh_page(server))
     for path in (
         "api/kernels",
         "api/sessions",
@@ -214,15 +217,9 @@ def test_players_answer_a_lan_address_but_not_a_rebound_name(players_server):
         assert "application/vnd.jupyter.widget-view+json" in body
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="known defect: in the full server run the players' kernel this test loaded is gone "
-    "(404) by the time it connects (evicted at the cap or culled on the shared server); passes "
-    "alone",
-)
 def test_a_players_websocket_from_another_site_is_refused(players_server):
-    server, page = players_server
-    kernel = kernel_id_of(page)
+    server, _ = players_server
+    kernel = kernel_id_of(fresh_page(server))
     path = server.url.partition(server.origin)[2]
     url = channels(server.origin, path, kernel)
     assert websocket_status(url, Origin="http://evil.example") == 403
