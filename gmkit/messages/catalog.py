@@ -23,9 +23,12 @@ English.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import string
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from functools import cache
 from pathlib import Path
 
@@ -121,10 +124,77 @@ def load(locale: Path = LOCALE) -> Catalogs:
     return Catalogs(templates, translations, tuple(duplicates))
 
 
+# Parsing the .po files takes about a third of a second, at every kernel's start; their
+# entries are kept in a cache file named by the catalogs' own bytes, so a changed catalog is
+# read again and a damaged or missing cache only costs the parse.
+CACHE_FORMAT = 1
+
+
+def cache_folder() -> Path:
+    """Where the parsed catalogs are kept: ``$XDG_CACHE_HOME/gmkit`` (``~/.cache/gmkit``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gmkit"
+
+
+def fingerprint(locale: Path = LOCALE) -> str:
+    """A digest of every catalog file under ``locale`` (names and bytes) and the cache format."""
+    digest = hashlib.sha256(f"gmkit catalogs {CACHE_FORMAT}".encode())
+    for path in sorted(locale.rglob("*.po*")):
+        digest.update(path.relative_to(locale).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def _as_json(found: Catalogs) -> str:
+    return json.dumps(
+        {
+            "templates": [astuple(entry) for entry in found.templates.values()],
+            "translations": {
+                language: [astuple(entry) for entry in entries.values()]
+                for language, entries in found.translations.items()
+            },
+            "duplicates": list(found.duplicates),
+        },
+        ensure_ascii=False,
+    )
+
+
+def _from_json(text: str) -> Catalogs:
+    data = json.loads(text)
+    templates = {row[0]: Entry(*row) for row in data["templates"]}
+    translations = {
+        language: {row[0]: Entry(*row) for row in rows}
+        for language, rows in data["translations"].items()
+    }
+    return Catalogs(templates, translations, tuple(data["duplicates"]))
+
+
+def load_cached(locale: Path = LOCALE, folder: Path | None = None) -> Catalogs:
+    """:func:`load`, through the cache file of these catalogs' fingerprint (written when
+    missing; an unreadable or unwritable cache is ignored: the catalogs are parsed)."""
+    folder = folder or cache_folder()
+    cached = folder / f"catalogs-{fingerprint(locale)}.json"
+    try:
+        return _from_json(cached.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    found = load(locale)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for stale in folder.glob("catalogs-*.json"):
+            stale.unlink(missing_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.part")
+        partial.write_text(_as_json(found), encoding="utf-8")
+        partial.replace(cached)
+    except OSError:
+        pass
+    return found
+
+
 @cache
 def catalogs() -> Catalogs:
-    """The packaged catalogs, read once."""
-    return load()
+    """The packaged catalogs, read once per process (parsed once per change of the files)."""
+    return load_cached()
 
 
 def problems(found: Catalogs | None = None) -> list[str]:
@@ -161,4 +231,14 @@ def problems(found: Catalogs | None = None) -> list[str]:
     return listed
 
 
-__all__ = ["LANGUAGES", "LOCALE", "Catalogs", "Entry", "catalogs", "fields_of", "load", "problems"]
+__all__ = [
+    "LANGUAGES",
+    "LOCALE",
+    "Catalogs",
+    "Entry",
+    "catalogs",
+    "fields_of",
+    "load",
+    "load_cached",
+    "problems",
+]
