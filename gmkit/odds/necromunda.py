@@ -44,6 +44,7 @@ from gmkit.dice import DieRoll, distribution
 from gmkit.errors import RulesError
 from gmkit.messages import Message
 from gmkit.odds.core import ONE, Curve, Dist, MemberOdds, Odds
+from gmkit.odds.necromunda_wounds import Chain, injury_chains, wound_outcomes
 from gmkit.odds.sixes import MODIFIERS, faces, needed_at, total_of
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest
@@ -51,13 +52,12 @@ from gmkit.systems.necromunda import SYSTEM
 from gmkit.systems.necromunda.charts import seven_plus_chart
 from gmkit.systems.necromunda.disputes import COVERS, sight_score
 from gmkit.systems.necromunda.hiding import detects
-from gmkit.systems.necromunda.injuries import Injury, already_out, injury_rolls, injury_table
+from gmkit.systems.necromunda.injuries import injury_rolls
 from gmkit.systems.necromunda.resolve import _ammo, _save, _settings, refusal, refused_shot
 from gmkit.systems.necromunda.shooting import ShotSetup, shot_setup
 from gmkit.systems.necromunda.state import (
     FighterState,
     Settings,
-    bled_out,
     fighter_of,
     with_encounter_states,
 )
@@ -74,6 +74,7 @@ __all__ = [
     "necromunda_curve",
     "necromunda_odds",
     "prepare",
+    "prepare_on_hit",
     "wound_outcomes",
 ]
 
@@ -105,59 +106,6 @@ def _state(*, out: bool, down: bool, flesh: int, pinned: bool) -> str:
 
 def _unhurt(*, hit: bool, state: str) -> Outcome:
     return Outcome(hit, False, False, 0, 0, 0, 0, False, False, state)
-
-
-Chain = tuple[int, bool, bool]  # flesh wounds in all, down (before out masks it), out of action
-
-
-def _injury_chain(
-    fighter: NecromundaFighter, state: FighterState, rolls: int, high_impact: bool
-) -> Dist[Chain]:
-    """``rolls`` injury rolls in a row, as ``resolve_wounds`` makes them (it stops at out of
-    action): the table's faces, grouped by result, one die at a time."""
-    chart = injury_table(high_impact)
-    sides = len(chart)
-    results: dict[Injury, int] = {}
-    for result in chart.values():
-        results[result] = results.get(result, 0) + 1
-    counts: dict[Chain, int] = {(state.flesh(fighter), state.down, False): 1}
-    for _ in range(rolls):
-        after: dict[Chain, int] = {}
-        for (flesh, down, out), count in counts.items():
-            if out:  # no more rolls: the same chance over the larger denominator
-                after[(flesh, down, out)] = after.get((flesh, down, out), 0) + count * sides
-                continue
-            for result, ways in results.items():
-                if result == "flesh wound":
-                    key = (flesh + 1, down, bled_out(fighter, flesh + 1))
-                elif result == "down":
-                    key = (flesh, True, False)
-                else:
-                    key = (flesh, down, True)
-                after[key] = after.get(key, 0) + count * ways
-        counts = after
-    return Dist(counts, sides**rolls)
-
-
-def wound_outcomes(
-    fighter: NecromundaFighter, state: FighterState, wounds: int, *, high_impact: bool = False
-) -> Dist[FighterState]:
-    """The exact distribution of the state
-    :func:`~gmkit.systems.necromunda.injuries.resolve_wounds` leaves ``fighter`` in."""
-    if state.out_of_action:
-        raise already_out(fighter)
-    left = state.wounds(fighter)
-    lost = min(wounds, left)
-    chain = _injury_chain(fighter, state, injury_rolls(wounds, left), high_impact)
-    return chain.map(
-        lambda key: state.with_changes(
-            wounds_left=left - lost,
-            flesh_wounds=key[0],
-            down=key[1] and not key[2],
-            out_of_action=key[2],
-            pinned=state.pinned and not key[1] and not key[2],
-        )
-    )
 
 
 @dataclass(frozen=True)
@@ -279,6 +227,20 @@ def prepare(request: AttackRequest, settings: Settings | None = None) -> Shot:
     )
 
 
+def prepare_on_hit(request: AttackRequest, settings: Settings | None = None) -> Dist[Outcome]:
+    """``prepare(request, settings).on_hit`` alone: where a hit leads, by the same steps,
+    without the rest of the shot (its ammo roll, the upheld claim's score); a refused shot is
+    refused as :func:`prepare` refuses it."""
+    request = with_encounter_states(request)
+    settings = _settings(request, settings or SYSTEM.settings)
+    request, _, _ = _roll_off(request, settings)
+    setup = shot_setup(request, settings)
+    _refusals(request, setup)
+    shooter = fighter_of(request.attacker, "attacker")
+    target = fighter_of(request.target, "target")
+    return _on_hit(setup, settings, shooter, target)
+
+
 def _on_hit(
     setup: ShotSetup, settings: Settings, shooter: NecromundaFighter, target: NecromundaFighter
 ) -> Dist[Outcome]:
@@ -303,12 +265,13 @@ def _on_hit(
     left = state.wounds(target)
     flesh_before = state.flesh(target)
     chains: dict[int, Dist[Chain]] = {}
+    chain_of = injury_chains(target, state, setup.high_impact)
 
     def injuries(caused: int) -> Dist[Outcome]:
         lost = min(caused, left)
         rolls = injury_rolls(caused, left)
         if rolls not in chains:
-            chains[rolls] = _injury_chain(target, state, rolls, setup.high_impact)
+            chains[rolls] = chain_of(rolls)
 
         def outcome(chain: Chain) -> Outcome:
             flesh, down, out = chain
@@ -345,37 +308,68 @@ def _assemble(shot: Shot, hit: Fraction) -> Odds:
         hit.denominator,
     )
     target = shot.target
-    hits = whole.map(lambda o: int(o.hit))
-    per_hit = shot.on_hit.map(lambda o: o.caused)
-    wounds = whole.map(lambda o: o.caused)
     left = shot.setup.target_state.wounds(target)
+    den = whole.denominator
+    # every marginal in one pass over the outcomes (as ``whole.map`` and ``whole.chance``
+    # would each give it: the same counts, the outcomes in the same order)
+    by_hits: dict[int, int] = {}
+    by_wounds: dict[int, int] = {}
+    by_lost: dict[int, int] = {}
+    by_state: dict[str, int] = {}
+    by_flesh: dict[int, int] = {}
+    by_left: dict[int, int] = {}
+    by_out: dict[int, int] = {}
+    wounded = saved = rolled = fleshed = went_down = out = 0
+    for o, count in whole.counts.items():
+        key = int(o.hit)
+        by_hits[key] = by_hits.get(key, 0) + count
+        by_wounds[o.caused] = by_wounds.get(o.caused, 0) + count
+        by_lost[o.lost] = by_lost.get(o.lost, 0) + count
+        by_state[o.state] = by_state.get(o.state, 0) + count
+        by_flesh[o.flesh] = by_flesh.get(o.flesh, 0) + count
+        key = left - o.lost
+        by_left[key] = by_left.get(key, 0) + count
+        key = int(o.out)
+        by_out[key] = by_out.get(key, 0) + count
+        if o.wounded:
+            wounded += count
+        if o.saved:
+            saved += count
+        if o.rolls > 0:
+            rolled += count
+        if o.flesh > 0:
+            fleshed += count
+        if o.down:
+            went_down += count
+        if o.out:
+            out += count
+    hits = Dist(by_hits, den)
+    per_hit = shot.on_hit.map(lambda o: o.caused)
+    wounds = Dist(by_wounds, den)
     pins = Fraction(0) if shot.setup.target_state.down else hit
     events = {
         "hit": hit,
         "pinned by the hit": pins,
-        "wounded": whole.chance(lambda o: o.wounded),
-        "saved": whole.chance(lambda o: o.saved),
-        "injury roll": whole.chance(lambda o: o.rolls > 0),
-        "flesh wound taken": whole.chance(lambda o: o.flesh > 0),
-        "went down": whole.chance(lambda o: o.down),
-        "out of action": whole.chance(lambda o: o.out),
+        "wounded": Fraction(wounded, den),
+        "saved": Fraction(saved, den),
+        "injury roll": Fraction(rolled, den),
+        "flesh wound taken": Fraction(fleshed, den),
+        "went down": Fraction(went_down, den),
+        "out of action": Fraction(out, den),
         "ammo roll failed": shot.jam,
     }
-    slain = whole.map(lambda o: int(o.out))
+    slain = Dist(by_out, den)
     member = MemberOdds(target.name, target.name, 1, target.W, hits, per_hit, wounds, slain)
     return Odds(
         game=GAME,
         hits=hits,
         per_hit=per_hit,
         wounds=wounds,
-        damage=whole.map(lambda o: o.lost),
-        states=whole.map(lambda o: o.state).with_keys(STATES),
+        damage=Dist(by_lost, den),
+        states=Dist(by_state, den).with_keys(STATES),
         events=events,
         members=(member,),
-        details={
-            "flesh wounds": whole.map(lambda o: o.flesh),
-            "wounds left": whole.map(lambda o: left - o.lost),
-        },
+        details={"flesh wounds": Dist(by_flesh, den), "wounds left": Dist(by_left, den)},
         notes=tuple(str(note) for note in shot.notes),  # Odds keeps its notes as text
     )
 

@@ -187,7 +187,9 @@ class Attack:
         if hits not in self.allocations:
             assert self.kind is not None
             probe = ScriptedDice()
-            shares, steps = who_takes_the_hits(self.request, self.kind, self.unit, hits, probe)
+            shares, steps = who_takes_the_hits(  # the steps of a template's roll only
+                self.request, self.kind, self.unit, hits, probe, explain=False
+            )
             self.allocations[hits] = (shares, steps, probe)
         return self.allocations[hits]
 
@@ -245,6 +247,16 @@ class Attack:
                 continue
             success = member.unsaved.numerator * (common // member.unsaved.denominator)
             failure = common - success
+            # for each number of hits on the member: (wounds, ways, models slain) per wounds
+            most = base + (min(1, extra) if split.distinct else extra)
+            outcomes = {
+                hits: [
+                    (w, ways, member.slain(w))
+                    for w in range(hits + 1)
+                    if (ways := comb(hits, w) * success**w * failure ** (hits - w))
+                ]
+                for hits in range(base, most + 1)
+            }
             after: dict[tuple[int, int, int], int] = {}
             for (used, wounds, slain), count in states.items():
                 more = (
@@ -252,12 +264,10 @@ class Attack:
                 )
                 for added in more:
                     weight = count * (1 if split.distinct else comb(extra - used, added))
-                    hits = base + added
-                    for w in range(hits + 1):
-                        ways = comb(hits, w) * success**w * failure ** (hits - w)
-                        if ways:
-                            key = (used + added, wounds + w, slain + member.slain(w))
-                            after[key] = after.get(key, 0) + weight * ways
+                    done = used + added
+                    for w, ways, killed in outcomes[base + added]:
+                        key = (done, wounds + w, slain + killed)
+                        after[key] = after.get(key, 0) + weight * ways
             states = after
         hits = sum(split.base) + extra
         ways_extra = 1
@@ -363,21 +373,45 @@ def _assemble(attack: Attack, hits: Dist[int]) -> Odds:
             return given[h].members.get(name, absent) if h in given else absent
 
         marginal = hits.given(taken)
-        wounds = marginal.map(lambda key: key[1])
+        # its hits, wounds and models slain in one pass (as ``map`` gives each: the same
+        # counts, the outcomes in the same order)
+        by_hits: dict[int, int] = {}
+        by_wounds: dict[int, int] = {}
+        by_slain: dict[int, int] = {}
+        for (hit, wound), count in marginal.counts.items():
+            by_hits[hit] = by_hits.get(hit, 0) + count
+            by_wounds[wound] = by_wounds.get(wound, 0) + count
+            slain = member.slain(wound)
+            by_slain[slain] = by_slain.get(slain, 0) + count
+        den = marginal.denominator
         members.append(
             MemberOdds(
                 member.name,
                 member.target,
                 member.models,
                 member.wounds_each,
-                marginal.map(lambda key: key[0]),
+                Dist(by_hits, den),
                 Dist.bernoulli(member.unsaved).map(int),
-                wounds,
-                wounds.map(member.slain),
+                Dist(by_wounds, den),
+                Dist(by_slain, den),
             )
         )
-    wounds = whole.map(lambda key: key[1])
-    details: dict[str, Dist[Any]] = {"models slain": whole.map(lambda key: key[2])}
+    whole_wounds: dict[int, int] = {}
+    whole_slain: dict[int, int] = {}
+    whole_states: dict[str, int] = {}
+    wounded = slain_count = 0
+    for key, count in whole.counts.items():  # one pass, as the maps would give each
+        whole_wounds[key[1]] = whole_wounds.get(key[1], 0) + count
+        whole_slain[key[2]] = whole_slain.get(key[2], 0) + count
+        state = _state(*key)
+        whole_states[state] = whole_states.get(state, 0) + count
+        if key[1] > 0:
+            wounded += count
+        if key[2] > 0:
+            slain_count += count
+    den = whole.denominator
+    wounds = Dist(whole_wounds, den)
+    details: dict[str, Dist[Any]] = {"models slain": Dist(whole_slain, den)}
     dodged = ZERO
     if attack.kind is not None and attack.kind.to_hit == "template" and given:
         nobody = Dist.certain("nobody")
@@ -394,11 +428,11 @@ def _assemble(attack: Attack, hits: Dist[int]) -> Odds:
         per_hit=_per_hit(members),
         wounds=wounds,
         damage=wounds,
-        states=whole.map(lambda key: _state(*key)).with_keys(STATES),
+        states=Dist(whole_states, den).with_keys(STATES),
         events={
             "hit": ONE - hits.p(0),
-            "wounded": whole.chance(lambda key: key[1] > 0),
-            "slain": whole.chance(lambda key: key[2] > 0),
+            "wounded": Fraction(wounded, den),
+            "slain": Fraction(slain_count, den),
             "look out sir": dodged,
         },
         members=tuple(members),

@@ -8,6 +8,7 @@
     report.wins, report.draw, report.rounds, report.taken_out
     report.policy, report.simplifications               # what was played, and what was not
     report.to_html()                                    # the table the widget shows
+    simulate(encounter, 1_000_000, seed=1, fights_done=print)  # (done, total) each chunk
 
 The fight is played many times by a simple policy, stated in full in ``report.policy``
 (:data:`POLICIES`): each combatant attacks the foe with the fewest wounds left with its attack
@@ -29,7 +30,7 @@ of the highest expected damage from the exact odds (:mod:`gmkit.odds`). How it r
 What is simplified is listed in ``report.simplifications`` and in :func:`simulate`'s docstring.
 """
 
-from gmkit.simulate.core import BATCH, COMMON, POLICIES, ROUNDS_LIMIT, simulate
+from gmkit.simulate.core import BATCH, COMMON, POLICIES, ROUNDS_LIMIT, FightsDone, simulate
 from gmkit.simulate.report import CombatantResult, SimulationReport
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "POLICIES",
     "ROUNDS_LIMIT",
     "CombatantResult",
+    "FightsDone",
     "SimulationReport",
     "simulate",
 ]

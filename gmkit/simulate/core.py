@@ -23,7 +23,12 @@ ROUNDS_LIMIT = 30
 """Rounds fought before a fight with more than one side standing counts as a draw."""
 
 BATCH = 10_000
-"""Fights run together (the progress callback hears after each round of each batch)."""
+"""Fights run together, a chunk at a time: the arrays of one chunk are all the memory the
+fights take beyond a few bytes a fight kept for the report (``progress`` hears after each
+round of each chunk, ``fights_done`` after each chunk)."""
+
+FightsDone = Callable[[int, int], None]
+"""``fights_done(done, total)``: the fights finished so far, and all the fights asked for."""
 
 ODDS_SHARE = 0.4
 """The share of the progress bar the odds tables take; the fights take the rest."""
@@ -86,6 +91,7 @@ def simulate(
     rounds_limit: int = ROUNDS_LIMIT,
     policy: str = "weakest",
     progress: Callable[[float], None] | None = None,
+    fights_done: FightsDone | None = None,
     distance: float | None = None,
     initiative: str = "roll",
 ) -> SimulationReport:
@@ -95,7 +101,11 @@ def simulate(
     present, their sides, conditions and counters: wounds already lost count), or the sheets
     of each side (``{"Acolytes": [...], "Cult": [...]}``, or a roster). ``seed`` makes the
     fights repeatable (the same seed, the same report). ``progress(fraction)`` hears the
-    fraction done, from 0 to 1 (the odds tables take the first 40 %).
+    fraction done, from 0 to 1 (the odds tables take the first 40 %); ``fights_done(done,
+    total)`` hears the fights finished, ``(0, fights)`` once the odds tables are ready, then
+    after each chunk of :data:`BATCH` fights, the last ``(fights, fights)``. The fights run a
+    chunk at a time, so a million fights take the memory of one chunk (and 3 bytes a fight
+    for the report); the seed gives the same report whatever is listening.
 
     The policy ``"weakest"`` (``report.policy`` says it in full): each round every combatant
     able to act makes one attack in its turn, at the foe it may attack and can hurt that has
@@ -147,6 +157,11 @@ def simulate(
     rounds: list[np.ndarray] = []
     outs = np.zeros(tables.n, dtype=np.int64)
     done = 0
+    # what a fight keeps for the report, compact: the winner's side (-1 a draw) and its rounds
+    winner_type = np.min_scalar_type(-len(tables.side_names))
+    rounds_type = np.min_scalar_type(rounds_limit)
+    if fights_done is not None:
+        fights_done(0, fights)
     while done < fights:
         size = min(BATCH, fights - done)
         before = done
@@ -162,18 +177,20 @@ def simulate(
             rolled=initiative == "roll",
             progress=heard,
         )
-        winners.append(outcome.winner)
-        rounds.append(outcome.rounds)
+        winners.append(outcome.winner.astype(winner_type))
+        rounds.append(outcome.rounds.astype(rounds_type))
         outs += (outcome.final == OUT).sum(axis=0)
         done += size
         heard(size)
+        if fights_done is not None:
+            fights_done(done, fights)
     ended = time.perf_counter()
     tell(1.0)
     return _report(
         fight,
         tables,
-        np.concatenate(winners),
-        np.concatenate(rounds),
+        np.concatenate(winners).astype(np.int64),
+        np.concatenate(rounds).astype(np.int64),
         outs,
         seed=seed,
         policy=policy,

@@ -52,6 +52,21 @@ class _Batch:
         self.state = np.tile(tables.start.astype(np.int32), (fights, 1))
         self.pools = np.zeros((fights, n), dtype=np.int8) if tables.masks > 1 else None
         self.columns = np.arange(n)
+        # a row is ((a * V + v) * N + t) * S * M + s * M + m: the target's part, per column
+        self.block = tables.states * tables.masks
+        self.offsets = self.columns * self.block
+        # the foes of each side, in the encounter's order: the only columns a target is among
+        # (an ally's rows are never legal), so the first of the fewest wounds is the same one
+        sides = len(tables.side_names)
+        self.foes = [np.flatnonzero(tables.side != side) for side in range(sides)]
+        self.foe_offsets = [self.offsets[foes] for foes in self.foes]
+        # the foes' columns as a slice where they stand together (a copy-free gather)
+        self.foe_columns: list[slice | np.ndarray] = [
+            slice(int(foes[0]), int(foes[-1]) + 1)
+            if foes.size and foes[-1] - foes[0] + 1 == foes.size
+            else foes
+            for foes in self.foes
+        ]
         # the policy's key of each row: the target's wounds left where it is a legal target
         # (rows never filled, allies and the taken out included, are not), else inf
         count = tables.legal.size
@@ -64,47 +79,93 @@ class _Batch:
         t = self.t
         if fights.size == 0:
             return
-        state = self.state[fights]
-        actor = np.broadcast_to(np.asarray(actor), fights.shape)
-        places = np.arange(fights.size)
-        own = state[places, actor]
-        able = t.acts[actor, own]
-        if not able.any():
-            return
-        fights, state, actor, own = fights[able], state[able], actor[able], own[able]
-        places = np.arange(fights.size)
-        variant = t.variant[actor, own]
-        pools = self.pools[fights] if self.pools is not None else 0
-        base = (actor * t.variants + variant) * t.n
-        rows = ((base[:, None] + self.columns) * t.states + state) * t.masks + pools
-        key = self.key[rows]  # wounds left where the target is legal, else inf
-        target = key.argmin(axis=1)
-        has = np.isfinite(key[places, target])
+        single = isinstance(actor, int | np.integer)
+        if single:  # the sides games: one combatant acts in every fight given
+            own = self.state[fights, actor]
+            able = t.acts[actor, own]
+            if not able.all():
+                if not able.any():
+                    return
+                fights, own = fights[able], own[able]
+            variant = t.variant[actor, own]
+            base = (actor * t.variants + variant) * (t.n * self.block)
+        else:
+            actor = np.asarray(actor)
+            own = self.state[fights, actor]
+            able = t.acts[actor, own]
+            if not able.all():
+                if not able.any():
+                    return
+                fights, actor, own = fights[able], actor[able], own[able]
+            variant = t.variant[actor, own]
+            base = (actor * t.variants + variant) * (t.n * self.block)
+        if single:
+            side = int(t.side[actor])
+            row, target, has = self._aim(fights, base, side)
+        else:
+            sides = t.side[actor]
+            row = np.empty(fights.size, dtype=np.int64)
+            target = np.empty(fights.size, dtype=np.int64)
+            has = np.empty(fights.size, dtype=bool)
+            for side in range(len(self.foes)):
+                group = np.flatnonzero(sides == side)
+                if group.size:
+                    row[group], target[group], has[group] = self._aim(
+                        fights[group], base[group], side
+                    )
         if not has.all():
-            fights, rows, target = fights[has], rows[has], target[has]
+            fights, row, target = fights[has], row[has], target[has]
         if fights.size == 0:
             return
-        row = rows[np.arange(fights.size), target]
         draw = self.rng.random(fights.size)
-        pick = (t.cum[row] <= draw[:, None]).sum(axis=1)
-        self.state[fights, target] = t.nxt[row, pick]
+        pick = (t.cum.take(row, axis=0) <= draw[:, None]).sum(axis=1)
+        flat = row * t.cum.shape[1] + pick
+        self.state[fights, target] = t.nxt.take(flat)
         if self.pools is not None:
-            self.pools[fights, target] |= t.spent[row, pick]
+            self.pools[fights, target] |= t.spent.take(flat)
 
-    def end_of_turn(self, fights: np.ndarray, who: int) -> None:
-        """The end of ``who``'s side's turn (Necromunda: pinning, recovery rolls)."""
+    def _aim(
+        self, fights: np.ndarray, base: np.ndarray, side: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For attackers of ``side`` (each fight's ``base`` row): the row of the target the
+        policy picks, that target, and whether it is a legal one (the foe with the fewest
+        wounds left, the first in the encounter's order among equals)."""
         t = self.t
-        if t.end_cum is None or fights.size == 0:
+        foes = self.foes[side]
+        if foes.size == 0:
+            nothing = np.zeros(fights.size, dtype=np.int64)
+            return nothing, nothing, np.zeros(fights.size, dtype=bool)
+        columns = self.foe_columns[side]
+        rows = self.state.take(fights, axis=0)[:, columns].astype(np.int64)
+        if t.masks > 1:
+            rows *= t.masks
+        if self.pools is not None:
+            rows += self.pools.take(fights, axis=0)[:, columns]
+        rows += self.foe_offsets[side]
+        rows += base[:, None]
+        key = self.key.take(rows)  # wounds left where the target is legal, else inf
+        pick = key.argmin(axis=1)
+        places = np.arange(fights.size)
+        return rows[places, pick], foes[pick], np.isfinite(key[places, pick])
+
+    def end_of_turn(self, fights: np.ndarray, members: np.ndarray) -> None:
+        """The end of the turn of the side of ``members`` (Necromunda: pinning, recovery
+        rolls), for all of them at once: each member's draws are the ones it would have
+        made on its own, one member after the other."""
+        t = self.t
+        if t.end_cum is None or t.end_nxt is None or fights.size == 0 or members.size == 0:
             return
-        state = self.state[fights, who]
-        row = who * t.states + state
+        together = members[-1] - members[0] + 1 == members.size
+        columns = slice(int(members[0]), int(members[-1]) + 1) if together else members
+        row = members[None, :] * t.states + self.state.take(fights, axis=0)[:, columns]
         width = t.end_cum.shape[1]
+        where = np.ix_(fights, members)
         if width == 1:
-            self.state[fights, who] = t.end_nxt[row, 0]  # type: ignore[index]
+            self.state[where] = t.end_nxt.take(row * width)
             return
-        draw = self.rng.random(fights.size)
-        pick = (t.end_cum[row] <= draw[:, None]).sum(axis=1)
-        self.state[fights, who] = t.end_nxt[row, pick]  # type: ignore[index]
+        draw = self.rng.random((members.size, fights.size)).T
+        pick = (t.end_cum.take(row, axis=0) <= draw[:, :, None]).sum(axis=2)
+        self.state[where] = t.end_nxt.take(row * width + pick)
 
 
 def run(
@@ -147,8 +208,7 @@ def run(
                     fights_now = active[acting == side]
                     for who in members[side]:
                         batch.attack(fights_now, int(who))
-                    for who in members[side]:
-                        batch.end_of_turn(fights_now, int(who))
+                    batch.end_of_turn(fights_now, members[side])
         active = _finish(batch, active, members, winner, rounds, round_number)
         if progress is not None:
             progress(fights - active.size)

@@ -140,6 +140,25 @@ def rules_key(sheet: Sheet) -> dict[str, Any]:
     return data
 
 
+def _default_action(game: str, sheet: Sheet, weapon: str, mode: str) -> str:
+    """``choices.default_action`` among the actions legal with ``weapon`` in ``mode`` ("": no
+    action is, and the panel does not offer the mode), asking the rules' refusal only of the
+    candidates it names: the game's pick among every action not yet refused is the pick among
+    the legal ones once the rules allow it (a pick is the first preferred action offered, else
+    the first offered: the legal ones are among those not refused, in the same order)."""
+    rules = choices.offers(game)
+    remaining = [choice.id for choice in rules.actions()]
+    while remaining:
+        picked = choices.default_action(game, mode, remaining)
+        if picked not in remaining:  # a game whose pick is not of those offered: ask all
+            refused = choices.refused_actions(game, sheet, weapon, mode)
+            return choices.default_action(game, mode, [a for a, why in refused.items() if not why])
+        if not rules.refusal(sheet, weapon, mode, picked, {}):
+            return picked
+        remaining.remove(picked)
+    return ""
+
+
 def options_of(game: str, sheet: Sheet) -> tuple[Option, ...]:
     """The attacks ``sheet`` can make, as an attack panel offers them: each weapon
     (``choices.weapons``) in each mode with a legal action, with the game's default action."""
@@ -149,12 +168,10 @@ def options_of(game: str, sheet: Sheet) -> tuple[Option, ...]:
         return found
     made: list[Option] = []
     for weapon in choices.weapons(game, sheet):
-        for mode in choices.attack_choices(game, sheet, weapon).modes:
-            refused = choices.refused_actions(game, sheet, weapon, mode.id)
-            legal = [action for action, why in refused.items() if not why]
-            action = choices.default_action(game, mode.id, legal)
+        for mode in choices.offers(game).modes(sheet, weapon):
+            action = _default_action(game, sheet, weapon, mode)
             if action:
-                made.append(Option(weapon, mode.id, action))
+                made.append(Option(weapon, mode, action))
     if len(_OPTIONS) > 4096:
         _OPTIONS.clear()
     _OPTIONS[key] = found = tuple(made)

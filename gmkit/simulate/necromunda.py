@@ -27,7 +27,7 @@ import numpy as np
 
 from gmkit.dice import DiceSource
 from gmkit.errors import GmkitError
-from gmkit.odds.necromunda import Outcome, prepare
+from gmkit.odds.necromunda import Outcome, prepare, prepare_on_hit
 from gmkit.odds.sixes import faces
 from gmkit.simulate.fighters import Fight, Fighter, Option
 from gmkit.simulate.tables import OUT, RowBuilder, Tables
@@ -101,7 +101,7 @@ def _on_hit(
     if key not in _ON_HIT:
         aimed = FighterState(wounds_left=left, flesh_wounds=flesh, down=down)
         try:
-            shot = prepare(
+            on_hit = prepare_on_hit(
                 fight.request(
                     attacker, option, target, attacker_state=FighterState(), target_state=aimed
                 )
@@ -109,9 +109,9 @@ def _on_hit(
         except GmkitError:
             _ON_HIT[key] = None
         else:
-            den = shot.on_hit.denominator
+            den = on_hit.denominator
             _ON_HIT[key] = tuple(
-                (count / den, outcome) for outcome, count in shot.on_hit.counts.items() if count
+                (count / den, outcome) for outcome, count in on_hit.counts.items() if count
             )
     if len(_ON_HIT) > 100_000:
         _ON_HIT.clear()
@@ -187,6 +187,7 @@ def _pair(
         for index, (option, _) in enumerate(usable)
         for bucket in buckets
     }
+    blocks: dict[int, tuple[list[int], list[list[float]], list[list[int]], list[bool]]] = {}
     for v in range(len(shooter.flesh)):
         for state, number in aimed.index.items():
             best: tuple[float, float, int] | None = None
@@ -207,13 +208,16 @@ def _pair(
             assert landed is not None
             probs = [1.0 - hit] + [hit * p for p, _ in landed]
             nxt = [number] + [aimed.after(state, o) for _, o in landed]
-            row = builder.row(attacker.index, v, target.index, number, 0)
-            builder.add(
-                np.array([row]), np.array([probs]), np.array([nxt]), None, damage > 0 or out > 0
-            )
+            rows, chances, after, legal = blocks.setdefault(len(probs), ([], [], [], []))
+            rows.append(builder.row(attacker.index, v, target.index, number, 0))
+            chances.append(probs)
+            after.append(nxt)
+            legal.append(damage > 0 or out > 0)
             if v == 0 and number == aimed.start:
                 key = (attacker.index, v, target.index, number, 0)
                 tables.choice[key] = usable[index][0].label
+    for rows, chances, after, legal in blocks.values():  # a block per number of outcomes
+        builder.add(np.array(rows), np.array(chances), np.array(after), None, np.array(legal))
 
 
 def _recovery(sheet: Any, before: FighterState) -> Callable[[DiceSource], FighterState]:

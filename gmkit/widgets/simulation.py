@@ -1,11 +1,12 @@
 """The simulation panel: fight the prepared encounter many times, see who is likely to win.
 
-A fights count, a seed, a "Simulate" button and a progress bar fed by
-:func:`gmkit.simulate.simulate`'s progress callback; the report shows as an HTML table (each
-side's chance to win, a draw at the round limit, the expected rounds, each combatant's chance
-to be taken out, the policy and what was simplified). ``run(fights=None)`` is what the button
-calls, and what a test or a notebook calls. The panel holds no rule: it reads the encounter
-when it runs, and says when the encounter changed since the report shown.
+A fights count, a seed, a "Simulate" button, a progress bar fed by
+:func:`gmkit.simulate.simulate`'s progress callback and a count of the fights done fed by its
+``fights_done`` callback (a million fights run a chunk at a time); the report shows as an
+HTML table (each side's chance to win, a draw at the round limit, the expected rounds, each
+combatant's chance to be taken out, the policy and what was simplified). ``run(fights=None)``
+is what the button calls, and what a test or a notebook calls. The panel holds no rule: it
+reads the encounter when it runs, and says when the encounter changed since the report shown.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import ipywidgets as widgets
 
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.simulate import SimulationReport, simulate
-from gmkit.widgets.i18n import LANGUAGE, t
+from gmkit.widgets.i18n import LANGUAGE, t, words
 from gmkit.widgets.style import THEME_CLASS, style_widget
 
 __all__ = ["SimulationWidget"]
@@ -30,8 +32,12 @@ def _t(key: str) -> str:
 
 
 class SimulationWidget(widgets.VBox):
-    """``SimulationWidget(encounter)``: a Simulate button, the fights count, a progress bar
-    and the last report (``widget.report``)."""
+    """``SimulationWidget(encounter)``: a Simulate button, the fights count, a progress bar,
+    the fights done (``widget.done``) and the last report (``widget.report``)."""
+
+    STEP = 0.005
+    """The least change of the progress bar sent to the page (a million fights report a few
+    thousand steps)."""
 
     def __init__(
         self, encounter: Encounter, *, fights: int = 10_000, seed: int = 1, **kwargs: Any
@@ -47,11 +53,14 @@ class SimulationWidget(widgets.VBox):
         self.progress = widgets.FloatProgress(
             value=0.0, min=0.0, max=1.0, layout=widgets.Layout(width="16em")
         )
+        self.done = widgets.HTML()
+        self.done.add_class("gmkit-simulation-done")
+        self._counted: tuple[int, int] | None = None
         self.status = widgets.HTML()
         self.table = widgets.HTML()
         self.table.add_class("gmkit-simulation-report")
         row = widgets.HBox(
-            [self.fights, self.seed, self.button, self.progress],
+            [self.fights, self.seed, self.button, self.progress, self.done],
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
         super().__init__(children=[style_widget(), row, self.status, self.table], **kwargs)
@@ -73,6 +82,8 @@ class SimulationWidget(widgets.VBox):
         self.button.disabled = True
         self.progress.value = 0.0
         self.progress.bar_style = ""
+        self._counted = None
+        self.done.value = ""
         self.status.value = f"<span class='gmkit-message'>{html.escape(_t('running'))}</span>"
         try:
             report = simulate(
@@ -80,6 +91,7 @@ class SimulationWidget(widgets.VBox):
                 int(self.fights.value),
                 seed=int(self.seed.value),
                 progress=self._on_progress,
+                fights_done=self._on_fights_done,
             )
         except GmkitError as error:
             self.progress.bar_style = "danger"
@@ -110,7 +122,21 @@ class SimulationWidget(widgets.VBox):
     # --- helpers ----------------------------------------------------------------------------
 
     def _on_progress(self, fraction: float) -> None:
-        self.progress.value = min(max(float(fraction), 0.0), 1.0)
+        value = min(max(float(fraction), 0.0), 1.0)
+        if value - self.progress.value >= self.STEP or value in (0.0, 1.0):
+            self.progress.value = value
+
+    def _on_fights_done(self, done: int, total: int) -> None:
+        self._counted = (done, total)
+        self._show_done()
+
+    def _show_done(self) -> None:
+        if self._counted is None:
+            self.done.value = ""
+            return
+        done, total = self._counted
+        text = words(Message("widgets.simulation.progress", done=done, total=total))
+        self.done.value = f"<span class='gmkit-muted'>{html.escape(text)}</span>"
 
     def _on_change(self, _encounter: Encounter) -> None:
         if self.report is not None:
@@ -128,6 +154,7 @@ class SimulationWidget(widgets.VBox):
     def _on_language(self, _change: object) -> None:
         self._relabel()
         self._show_status()
+        self._show_done()
 
     def _relabel(self) -> None:
         self.button.description = _t("simulate")

@@ -28,6 +28,7 @@ Where the texts are silent:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from gmkit.dice import DiceSource, DieRoll
@@ -69,10 +70,16 @@ class Share:
         return Share(self.member, self.kind, hits, self.target, self.profile, self.label)
 
 
+@lru_cache(maxsize=4096)
+def _english(label: Message) -> str:
+    """``str(label)``, rendered once per label (a message is immutable and hashable)."""
+    return str(label)
+
+
 def _labelled(
     label: Message, kind: MemberKind, hits: int, target: str, profile: WFB6Character | None
 ) -> Share:
-    return Share(str(label), kind, hits, target, profile, label)
+    return Share(_english(label), kind, hits, target, profile, label)
 
 
 def troops_share(unit: UnitOnTable, hits: int) -> Share:
@@ -148,9 +155,12 @@ def allocate_hits(
     target: WFB6Character | None = None,
     distinct: bool = True,
     rules: TargetingRules | None = None,
+    explain: bool = True,
 ) -> Allocation:
     """Share ``hits`` among ``unit``'s models; ``target`` is the model designated, when a
-    character larger than the unit was. Random picks come from ``source``."""
+    character larger than the unit was. Random picks come from ``source``. ``explain=False``
+    leaves out the steps of hits shared at random (the odds read only the shares and the
+    rolls): the same shares, the same dice asked for."""
     rules = rules or targeting_rules()
     if hits < 0:
         raise RulesError(Message("wfb6.hits.negative", hits=hits))
@@ -170,21 +180,27 @@ def allocate_hits(
     pool = members(unit)
     each, excess = divmod(hits, len(pool))
     counts = [each] * len(pool)
-    why = Message(
-        "wfb6.hits.shared",
-        troops=unit.troops,
-        needed=rules.unit_models,
-        hits=hits,
-        models=len(pool),
-        each=each,
-        excess=excess,
-    )
-    steps = [Step(title, Message("wfb6.hits.each", each=each, excess=excess), why)]
+    steps: list[Step] = []
+    if explain:
+        why = Message(
+            "wfb6.hits.shared",
+            troops=unit.troops,
+            needed=rules.unit_models,
+            hits=hits,
+            models=len(pool),
+            each=each,
+            excess=excess,
+        )
+        steps.append(Step(title, Message("wfb6.hits.each", each=each, excess=excess), why))
     candidates = list(range(len(pool)))
     for number in range(1, excess + 1):
-        listing = tuple(
-            Message("wfb6.hits.candidate", number=i, member=pool[c].shown)
-            for i, c in enumerate(candidates, start=1)
+        listing = (
+            tuple(
+                Message("wfb6.hits.candidate", number=i, member=pool[c].shown)
+                for i, c in enumerate(candidates, start=1)
+            )
+            if explain
+            else ()
         )
         purpose = Message("wfb6.purpose.left_over", number=number, excess=excess)
         roll = source.roll_die(len(candidates), purpose)
@@ -192,6 +208,8 @@ def allocate_hits(
         counts[picked] += 1
         if distinct:
             candidates.remove(picked)
+        if not explain:
+            continue
         steps.append(
             Step(
                 Message("wfb6.hits.left_over", number=number),

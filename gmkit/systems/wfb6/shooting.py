@@ -161,7 +161,11 @@ def who_takes_the_hits(
     unit: UnitOnTable | None,
     hits: int,
     source: DiceSource,
+    *,
+    explain: bool = True,
 ) -> tuple[tuple[Share, ...], tuple[Step, ...]]:
+    """The shares of ``hits`` and the steps that explain them (``explain=False``: the hits
+    shared at random without their steps, as the odds read them)."""
     target = sheet_of(request.target, "target")
     options = options_of(request)
     if unit is None:
@@ -174,7 +178,9 @@ def who_takes_the_hits(
         return (Share(target.name, "troops", hits, target.unit or target.name, target),), ()
     if kind.to_hit != "template":
         distinct = options.excess_distinct
-        allocation = allocate_hits(unit, hits, source, target=target, distinct=distinct)
+        allocation = allocate_hits(
+            unit, hits, source, target=target, distinct=distinct, explain=explain
+        )
         return allocation.shares, allocation.steps
     if target.role == "rank and file":
         return (troops_share(unit, hits),), ()
