@@ -7,15 +7,18 @@ the encounter's commands; no rule of any game lives here. Every button calls a p
 (:class:`~gmkit.errors.RulesError`, or a die value the dice refuse) is shown in the message area
 and changes nothing.
 
-Built for 200 combatants: a row (:class:`~gmkit.widgets.tracker_row.TrackerRow`) is five widget
-models in the initiative games (four in the sides games; a box of chips while the combatant
-bears conditions), layouts and styles shared, kept in a dict by combatant id and updated in
-place: only rows whose text changed get a new value, a new combatant appends a row, and a
-re-ordering re-assigns the children without building anything. Who acts now, the selected row
-and the row asked to be removed are classes toggled on the rows (the look is
-:mod:`gmkit.widgets.tracker_style`'s), so a turn change sends a class change to the rows whose
-mark changed. The "acted" mark is the encounter's (:attr:`~gmkit.encounter.core.EncounterCore.
-acted`), and Undo / Redo say what they take back (``undo_text`` / ``redo_text``).
+Built for 1,000 combatants: a row (:class:`~gmkit.widgets.tracker_row.TrackerRow`) is five
+widget models in the initiative games (four in the sides games; a box of chips while the
+combatant bears conditions), layouts and styles shared, kept in a dict by combatant id and
+updated in place. A render sends the header first (whose turn: what the GM looks at), then works
+out again only what changed: the rows whose combatant, triggers or context changed are drawn
+(:mod:`gmkit.widgets.tracker_drawn`), the order only when it may have changed, and only the rows
+whose marks changed are re-marked (:mod:`gmkit.widgets.tracker_marks`), so a turn change costs
+the same at 10 combatants as at 1,000 (a look at each combatant, two class messages). Who acts
+now, the selected row and the row asked to be removed are classes toggled on the rows (the look
+is :mod:`gmkit.widgets.tracker_style`'s static CSS; no ``<style>`` is ever rewritten). The
+"acted" mark is the encounter's (:attr:`~gmkit.encounter.core.EncounterCore.acted`), and Undo /
+Redo say what they take back (``undo_text`` / ``redo_text``).
 
 The row is :mod:`gmkit.widgets.tracker_row`, its texts :mod:`gmkit.widgets.tracker_text`; over
 400 lines still, as the tracker's buttons, rows and what changed since the last render share one
@@ -36,7 +39,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 from traitlets import Unicode, observe
 
 from gmkit.dice import DiceSource, EnteredDice, SeededDice
-from gmkit.encounter import Combatant, Encounter, EncounterState, Trigger
+from gmkit.encounter import Combatant, Encounter, EncounterState
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
 from gmkit.sheets.base import Sheet
@@ -44,6 +47,8 @@ from gmkit.systems.turns import turn_structure
 from gmkit.widgets.i18n import LANGUAGE, t, words
 from gmkit.widgets.shared_looks import Shared
 from gmkit.widgets.style import THEME_CLASS, style_widget
+from gmkit.widgets.tracker_drawn import Drawn, by_owner
+from gmkit.widgets.tracker_marks import NO_MARKS, Marks
 from gmkit.widgets.tracker_row import ConfirmBar, TrackerRow
 from gmkit.widgets.tracker_style import tracker_style_widget
 from gmkit.widgets.tracker_text import acting, chips, header_html, reminders_html, row_html
@@ -97,6 +102,11 @@ class InitiativeTracker(widgets.VBox):
         self._rows: dict[str, TrackerRow] = {}
         self._side_classes: dict[str, str] = {}
         self._highlighted: frozenset[str] = frozenset()
+        self._marks = NO_MARKS  # what the rows' classes show (a new row has no mark)
+        self._drawn = Drawn()  # what the rows were last drawn from
+        self._shown: list[widgets.Widget] = []  # the rows in the order shown
+        self._place: dict[str, int] = {}  # where each present combatant's row is shown
+        self._stale: set[str] = set()  # rows whose initiative box holds what the GM typed
         self._shared: dict[str, widgets.Widget] = {
             "row_layout": widgets.Layout(width="100%"),
             "html_layout": widgets.Layout(width="auto"),
@@ -355,43 +365,64 @@ class InitiativeTracker(widgets.VBox):
 
     def _render(self) -> None:
         """What changed, most wanted first: the header (whose turn), the marks, the rows'
-        text and order, then the buttons (each a message of its own to the page)."""
+        text and order, then the buttons (each a message of its own to the page). Only the rows
+        whose inputs changed are worked out again, and the order only when it may have
+        (:class:`~gmkit.widgets.tracker_drawn.Drawn`): a turn change at 1,000 combatants draws
+        no row and re-marks two."""
         state = self.encounter.state
-        ordered = shown_order(self._structure, state)
-        shown: list[widgets.Widget] = [self._rows.get(c.id) or self._new_row(c) for c in ordered]
         self._highlighted = frozenset(acting(state))
         self._render_header(state)
-        if self.removing and self.removing not in {c.id for c in ordered}:
+        changes = self._drawn.changes(state, LANGUAGE.value)
+        if changes.reorder:
+            ordered = shown_order(self._structure, state)
+            self._shown = [self._rows.get(c.id) or self._new_row(c) for c in ordered]
+            self._place = {c.id: n for n, c in enumerate(ordered)}
+        asked = state.combatants.get(self.removing) if self.removing else None
+        if self.removing and (asked is None or asked.removed):
             self.removing = ""  # gone meanwhile (an undo, another window)
         self._render_marks(state)
-        triggers: dict[str, list[Trigger]] = {}
-        for trigger in state.triggers:
-            triggers.setdefault(trigger.owner, []).append(trigger)
-        for row, combatant in zip(shown, ordered, strict=True):
-            assert isinstance(row, TrackerRow)
-            row.show(row_html(self._structure, state, combatant, triggers))
-            row.show_initiative(combatant.initiative)
-            row.show_conditions(chips(self.encounter.game, combatant))
-        self._place_confirm(shown)
+        self._render_rows(state, changes.ids | self._stale)
+        self._place_confirm(list(self._shown))
         self._render_history()
         self.start_button.disabled = state.started
         self.roll_button.disabled = state.started  # a late joiner rolls as it is added
         self.next_button.disabled = not state.started
         self.previous_button.disabled = not state.started
 
+    def _render_rows(self, state: EncounterState, idents: Iterable[str]) -> None:
+        """The text, initiative box and chips of the rows of ``idents`` that are shown, in the
+        order shown."""
+        self._stale = set()
+        place = self._place
+        triggers = by_owner(state.triggers)
+        for ident in sorted((i for i in idents if i in place), key=place.__getitem__):
+            combatant = state.combatants[ident]
+            row = self._rows[ident]
+            row.show(row_html(self._structure, state, combatant, triggers))
+            row.show_initiative(combatant.initiative)
+            row.show_conditions(chips(self.encounter.game, combatant))
+
+    def _typed_initiative(self, ident: str, value: str) -> None:
+        """A score typed in a row's box: its row is drawn again at the next render whatever
+        the encounter makes of it (the box shows the encounter's score, not what was typed)."""
+        self._stale.add(ident)
+        self.set_initiative(ident, value)
+
     def _render_history(self) -> None:
-        """Undo and Redo labelled with what they take back (the full text as the tooltip)."""
+        """Undo and Redo labelled with what they take back (the full text as the tooltip);
+        live when there is something to take back (the text is None exactly when not: each
+        is read once, as ``can_undo`` reads the whole log)."""
         fight = self.encounter
-        for button, text, plain, live in (
-            (self.undo_button, fight.undo_text, t("undo"), fight.can_undo),
-            (self.redo_button, fight.redo_text, t("redo"), fight.can_redo),
+        for button, text, plain in (
+            (self.undo_button, fight.undo_text, t("undo")),
+            (self.redo_button, fight.redo_text, t("redo")),
         ):
             label = words(text) if text is not None else plain
             if button.description != label:
                 with button.hold_sync():  # one message
                     button.description = label
                     button.tooltip = label
-            button.disabled = not live
+            button.disabled = text is None
 
     def _render_confirm(self) -> None:
         self._place_confirm([c for c in self.rows_box.children if c is not self._confirm])
@@ -437,31 +468,32 @@ class InitiativeTracker(widgets.VBox):
             shared=self._shared,
             on_select=self.select,
             on_remove=self.remove,
-            on_initiative=self.set_initiative if initiative else None,
+            on_initiative=self._typed_initiative if initiative else None,
             on_uncondition=self.remove_condition,
         )
         self._rows[combatant.id] = row
+        marked = self._marks.flags(combatant.id)
+        if marked:  # every row carries its marks; later changes reach it through Marks.changed
+            row.flag(marked)
         return row
 
     def _render_marks(self, state: EncounterState) -> None:
-        """Toggle each row's classes: the current actor, who acts now, who has acted, the
-        selected row, the row asked to be removed (a message only to the rows whose marks
-        changed)."""
+        """Toggle the rows' classes: the current actor, who acts now, who has acted, the
+        selected row, the row asked to be removed; only the rows whose marks may have changed
+        are looked at (:meth:`~gmkit.widgets.tracker_marks.Marks.changed`), and a message goes
+        only to those whose classes did."""
         current = state.current.id if state.current is not None else None
         acted = self.encounter.acted
-        for ident, row in self._rows.items():
-            flags = set()
-            if ident == current:
-                flags.add("gmkit-current")
-            if ident in self._highlighted:
-                flags.add("gmkit-acting")
-            if ident in acted:
-                flags.add("gmkit-done")
-            if ident == self.selected:
-                flags.add("gmkit-selected")
-            if ident == self.removing:
-                flags.add("gmkit-asking")
-            row.flag(frozenset(flags))
+        marks = Marks(current, self._highlighted, acted, self.selected, self.removing)
+        before, self._marks = self._marks, marks
+        rows, place = self._rows, self._place
+        shown_last = len(place)  # the new current actor's row first, then in the order shown
+        for ident in sorted(
+            marks.changed(before), key=lambda i: (i != current, place.get(i, shown_last))
+        ):
+            row = rows.get(ident)
+            if row is not None:
+                row.flag(marks.flags(ident))
 
     def _render_header(self, state: EncounterState) -> None:
         """Round and whose turn (or side and phase); the reminders of the last turn change."""
