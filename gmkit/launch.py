@@ -162,7 +162,8 @@ class KernelPolicy:
     """How long a Voila server's kernels live and how many serve (see gmkit.serving.kernels):
     ``unconnected`` seconds without a page, ``idle`` seconds with nothing happening while a
     page is connected, at most ``most`` kernels serving pages; each kernel handles ``rate``
-    widget messages a second (``burst`` at once)."""
+    widget messages a second (``burst`` at once). ``pool`` kernels wait preheated (the
+    notebook run) for the next pages, besides the ``most`` serving."""
 
     unconnected: int
     idle: int
@@ -171,6 +172,7 @@ class KernelPolicy:
     burst: int
     interval: int = 60  # seconds between culls
     grace: int = 30  # seconds a new page has to connect before its kernel may be reclaimed
+    pool: int = 1  # preheated kernels waiting for a page
 
     def options(self) -> list[str]:
         manager = "BoundedKernelManager"
@@ -189,8 +191,9 @@ class KernelPolicy:
 
 
 # The GM's table: a page left open through a long scene keeps its kernel (8 hours with nothing
-# happening); a closed one goes after 30 minutes; 6 table pages at once.
-TABLE_KERNELS = KernelPolicy(unconnected=1800, idle=8 * 3600, most=6, rate=50, burst=150)
+# happening); a closed one goes after 30 minutes; 6 table pages at once. Two kernels wait with
+# the dashboard built: a reload (or a second one right after) never waits for the notebook.
+TABLE_KERNELS = KernelPolicy(unconnected=1800, idle=8 * 3600, most=6, rate=50, burst=150, pool=2)
 # The players' view: a closed page (or a phone asleep) goes after 10 minutes, an open one
 # after 3 hours of nothing happening; 12 players' pages at once.
 PLAYERS_KERNELS = KernelPolicy(unconnected=600, idle=3 * 3600, most=12, rate=20, burst=60)
@@ -224,7 +227,10 @@ def voila_command(
     ip: str = "127.0.0.1",
     preheat: bool = True,
     kernels: KernelPolicy | None = None,
+    pool: int | None = None,
 ) -> list[str]:
+    """Voila's command serving ``notebook``; preheated, ``pool`` kernels run it before a page
+    asks (by default the policy's pool, else one)."""
     command = [
         sys.executable,
         "-m",
@@ -239,7 +245,10 @@ def voila_command(
         "--Voila.port_retries=0",  # a busy port is an error, not a silent other URL
     ]
     if preheat:  # a kernel runs the notebook before the page is asked for
-        command += ["--preheat_kernel=True", "--pool_size=1"]
+        size = pool if pool is not None else kernels.pool if kernels is not None else 1
+        if size < 1:
+            raise ValueError(f"pool: {size} preheated kernels; at least 1")
+        command += ["--preheat_kernel=True", f"--pool_size={size}"]
     if kernels is not None:
         command += kernels.options()
     if not open_browser:

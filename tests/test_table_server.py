@@ -63,7 +63,7 @@ def test_the_campaign_file_is_not_inside_the_served_folder(table_server, table_c
 def test_table_runs_voila_with_a_preheated_kernel(table_server):
     server, _ = table_server
     output = server.output()
-    assert "Kernel pool of table.ipynb is filled with 1 kernel" in output
+    assert "Kernel pool of table.ipynb is filled with 2 kernel" in output
     assert "Using pre-heated kernel" in output  # the page came from it, campaign and all
 
 

@@ -145,6 +145,18 @@ class AttackPanel(widgets.VBox):
             self._shared.close()
         super().close()
 
+    @property
+    def dice_entry(self) -> DiceEntry:
+        """The boxes of the table's dice (built when first shown, or asked for)."""
+        entry = self._entry
+        if entry is None:
+            entry = self._entry = DiceEntry()
+            entry.observe(self._on_dice_typed, names="values")
+            self.entry_row.children = [entry]
+        return entry
+
+    _entry: DiceEntry | None
+
     # --- what the form holds, read-only -------------------------------------------------------
 
     attacker = property(lambda self: self.form.attacker, doc="id of the attacking combatant")
@@ -363,7 +375,8 @@ class AttackPanel(widgets.VBox):
         self.budget_box = make(widgets.Checkbox, value=True, indent=False)
         self.secret_box = make(widgets.Checkbox, value=False, indent=False)
         self.dice_box = make(widgets.ToggleButtons, options=[("", "seeded"), ("", "physical")])
-        self.dice_entry = DiceEntry()  # a box per die of the table (shown for the table's dice)
+        # a box per die of the table: built when the table's dice are first chosen
+        self._entry = None
         self.resolve_button = make(widgets.Button, button_style="primary")
         self.apply_button = make(widgets.Button, button_style="success")
         self.undo_button = make(widgets.Button)
@@ -391,7 +404,6 @@ class AttackPanel(widgets.VBox):
         bind(self.distance_box, self.set_distance)
         self.seed_box.continuous_update = False
         bind(self.seed_box, self.set_seed)
-        self.dice_entry.observe(self._on_dice_typed, names="values")
         self.resolve_button.on_click(lambda _: self.resolve())
         self.apply_button.on_click(lambda _: self.apply())
         self.undo_button.on_click(lambda _: self.undo())
@@ -424,7 +436,7 @@ class AttackPanel(widgets.VBox):
         )  # fmt: skip
         self.choices.add_class("gmkit-choices")
         self.dice_row = row([self.dice_box, self.seed_box])
-        self.entry_row = widgets.HBox([self.dice_entry])  # shown or hidden
+        self.entry_row = widgets.HBox([])  # shown or hidden; the boxes once first shown
         self.entry_row.add_class("gmkit-dice-row")
         self.command_bar = make(
             widgets.HBox,
@@ -518,6 +530,8 @@ class AttackPanel(widgets.VBox):
         """The dice boxes follow the form: the plan's boxes and those the rules asked for,
         a refused value marked; emptied when the form forgot what was typed (a new choice,
         another attacker, an attack applied)."""
+        if self._entry is None and not physical:
+            return  # no box was ever shown: none to empty or fill
         form, entry = self.form, self.dice_entry
         forgotten = bool(entry.values) and not form.dice.typed and form.dice.refused is None
         if forgotten:

@@ -42,9 +42,11 @@ from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore, StoreError
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.combat_log import CombatLog
-from gmkit.widgets.dashboard_style import DASHBOARD_STYLE
+from gmkit.widgets.dashboard_style import DASHBOARD_STYLE, compact_css
+from gmkit.widgets.deferral import Deferral, deferring
 from gmkit.widgets.dice_tray import DiceTray
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t, words
+from gmkit.widgets.lean_state import install as install_lean_state
 from gmkit.widgets.panes import Panes
 from gmkit.widgets.player import Follower
 from gmkit.widgets.players_tab import WOUNDS_SHOWN, PlayersControls
@@ -76,6 +78,11 @@ def _closed() -> None:
     """What a panel's ``close`` becomes once closed."""
 
 
+def _closed_pane() -> widgets.Widget:
+    """A pane asked for once its encounter is gone (never shown: the panes close with it)."""
+    return widgets.VBox()
+
+
 def _changes(old: Sheet, new: Sheet) -> dict[str, Any]:
     """The top-level fields ``new`` changes (what ``Encounter.edit_sheet`` takes)."""
     before, after = old.model_dump(mode="json"), new.model_dump(mode="json")
@@ -103,14 +110,16 @@ class Dashboard(widgets.VBox):
         self.encounter: Encounter | None = None
         self.tracker: InitiativeTracker | None = None
         self.attack: AttackPanel | None = None
-        self.combat_log: CombatLog | None = None
+        self._log: CombatLog | None = None  # built when its pane is first shown
         self.turn_panel: TurnPanel | None = None
-        self.units_panel: UnitsPanel | None = None
+        self._units: UnitsPanel | None = None  # built when its pane is first shown
         self.sheet_editor: SheetEditor | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._deferral = Deferral.here()  # the panels' updates, after the tracker's
         self._card: tuple[Any, str] | None = None  # the sheet shown on the card, its language
         self._syncing = False
         self._due_shown: tuple[Any, ...] = ()
+        install_lean_state()  # a page is sent the dashboard's state without its defaults
         names = [info.name for info in store.encounters()]
         self._looks = looks = Shared()  # the dashboard's own widgets' layouts and styles
         self.title = looks.make(widgets.HTML)
@@ -161,7 +170,9 @@ class Dashboard(widgets.VBox):
         grid = looks.make(widgets.Box, children=[self.left, right])
         grid.add_class("gmkit-grid")
         style = looks.make(
-            widgets.HTML, value=STYLE + SHEET_STYLE + DASHBOARD_STYLE, layout={"display": "none"}
+            widgets.HTML,
+            value=compact_css(STYLE + SHEET_STYLE + DASHBOARD_STYLE),
+            layout={"display": "none"},
         )
         # the keyboard: N next, R resolve, A apply, U undo, Shift+U redo (invisible)
         self.shortcuts = Shortcuts()
@@ -203,10 +214,12 @@ class Dashboard(widgets.VBox):
         self.encounter_name = name
         # the page has gmkit's CSS once (this dashboard's): the panels do not carry their own
         self.tracker = InitiativeTracker(encounter, seed=self.seed, with_style=False)
-        self.attack = AttackPanel(encounter, seed=self.seed, follow_actor=True, with_style=False)
-        self.combat_log = CombatLog(encounter, with_style=False)
-        self.turn_panel = TurnPanel(encounter, seed=self.seed)
-        self.units_panel = UnitsPanel(encounter) if has_units(encounter.game) else None
+        # the tracker follows a change at once; the other panels once its messages have gone
+        with deferring(encounter, self._deferral):
+            self.attack = AttackPanel(
+                encounter, seed=self.seed, follow_actor=True, with_style=False
+            )
+            self.turn_panel = TurnPanel(encounter, seed=self.seed)
         self.panes = self._panes()
         self.left.children = [self.tracker, self.panes]
         self.attack_slot.children = [self.attack]
@@ -233,6 +246,7 @@ class Dashboard(widgets.VBox):
         """A keyboard shortcut (:class:`~gmkit.widgets.shortcuts.Shortcuts`): the same as its
         button ("next", "resolve", "apply", "undo", "redo"); nothing while that button is
         disabled."""
+        self._deferral.flush()  # the buttons as the last change left them
         tracker, attack = self.tracker, self.attack
         if tracker is None or attack is None:
             return
@@ -328,6 +342,24 @@ class Dashboard(widgets.VBox):
     reveal_button = property(lambda self: self.players.reveal_button, doc="reveal them")
 
     @property
+    def combat_log(self) -> CombatLog | None:
+        """The combat log (built on first use: its pane, or this property)."""
+        if self._log is None and self.encounter is not None:
+            with deferring(self.encounter, self._deferral):
+                self._log = CombatLog(self.encounter, with_style=False)
+        return self._log
+
+    @property
+    def units_panel(self) -> UnitsPanel | None:
+        """The units on the table, in a game that has them (built on first use: its pane,
+        or this property); None in another game."""
+        encounter = self.encounter
+        if self._units is None and encounter is not None and has_units(encounter.game):
+            with deferring(encounter, self._deferral):
+                self._units = UnitsPanel(encounter)
+        return self._units
+
+    @property
     def selected_combatant(self) -> Any:
         if self.encounter is None or self.tracker is None or not self.tracker.selected:
             return None
@@ -342,6 +374,7 @@ class Dashboard(widgets.VBox):
         del self.follower
         LANGUAGE.unobserve(self._on_language, names="value")
         self._drop_encounter()
+        self._deferral.close()
         if self._dice is not None:
             self._dice.close()
         super().close()
@@ -370,6 +403,7 @@ class Dashboard(widgets.VBox):
         self._say(error.render(LANGUAGE.value), error=True)
 
     def _drop_encounter(self) -> None:
+        self._deferral.flush()  # nothing held for panels about to close
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -379,22 +413,28 @@ class Dashboard(widgets.VBox):
         if self.panes is not None:
             self.panes.close()
             self.panes = None
-        for part in (self.tracker, self.attack, self.turn_panel, self.units_panel, self.combat_log):
+        for part in (self.tracker, self.attack, self.turn_panel, self._units, self._log):
             if part is not None:
                 part.close()
                 # ipywidgets closes a widget again when collecting it; a panel's close need
                 # not expect that twice (AttackPanel's does not)
                 part.close = _closed  # type: ignore[method-assign]
-        self.tracker = self.attack = self.combat_log = self.turn_panel = self.units_panel = None
+        self.tracker = self.attack = self.turn_panel = None
+        self._log = self._units = None
         self.encounter = None
 
     def _panes(self) -> Panes:
         """The left column's panes under the tracker: the turn (shown first, and again when
         a roll falls due), the log, and the units in a game that has them."""
-        parts: dict[str, widgets.Widget] = {"turn": self.turn_panel, "log": self.combat_log}
-        if self.units_panel is not None:
-            parts["units"] = self.units_panel
-        panes = Panes({name: _given(part) for name, part in parts.items()})
+        assert self.turn_panel is not None
+        assert self.encounter is not None
+        builders: dict[str, Callable[[], widgets.Widget]] = {
+            "turn": _given(self.turn_panel),
+            "log": lambda: self.combat_log or _closed_pane(),
+        }
+        if has_units(self.encounter.game):
+            builders["units"] = lambda: self.units_panel or _closed_pane()
+        panes = Panes(builders)
         self._title_panes(panes)
         return panes
 
@@ -471,6 +511,7 @@ class Dashboard(widgets.VBox):
             self._title_panes(self.panes)
 
     def _on_selected(self, _change: object) -> None:
+        self._deferral.flush()  # the attack panel and the turn's actor as the encounter is
         self._close_editor()
         self._show_sheet()
         self._act_with_selected()

@@ -13,7 +13,19 @@ Every label takes the width of its words (no clipping, in English or in Spanish)
 
 from __future__ import annotations
 
-__all__ = ["DASHBOARD_STYLE"]
+import re
+
+__all__ = ["DASHBOARD_STYLE", "compact_css"]
+
+
+def compact_css(text: str) -> str:
+    """``text`` (CSS in ``<style>`` tags) as the page reads it, shorter: without comments,
+    each run of whitespace one space, none around braces and semicolons (no gmkit rule
+    holds a quoted string, where spaces would count)."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"\s+", " ", text)
+    return re.sub(r"\s*([{};])\s*", r"\1", text).strip()
+
 
 DASHBOARD_STYLE = """
 <style>
