@@ -120,7 +120,12 @@ class CombatLog(widgets.VBox):
             layout={"flex_flow": "row wrap", "align_items": "center"},
         )
         style = [style_widget()] if with_style else []
-        super().__init__(children=[*style, self.filters, self.message_area, self.table], **kwargs)
+        # The table's rules, sent once: a <style> inside the table's value would be sent and
+        # parsed again, restyling the whole page, at every log update.
+        table_style = shared.make(widgets.HTML, value=STYLE, layout={"display": "none"})
+        super().__init__(
+            children=[*style, table_style, self.filters, self.message_area, self.table], **kwargs
+        )
         self.add_class(THEME_CLASS)
         self._relabel()
         self._unsubscribe: Callable[[], None] | None = encounter.subscribe(self._on_change)
@@ -327,7 +332,7 @@ class CombatLog(widgets.VBox):
             row.html if isinstance(row, _Row) else row_html(row, t, ("gmkit-folded",))
             for row in page
         )
-        table = f"{STYLE}<table><thead><tr>{heads(t)}</tr></thead><tbody>{body}</tbody></table>"
+        table = f"<table><thead><tr>{heads(t)}</tr></thead><tbody>{body}</tbody></table>"
         if self.table.value != table:
             self.table.value = table
         self._render_pager(first, len(page), len(shown), pages)
