@@ -16,28 +16,38 @@
 - Every SQLite failure is a :class:`StoreError` naming the file and what happened ("the disk is
   full: the last command was not saved; nothing before it is lost").
 
-Why over 400 lines: opening (the checks above, migrations) and every read and write of the
-campaign file are here, so that no other module touches SQLite; the checks themselves are in
-:mod:`gmkit.store_check`.
+- The events of one GM action are appended in one transaction (``append_events``): all of
+  them are in the file, or none.
+
+The parts: this module opens the file (the checks above, migrations); the records it holds
+(rosters, encounters, events, export) are read and written in :mod:`gmkit.store_records`,
+through the one connection of :mod:`gmkit.store_base`; the checks themselves are in
+:mod:`gmkit.store_check`. No other module touches SQLite.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from gmkit import store_check
-from gmkit.messages import Message, Text
-from gmkit.store_check import StoreError, failed
+from gmkit.messages import Message
+from gmkit.store_check import StoreError
+from gmkit.store_records import CampaignRecords, EncounterInfo, StoredEvent
 
-if TYPE_CHECKING:  # imported where used: a player view or a writer opens the file without pandas
-    from gmkit.sheets.roster import Campaign, Roster
+__all__ = [
+    "APPLICATION_ID",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "CampaignStore",
+    "EncounterInfo",
+    "StoreError",
+    "StoredEvent",
+    "execute_statements",
+    "expected_schema",
+]
 
 APPLICATION_ID = 0x676D6B74  # "gmkt"
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -104,21 +114,7 @@ def expected_schema(version: int) -> store_check.Schema | None:
     return _shipped_schema(version)
 
 
-@dataclass(frozen=True, slots=True)
-class EncounterInfo:
-    id: int
-    name: str
-    game: str
-    events: int
-
-
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    seq: int
-    payload: dict[str, Any]
-
-
-class CampaignStore:
+class CampaignStore(CampaignRecords):
     """A campaign file. ``CampaignStore(path, create=True)`` makes a new one if needed."""
 
     def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False) -> None:
@@ -131,6 +127,10 @@ class CampaignStore:
         if cannot is not None and not readonly:
             raise StoreError(Message("store.cannot_write", path=str(self.path), problem=cannot))
         self.immutable = cannot is not None  # nobody writes it: SQLite needs no lock beside it
+        # the events the open check decoded, served once to the first read of each encounter
+        # while no one has written the file since (SQLite's data_version, our own writes)
+        self._decoded: store_check.Decoded = {}
+        self._decoded_version = -1
         self._connection = self._connect()
         try:
             self._check_and_migrate()
@@ -198,7 +198,9 @@ class CampaignStore:
             shown = "; ".join(str(problem) for problem in problems[:3])
             raise StoreError(f"{self.path}: damaged campaign file ({shown})")
         if version:
-            store_check.check_contents(self._connection, self.path, expected_schema(version))
+            self._decoded_version = self._pragma("data_version")  # before the check's read
+            expected = expected_schema(version)
+            store_check.check_contents(self._connection, self.path, expected, self._decoded)
         if self.readonly:
             if version < SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: schema {version} needs migrating by the GM's gmkit")
@@ -240,245 +242,3 @@ class CampaignStore:
                 f"{self.path}: migrating campaign schema {version} to {target} failed "
                 f"({type(error).__name__}: {error}); the file is left as it was"
             ) from error
-
-    def _pragma(self, name: str) -> int:
-        return int(self._connection.execute(f"PRAGMA {name}").fetchone()[0])
-
-    def close(self) -> None:
-        self._connection.close()
-
-    def __enter__(self) -> CampaignStore:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
-    @contextmanager
-    def transaction(self, what: Text | None = None) -> Iterator[sqlite3.Connection]:
-        """One write transaction: all of it is committed, or none of it. A SQLite failure
-        (the disk full, the file gone read-only) is a StoreError saying that ``what`` (default:
-        "the change") was not saved."""
-        if self.readonly:
-            raise StoreError(f"{self.path}: opened read-only")
-        what = what or Message("store.what_change")
-        try:
-            self._connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as error:
-            raise failed(self.path, error, what) from None
-        try:
-            yield self._connection
-            self._connection.execute("COMMIT")
-        except sqlite3.Error as error:
-            self._rollback()
-            raise failed(self.path, error, what) from error
-        except BaseException:
-            self._rollback()
-            raise
-
-    def _rollback(self) -> None:
-        """Roll back what is open; SQLite may have rolled back already (a full disk)."""
-        if self._connection.in_transaction:
-            with suppress(sqlite3.Error):  # what was not committed is not in the file anyway
-                self._connection.execute("ROLLBACK")
-
-    @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        """A read: a SQLite failure is a StoreError naming the file and what happened."""
-        try:
-            yield self._connection
-        except sqlite3.Error as error:
-            raise failed(self.path, error, None) from error
-
-    # --- campaign and rosters --------------------------------------------------------
-
-    @property
-    def name(self) -> str:
-        with self._reading() as connection:
-            row = connection.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()
-        return str(row[0]) if row else self.path.stem
-
-    def save_campaign(self, campaign: Campaign) -> None:
-        """Replace the campaign's name and rosters (encounters are kept)."""
-        titles = [roster.title for roster in campaign.rosters]
-        doubles = sorted({title for title in titles if titles.count(title) > 1})
-        if doubles:  # the second would silently replace the first
-            raise StoreError(f"{self.path}: two rosters titled {', '.join(map(repr, doubles))}")
-        with self.transaction(Message("store.what_rosters")) as connection:
-            connection.execute("INSERT OR REPLACE INTO meta VALUES ('name', ?)", (campaign.name,))
-            connection.execute("DELETE FROM rosters")
-            for position, roster in enumerate(campaign.rosters):
-                self._write_roster(connection, roster, position)
-
-    def save_roster(self, roster: Roster) -> None:
-        """Add a roster, or replace the one with the same title (keeping its place)."""
-        what = Message("store.what_roster", title=store_check.shown(roster.title))
-        with self.transaction(what) as connection:
-            row = connection.execute(
-                "SELECT position FROM rosters WHERE title = ?", (roster.title,)
-            ).fetchone()
-            if row is None:
-                row = connection.execute("SELECT coalesce(max(position) + 1, 0) FROM rosters")
-                row = row.fetchone()
-            self._write_roster(connection, roster, int(row[0]))
-
-    @staticmethod
-    def _write_roster(connection: sqlite3.Connection, roster: Roster, position: int) -> None:
-        document = json.dumps(roster.to_dict(), ensure_ascii=False)
-        connection.execute(
-            "INSERT OR REPLACE INTO rosters (title, position, document) VALUES (?, ?, ?)",
-            (roster.title, position, document),
-        )
-
-    def rosters(self) -> list[Roster]:
-        from gmkit.sheets.roster import Roster
-
-        with self._reading() as connection:
-            rows = connection.execute("SELECT title, document FROM rosters ORDER BY position")
-            found = rows.fetchall()
-        return store_check.roster_documents(self.path, found, Roster.from_dict)
-
-    def campaign(self) -> Campaign:
-        from gmkit.sheets.roster import Campaign
-
-        return Campaign(self.name, tuple(self.rosters()))
-
-    # --- encounters and their events -------------------------------------------------
-
-    def create_encounter(self, name: str, game: str, *, replace: bool = False) -> int:
-        """A new, empty encounter; with ``replace``, one already of that name (and its whole
-        log) is deleted in the same transaction, so a prep notebook runs again and again."""
-        with self.transaction(
-            Message("store.what_new_encounter", name=store_check.shown(name))
-        ) as connection:
-            # an id above every id now in the file, taken before the old one is deleted: an
-            # Encounter still open on the replaced one can never write into the new one
-            (highest,) = connection.execute(
-                "SELECT coalesce(max(id), 0) FROM encounters"
-            ).fetchone()
-            if replace:
-                self._delete_encounter(connection, name)
-            try:
-                cursor = connection.execute(
-                    "INSERT INTO encounters (id, name, game) VALUES (?, ?, ?)",
-                    (int(highest) + 1, name, game),
-                )
-            except sqlite3.IntegrityError:
-                raise StoreError(f"an encounter named {name!r} exists already") from None
-            return int(cursor.lastrowid or 0)
-
-    def delete_encounter(self, name: str) -> None:
-        """Delete the encounter called ``name`` and its log (refused if there is none)."""
-        self.encounter_id(name)
-        with self.transaction(
-            Message("store.what_deletion", name=store_check.shown(name))
-        ) as connection:
-            self._delete_encounter(connection, name)
-
-    @staticmethod
-    def _delete_encounter(connection: sqlite3.Connection, name: str) -> None:
-        found = connection.execute("SELECT id FROM encounters WHERE name = ?", (name,)).fetchone()
-        if found is not None:
-            connection.execute("DELETE FROM events WHERE encounter = ?", (found[0],))
-            connection.execute("DELETE FROM encounters WHERE id = ?", (found[0],))
-
-    def encounters(self) -> list[EncounterInfo]:
-        with self._reading() as connection:
-            rows = connection.execute(
-                "SELECT e.id, e.name, e.game, count(v.seq) FROM encounters e "
-                "LEFT JOIN events v ON v.encounter = e.id GROUP BY e.id ORDER BY e.id"
-            ).fetchall()
-        return [EncounterInfo(int(i), str(n), str(g), int(c)) for i, n, g, c in rows]
-
-    def encounter_id(self, name: str) -> int:
-        with self._reading() as connection:
-            row = connection.execute("SELECT id FROM encounters WHERE name = ?", (name,))
-            found = row.fetchone()
-        if found is None:
-            raise StoreError(f"no encounter named {name!r}")
-        return int(found[0])
-
-    def append_event(self, encounter: int, payload: dict[str, Any], *, seq: int) -> None:
-        """Append ``payload`` as event ``seq`` (the next one the writer expects), durably."""
-        text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
-        with self.transaction(Message("store.what_command")) as connection:
-            last = self._last_seq(connection, encounter)
-            if seq != last + 1:
-                raise StoreError(
-                    f"encounter {encounter}: expected event {last + 1}, not {seq} "
-                    "(another writer has changed this encounter)"
-                )
-            try:
-                connection.execute(
-                    "INSERT INTO events (encounter, seq, payload) VALUES (?, ?, ?)",
-                    (encounter, seq, text),
-                )
-            except sqlite3.IntegrityError:
-                raise StoreError(f"{self.path}: no encounter {encounter}") from None
-
-    def events(self, encounter: int, after: int = 0) -> list[StoredEvent]:
-        """The events of ``encounter`` after event ``after``, in order. One that is not an event
-        (the file changed since it was opened) is a StoreError naming it."""
-        with self._reading() as connection:
-            rows = connection.execute(
-                "SELECT seq, payload FROM events WHERE encounter = ? AND seq > ? ORDER BY seq",
-                (encounter, after),
-            ).fetchall()
-        name = self._encounter_name
-        events = store_check.stored_events(self.path, encounter, rows, name)
-        return [StoredEvent(seq, payload) for seq, payload in events]
-
-    def _encounter_name(self, encounter: int) -> str:
-        with self._reading() as connection:
-            row = connection.execute("SELECT name FROM encounters WHERE id = ?", (encounter,))
-            found = row.fetchone()
-        return str(found[0]) if found else str(encounter)
-
-    def last_seq(self, encounter: int) -> int:
-        with self._reading() as connection:
-            return self._last_seq(connection, encounter)
-
-    @staticmethod
-    def _last_seq(connection: sqlite3.Connection, encounter: int) -> int:
-        row = connection.execute(
-            "SELECT coalesce(max(seq), 0) FROM events WHERE encounter = ?", (encounter,)
-        ).fetchone()
-        return int(row[0])
-
-    # --- export ------------------------------------------------------------------------
-
-    def backup(self, path: str | Path, *, overwrite: bool = False) -> Path:
-        """A consistent copy of the campaign at ``path``, safe while it is open and in use: SQLite's
-        online backup, so events still in the write-ahead log are in the copy (a file copy of
-        the .gmk alone can miss them). Written beside ``path`` and moved into place."""
-        target = Path(path).expanduser()
-        if target.resolve() == self.path.resolve():
-            raise StoreError(f"{target}: is the campaign itself; back it up to another file")
-        if target.exists() and not overwrite:
-            raise StoreError(f"{target}: exists already (pass overwrite=True to replace it)")
-        partial = target.with_name(f".{target.name}.partial")
-        try:
-            copy = sqlite3.connect(partial)
-            try:
-                self._connection.backup(copy)
-                copy.execute("PRAGMA journal_mode = DELETE")
-            finally:
-                copy.close()
-            partial.replace(target)
-        except (sqlite3.Error, OSError) as error:
-            partial.unlink(missing_ok=True)
-            raise StoreError(
-                f"{target}: the backup failed ({error}); nothing was written"
-            ) from None
-        return target
-
-    def export_encounter(self, encounter: int) -> dict[str, Any]:
-        info = next((e for e in self.encounters() if e.id == encounter), None)
-        if info is None:
-            raise StoreError(f"no encounter {encounter}")
-        events = [event.payload for event in self.events(encounter)]
-        return {"name": info.name, "game": info.game, "events": events}
-
-    def export_campaign(self) -> dict[str, Any]:
-        document = self.campaign().to_dict()
-        document["encounters"] = [self.export_encounter(e.id) for e in self.encounters()]
-        return document

@@ -202,9 +202,12 @@ _TYPES: dict[str, tuple[tuple[str, str], ...]] = {
 
 def _type_damage(connection: sqlite3.Connection) -> Message | None:
     for table, columns in _TYPES.items():
+        # one pass over the table for all its columns; column by column only if one is off
+        wrong = " OR ".join(f"typeof({column}) != '{kind}'" for column, kind in columns)
+        off = connection.execute(f"SELECT 1 FROM {table} WHERE {wrong} LIMIT 1").fetchone()
         for column, kind in columns:
             query = f"SELECT 1 FROM {table} WHERE typeof({column}) != '{kind}' LIMIT 1"
-            if connection.execute(query).fetchone() is not None:
+            if off is not None and connection.execute(query).fetchone() is not None:
                 which = "store.not_text" if kind == "text" else "store.not_whole_number"
                 return Message(which, column=column, table=table)
             if kind == "text" and column not in ("payload", "document"):  # (read where parsed)
@@ -223,6 +226,7 @@ def _refuse_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+_RAW_DECODE = _DECODER.raw_decode
 
 
 NOT_JSON = object()
@@ -235,7 +239,11 @@ def json_value(text: str | bytes) -> Any:
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        return _DECODER.decode(text)
+        if text[:1] == "{" and text[-1:] == "}":  # what gmkit writes: no space to skip
+            value, end = _RAW_DECODE(text)
+            if end == len(text):
+                return value
+        return _DECODER.decode(text)  # the same answer, with the spaces around skipped
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return NOT_JSON
 
@@ -294,7 +302,11 @@ def stored_events(
     return found
 
 
-def _content_damage(connection: sqlite3.Connection) -> Message | None:
+Decoded = dict[int, list[tuple[int, dict[str, Any]]]]
+"""Each encounter's events as the check decoded them: ``{encounter: [(seq, event), ...]}``."""
+
+
+def _content_damage(connection: sqlite3.Connection, decoded: Decoded | None) -> Message | None:
     names: dict[int, str] = {}
     for ident, name, game in connection.execute("SELECT id, name, game FROM encounters"):
         names[int(ident)] = str(name)
@@ -325,18 +337,34 @@ def _content_damage(connection: sqlite3.Connection) -> Message | None:
                     break
                 expected += 1
             return Message("store.missing_event", encounter=shown(names[encounter]), seq=expected)
-    events = connection.execute("SELECT encounter, seq, CAST(payload AS BLOB) FROM events")
+    events = connection.execute(
+        "SELECT encounter, seq, CAST(payload AS BLOB) FROM events ORDER BY encounter, seq"
+    )
+    kept: list[tuple[int, dict[str, Any]]] = []
+    current = None
     for encounter, seq, payload in events:
         event, which = event_of(bytes(payload))
         if event is None:
+            if decoded is not None:
+                decoded.clear()
             return Message(which, encounter=shown(names[encounter]), seq=int(seq))
+        if decoded is not None:  # decoded once: the store serves them to the first read
+            if encounter != current:
+                current, kept = encounter, decoded.setdefault(int(encounter), [])
+            kept.append((int(seq), event))
     return None
 
 
-def check_contents(connection: sqlite3.Connection, path: Path, expected: Schema | None) -> None:
-    """Refuse damaged or tampered contents (see :func:`damage`), naming the file."""
+def check_contents(
+    connection: sqlite3.Connection,
+    path: Path,
+    expected: Schema | None,
+    decoded: Decoded | None = None,
+) -> None:
+    """Refuse damaged or tampered contents (see :func:`damage`), naming the file; the events
+    it decoded are left in ``decoded`` (when given) if the file passes."""
     try:
-        found = damage(connection, expected)
+        found = damage(connection, expected, decoded)
     except sqlite3.Error as error:
         found = problem(error)
         if found.id != "store.problem_damaged":  # the disk, a lock: not the file's fault
@@ -345,10 +373,13 @@ def check_contents(connection: sqlite3.Connection, path: Path, expected: Schema 
         raise StoreError(Message("store.damaged", path=str(path), problem=found))
 
 
-def damage(connection: sqlite3.Connection, expected: Schema | None) -> Message | None:
+def damage(
+    connection: sqlite3.Connection, expected: Schema | None, decoded: Decoded | None = None
+) -> Message | None:
     """What is wrong with the contents of the campaign open on ``connection`` (its schema is
     ``expected``'s version), or None. Read in one read transaction: a writer appending at the
-    same time is seen whole or not at all."""
+    same time is seen whole or not at all. Each event is decoded once; given ``decoded``, the
+    events are kept there (emptied if the file is refused)."""
     opened = not connection.in_transaction
     if opened:
         connection.execute("BEGIN")
@@ -356,7 +387,7 @@ def damage(connection: sqlite3.Connection, expected: Schema | None) -> Message |
         return (
             _schema_damage(connection, expected)
             or _type_damage(connection)
-            or _content_damage(connection)
+            or _content_damage(connection, decoded)
         )
     finally:
         if opened and connection.in_transaction:

@@ -2,18 +2,23 @@
 
 Each user action is a public method (``next_turn()``, ``attack()``) that a button calls and a
 test calls the same way. A refused command raises :class:`~gmkit.errors.RulesError` saying why
-and changes nothing. With a store, every command is one durable transaction; readers (player
-views) call :meth:`Encounter.refresh` to follow.
+and changes nothing. With a store, every command is one durable transaction, and a GM action
+of several commands is one too: ``with encounter.action(): ...`` (:meth:`EncounterCore.action`)
+commits all of its events together or none of them. Readers (player views) call
+:meth:`Encounter.refresh` to follow.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, Self
 
 from gmkit.dice import DiceSource, DieRoll
+from gmkit.encounter.acted import acted
 from gmkit.encounter.log import MARKERS, EventLog
 from gmkit.encounter.secrecy import touched
 from gmkit.encounter.settings import setting_name
@@ -28,6 +33,10 @@ from gmkit.systems.turns import turn_structure
 PREPARATION = ("added", "setting", "note")
 """Event kinds that, before any other, are the fight's preparation (:attr:`~EncounterCore.
 can_undo`)."""
+
+BULK = 1000
+"""A refresh reading more events than this (opening a long fight) folds without the cyclic
+garbage collector running."""
 
 Listener = Callable[[Any], None]
 """Called with the encounter after every change (``Encounter.subscribe``)."""
@@ -73,6 +82,7 @@ class EncounterCore:
         self.encounter_id = encounter_id
         self._log = EventLog(game)
         self._listeners: list[Listener] = []
+        self._pending: list[dict[str, Any]] | None = None  # the open action's events
 
     @classmethod
     def create(cls, store: CampaignStore, name: str, game: str, *, replace: bool = False) -> Self:
@@ -124,32 +134,44 @@ class EncounterCore:
         after it are not (so no event is ever applied twice, or out of order)."""
         if self.store is None or self.encounter_id is None:
             return 0
+        if self._pending is not None:
+            raise RuntimeError("refresh inside an action: its events are not committed yet")
         applied = 0
+        stored = self.store.events(self.encounter_id, after=self.last_seq)
+        # a long log (opening a fight) makes many objects that all live on: collecting on the
+        # way would walk them again and again, for nothing
+        collecting = len(stored) > BULK and gc.isenabled()
+        if collecting:
+            gc.disable()
         try:
-            for stored in self.store.events(self.encounter_id, after=self.last_seq):
-                self._replay(stored.seq, stored.payload)
+            for event in stored:
+                self._replay(event.seq, event.payload)
                 applied += 1
         finally:
+            if collecting:
+                gc.enable()
             if applied:
                 self._notify()
         return applied
 
     def _replay(self, seq: int, payload: dict[str, Any]) -> None:
         """Apply the stored event ``seq``; a StoreError if it is not the next or is refused."""
-        path = str(self.store.path) if self.store is not None else ""
-        where = {"path": path, "encounter": shown(self.name), "seq": seq}
-        last = self.last_seq
+        last = len(self._log.raw)
         if seq != last + 1:  # a gap: the file was changed behind the writer
-            gap = {**where, "seq": last + 1}
+            gap = self._where(last + 1)
             raise StoreError(Message("store.missing_event_now", **gap, last=last))
         try:
             self._log.replay(payload)
         except GmkitError as error:
-            refused = Message("store.event_refused", **where, error=error.message)
+            refused = Message("store.event_refused", **self._where(seq), error=error.message)
             raise StoreError(refused) from error
         except Exception as error:  # a damaged event's shape: a key missing, a wrong type...
-            broken = Message("store.event_broken", **where, error=type(error).__name__)
+            broken = Message("store.event_broken", **self._where(seq), error=type(error).__name__)
             raise StoreError(broken) from error
+
+    def _where(self, seq: int) -> dict[str, Any]:
+        path = str(self.store.path) if self.store is not None else ""
+        return {"path": path, "encounter": shown(self.name), "seq": seq}
 
     def _notify(self) -> None:
         for listener in list(self._listeners):
@@ -164,11 +186,43 @@ class EncounterCore:
             event["visibility"] = "gm" if secret else "public"
         event = as_json(event)  # what is folded now is exactly what a replay will read
         next_state = self._log.check(event)  # the rules refuse before anything is written
+        if self._pending is not None:  # inside an action: written with the others at its end
+            self._pending.append(event)
+            self._log.accept(event, next_state)
+            return next_state
         if self.store is not None and self.encounter_id is not None:
             self.store.append_event(self.encounter_id, event, seq=self.last_seq + 1)
         self._log.accept(event, next_state)
         self._notify()
         return next_state
+
+    @contextmanager
+    def action(self) -> Iterator[Self]:
+        """One GM action of several commands (a roster added, a fight prepared), all or
+        nothing: inside, each command is checked and applied in memory as usual (the next
+        sees its state); at the end all of their events are committed in one durable
+        transaction and listeners are told once. A command refused inside (RulesError), any
+        other exception, or a store failure at the commit takes back every event of the
+        action, in memory as in the file. Nested, it is part of the outer action."""
+        if self._pending is not None:
+            yield self
+            return
+        self._pending = []
+        self._log.begin()
+        try:
+            yield self
+            events = self._pending
+            if events and self.store is not None and self.encounter_id is not None:
+                first = len(self._log.raw) - len(events) + 1
+                self.store.append_events(self.encounter_id, events, seq=first)
+        except BaseException:
+            self._log.rollback()
+            raise
+        finally:
+            self._pending = None
+            self._log.end()
+        if events:
+            self._notify()
 
     def _subjects(self, event: Mapping[str, Any]) -> list[Combatant]:
         """The combatants an event touches, in any field (an event touching a hidden one is
@@ -226,38 +280,8 @@ class EncounterCore:
     @property
     def acted(self) -> frozenset[str]:
         """Ids of the combatants who have had their go, read from the state alone (the
-        tracker's "acted" mark). Before the start, none.
-
-        - Initiative games: those whose turn this round came before the current actor's (one
-          who delayed and still waits has not), and the current actor once the turn's budget
-          is all spent.
-        - Sides games: every member of a side whose turn this round is over; of the side in
-          play (of both sides, in a phase both play), those who spent from a pool the current
-          phase's actions draw on (in the shooting phase, who shot, or ran: a run costs the
-          shot). A phase whose actions spend nothing (recovery, magic) marks none of them.
-        """
-        state = self.state
-        if not state.started:
-            return frozenset()
-        structure = turn_structure(self.game)
-        if structure.kind == "initiative":
-            done = {i for i in state.order[: state.turn] if not state.combatants[i].delayed}
-            current = state.current
-            pools = structure.turn_pools
-            if current is not None and all(current.spent.get(p, 0) >= n for p, n in pools.items()):
-                done.add(current.id)
-            return frozenset(done)
-        over = set(state.sides[: state.turn])
-        phase = structure.phases[state.phase] if structure.phases else ""
-        kinds = structure.phase_actions.get(phase, ())
-        drawn = {pool for kind in kinds for pool in structure.action_costs.get(kind, {})}
-        playing = None if phase in structure.both_sides_phases else state.current_side
-        return frozenset(
-            c.id
-            for c in state.present
-            if c.side in over
-            or ((playing is None or c.side == playing) and any(c.spent.get(p) for p in drawn))
-        )
+        tracker's "acted" mark): :func:`~gmkit.encounter.acted.acted`."""
+        return acted(self.state, turn_structure(self.game))
 
     # --- combatants ------------------------------------------------------------------
 
@@ -302,7 +326,9 @@ class EncounterCore:
         return ident
 
     def add_many(self, sheets: Iterable[Sheet], **options: Any) -> list[str]:
-        return [self.add(sheet, **options) for sheet in sheets]
+        """Add every sheet (a roster): one action, so all of them or none."""
+        with self.action():
+            return [self.add(sheet, **options) for sheet in sheets]
 
     def _new_id(self, name: str) -> str:
         base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "combatant"

@@ -46,15 +46,21 @@ them to the list."""
 
 def fold(state: EncounterState, event: Event) -> EncounterState:
     kind = event.get("kind")
-    if kind not in _HANDLERS:
+    handler = _HANDLERS.get(kind)  # type: ignore[arg-type]  # (an unhashable kind: TypeError)
+    if handler is None:
         raise RulesError(Message("encounter.unknown_event", kind=repr(kind)))
-    new = _HANDLERS[str(kind)](state, event)
+    new = handler(state, event)
+    # one copy of the state for what every event changes (its count, the rolls due)
+    due: tuple[Due, ...] | None = None
     if kind in TURN_CHANGES or event.get("delays"):
-        new = evolve(new, due=tuple(Due.from_json(item) for item in event.get("due", ())))
-    if event.get("decisions"):  # what the GM owes a decision on (a critical): listed too
-        owed = tuple(Due.from_json(item) for item in event["decisions"])
-        new = evolve(new, due=new.due + owed)
-    return evolve(new, events=state.events + 1)
+        due = tuple(Due.from_json(item) for item in event.get("due", ()))
+    decisions = event.get("decisions")
+    if decisions:  # what the GM owes a decision on (a critical): listed too
+        owed = tuple(Due.from_json(item) for item in decisions)
+        due = (new.due if due is None else due) + owed
+    if due is None:
+        return evolve(new, events=state.events + 1)
+    return evolve(new, events=state.events + 1, due=due)
 
 
 def _combatant(state: EncounterState, ident: Any, *, present: bool = True) -> Combatant:

@@ -6,6 +6,10 @@ effective events are the log with undone events taken out; ``states[k]`` is the 
 first ``k`` effective events, so an undo returns the state before the command exactly. The
 states an undo took off are kept with the events (``undone_states``), so a redo puts back
 exactly the state the undo took, not a new fold of it.
+
+Between :meth:`EventLog.begin` and :meth:`EventLog.end` every event accepted is journaled, so
+:meth:`EventLog.rollback` takes them all back exactly (the events of one GM action that the
+store could not commit, or that a later command of the same action refused).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ class EventLog:
         self.undone: list[dict[str, Any]] = []  # the redo stack
         self.states: list[EncounterState] = [EncounterState(game)]
         self.undone_states: list[EncounterState] = []  # the states the redo stack gives back
+        self._journal: list[tuple[str, list[Any], list[EncounterState]]] | None = None
 
     @property
     def state(self) -> EncounterState:
@@ -57,10 +62,46 @@ class EventLog:
             self.done.append(self.undone.pop())
             self.states.append(self.undone_states.pop())
         else:
-            self.undone.clear()
-            self.undone_states.clear()
+            if self._journal is not None:  # the redo stack it clears, kept to give back
+                self._journal.append(("event", list(self.undone), list(self.undone_states)))
+            if self.undone:
+                self.undone.clear()
+                self.undone_states.clear()
             self.done.append(event)
             self.states.append(next_state)
+            return
+        if self._journal is not None:
+            self._journal.append((str(kind), [], []))
 
     def replay(self, event: dict[str, Any]) -> None:
         self.accept(event, self.check(event))
+
+    # --- one GM action: all of its events, or none -----------------------------------
+
+    def begin(self) -> None:
+        """Journal the events accepted from now on (one action's), for :meth:`rollback`."""
+        if self._journal is not None:
+            raise RuntimeError("an action is already open on this log")
+        self._journal = []
+
+    def end(self) -> None:
+        """Stop journaling: the events accepted since :meth:`begin` stay."""
+        self._journal = None
+
+    def rollback(self) -> None:
+        """Take back every event accepted since :meth:`begin`, last first: the lists are then
+        exactly what they were (the redo stack an event cleared given back too)."""
+        journal, self._journal = self._journal or [], None
+        for kind, undone, undone_states in reversed(journal):
+            self.raw.pop()
+            if kind == "undo":
+                self.done.append(self.undone.pop())
+                self.states.append(self.undone_states.pop())
+            elif kind == "redo":
+                self.undone.append(self.done.pop())
+                self.undone_states.append(self.states.pop())
+            else:
+                self.done.pop()
+                self.states.pop()
+                self.undone[:] = undone
+                self.undone_states[:] = undone_states
