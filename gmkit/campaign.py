@@ -174,12 +174,13 @@ def prepare_encounter(
 
     secret = set(hidden)
     encounter = Encounter.create(store, name, game)
-    for sheet in sheets:
-        encounter.add(sheet, hidden=sheet.name in secret)
-    if player_sides:
-        encounter.set("player_sides", list(player_sides))
-    if gm_note:
-        encounter.note(gm_note, gm_only=True)
+    with encounter.action():  # one transaction: a fight prepared whole or not at all
+        for sheet in sheets:
+            encounter.add(sheet, hidden=sheet.name in secret)
+        if player_sides:
+            encounter.set("player_sides", list(player_sides))
+        if gm_note:
+            encounter.note(gm_note, gm_only=True)
     return encounter
 
 

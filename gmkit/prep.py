@@ -154,18 +154,19 @@ def encounter(
             )
         )
     fight = Encounter.create(store, name, game, replace=replace)
-    for sheet in sheets:
-        fight.add(sheet, hidden=sheet.name in secret)
-    if player_sides:
-        fight.set("player_sides", list(player_sides))
-    if enemy_wounds is not None:
-        fight.set("enemy_wounds", enemy_wounds)
-    for unit, described in (units or {}).items():  # WFB: set_unit's fields, by unit name
-        fight.set_unit(unit, **described)
-    for a, b, measured in distances:
-        fight.set_distance(a, b, measured)
-    if gm_note:
-        fight.note(gm_note, gm_only=True)
+    with fight.action():  # one transaction: the fight prepared whole or not at all
+        for sheet in sheets:
+            fight.add(sheet, hidden=sheet.name in secret)
+        if player_sides:
+            fight.set("player_sides", list(player_sides))
+        if enemy_wounds is not None:
+            fight.set("enemy_wounds", enemy_wounds)
+        for unit, described in (units or {}).items():  # WFB: set_unit's fields, by unit name
+            fight.set_unit(unit, **described)
+        for a, b, measured in distances:
+            fight.set_distance(a, b, measured)
+        if gm_note:
+            fight.note(gm_note, gm_only=True)
     return fight
 
 

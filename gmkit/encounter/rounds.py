@@ -103,23 +103,48 @@ def _tick(game: str, combatant: Combatant, moment: str) -> tuple[Combatant, list
     return evolve(combatant, conditions=conditions), said
 
 
+def _may_act(combatant: Combatant, fallen: tuple[str, ...], skip_fallen: bool, round_: int) -> bool:
+    """:func:`_can_act` with the game's ``fallen`` conditions and the setting looked up once."""
+    if combatant.removed or (combatant.surprised and round_ == 1):
+        return False
+    return not skip_fallen or not any(name in combatant.conditions for name in fallen)
+
+
 def advance(state: EncounterState) -> EncounterState:
-    """End the current actor's turn and begin the next one who can act."""
-    if not any(_can_act(state, i) or _can_act(evolve(state, round=2), i) for i in state.order):
+    """End the current actor's turn and begin the next one who can act.
+
+    The same steps as :func:`_step` and :func:`begin_turn` (the tests hold it to them state for
+    state), on one copy of the combatants and one new state: a fold of a long log calls this
+    for most of its events."""
+    fallen = turn_structure(state.game).fallen
+    skip_fallen = state.settings.get("skip_fallen", True) is not False
+    order = state.order
+    combatants = state.combatants
+    # someone can act in some round (the surprised can from round 2 on)
+    if not any(_may_act(combatants[i], fallen, skip_fallen, 2) for i in order):
         raise RulesError(Message("encounter.turn_no_one"))
+    game = state.game
     reminders: list[Text] = []
-    current = state.current
-    if current is not None:
-        ended, said = _tick(state.game, current, "end_of_turn")
-        reminders.extend(said)
-        state = state.with_combatant(ended)
-    state = _step(state, reminders)
-    for _ in range(len(state.order) * 2):
-        if _can_act(state, state.order[state.turn]):
+    changed = dict(combatants)
+    ident = order[state.turn]
+    changed[ident], said = _tick(game, changed[ident], "end_of_turn")
+    reminders.extend(said)
+    turn, round_ = state.turn, state.round
+    for _ in range(len(order) * 2 + 1):  # the first step, then past those who cannot act
+        turn += 1
+        if turn >= len(order):
+            state = _end_round(evolve(state, combatants=changed, turn=0), reminders)
+            turn, round_, changed = 0, state.round, dict(state.combatants)
+        if _may_act(changed[order[turn]], fallen, skip_fallen, round_):
             break
-        state = _step(state, reminders)
-    began = begin_turn(state)
-    return evolve(began, reminders=(*reminders, *began.reminders))
+    current = changed[order[turn]]
+    if current.spent or current.delayed:  # a hidden one stays hidden: the GM reveals it
+        current = evolve(current, spent={}, delayed=False)
+    current, ticked = _tick(game, current, "start_of_turn")
+    changed[current.id] = current
+    return evolve(
+        state, combatants=changed, turn=turn, round=round_, reminders=(*reminders, *ticked)
+    )
 
 
 def previous_turn(state: EncounterState) -> EncounterState:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal
 
 from gmkit.messages import Message
@@ -163,9 +164,17 @@ WFB6 = TurnStructure(
 
 def turn_structure(game: str) -> TurnStructure:
     """The pacing of ``game``'s fight (its registry entry's)."""
-    from gmkit.games import game as find  # the registry, looked up at run time
+    structure: TurnStructure = _registry()(game).turns
+    return structure
 
-    return find(game).turns
+
+@cache
+def _registry() -> Callable[[str], Any]:
+    """The registry's lookup, imported at the first call (the registry imports the games,
+    which import this module); a fold asks it for most events."""
+    from gmkit.games import game as find
+
+    return find
 
 
 def describe(structure: TurnStructure) -> dict[str, Any]:
