@@ -1,27 +1,42 @@
-"""Exact odds of d100 attacks against a numpy Monte Carlo of the same attacks (prints only).
+"""d100 odds (Dark Heresy, Deathwatch, WFRP 2e): the float path and the exact engine against a
+numpy Monte Carlo of the same attacks (prints only; each goal through ``bench/goals.py``).
 
-For a few representative attacks per game (the demo fights): the median time of the full
-exact odds (``gmkit.odds.odds``: every distribution, warm caches) and of a cold first call,
-a 1,000,000-trial vectorised numpy Monte Carlo of the same attack (the same numbers: the
-target from ``Strike.test``, the jam threshold, ``extra_hits``, the location table and the
-Multiple Hits rows, the soak per location from ``Soak``, the weapon's dice with Tearing and
-degrees as a minimum, Righteous / Ulric's Fury with its confirmation), the ratio, and the time
-of the 121-point curve against the modifier. The goals are printed beside the figures; the
-Monte Carlo's hit and wounded chances are printed next to the exact ones as a check.
+For a few representative attacks per game (the demo fights): the float path
+(``gmkit.odds.fast.fast_odds``, what the attack panel draws) and the exact engine
+(``gmkit.odds.odds``), each warm (median of 41) and the first time for a new attacker or weapon
+(every weapon and sheet table forgotten: ``clear_caches``; median of 5 and 3); a
+1,000,000-trial vectorised numpy Monte Carlo of the same attack (the same numbers: the target
+from ``Strike.test``, the jam threshold, ``extra_hits``, the location table and the Multiple
+Hits rows, the soak per location from ``Soak``, the weapon's dice with Tearing and degrees as a
+minimum, Righteous / Ulric's Fury with its confirmation), median of three runs, and its ratio
+to the exact odds; the 121-point curve against the modifier (float path, median of 3; the exact
+curve once); and the float path's largest error against the exact engine over every
+distribution of the odds and of every curve point. The Monte Carlo's hit and wounded chances
+are printed next to the exact ones as a check.
+
+Goals (``bench/goals.py``): ``odds.first``, ``odds.warm``, ``odds.curve`` (float path),
+``odds.float_error`` per attack, ``odds.monte_carlo`` per burst (against the exact odds).
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from goals import report
+
 from gmkit.demo import demo_campaign
 from gmkit.dice import parse
 from gmkit.odds import curve, odds
+from gmkit.odds.fast import clear_caches, fast_curve, fast_odds, largest_error
 from gmkit.odds.imperial import ImperialOdds
 from gmkit.odds.percentile import ScriptedDice, location_table
 from gmkit.odds.wfrp2 import WFRPOdds
@@ -31,7 +46,8 @@ from gmkit.systems.percentile import LOCATIONS
 from gmkit.systems.wfrp2.damage import FURY_LIMIT, weapon_damage
 
 TRIALS = 1_000_000
-GOAL_MS, GOAL_RATIO, GOAL_CURVE_MS = 1.0, 80.0, 50.0
+CARLO_RUNS = 3
+GAME_NAMES = {"dark_heresy": "DH", "deathwatch": "DW", "wfrp2": "WFRP"}
 
 ATTACKS: list[tuple[str, str, str, str, dict[str, Any]]] = [
     ("dark_heresy", "Sergeant Varro Tull", "Lasgun", "Cultist Ban", {"distance": 20}),
@@ -176,42 +192,85 @@ def monte_carlo_wfrp(model: WFRPOdds, rng: np.random.Generator) -> dict[str, flo
     return {"hit": float(hit.mean()), "wounded": float((lost > 0).mean())}
 
 
+def first_ms(request: Any, work: Callable[[Any], Any], runs: int) -> float:
+    """The median time of ``work(request)`` with every weapon and sheet table forgotten."""
+    times = []
+    for _ in range(runs):
+        clear_caches()
+        start = time.perf_counter()
+        work(request)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
+def curve_error(fast: Any, exact: Any) -> float:
+    return max(largest_error(a, b) for a, b in zip(fast.points, exact.points, strict=True))
+
+
 def main() -> None:
     rng = np.random.default_rng(7)
-    print(f"exact odds vs a {TRIALS:,}-trial numpy Monte Carlo of the same attack")
-    print(f"goals: odds <= {GOAL_MS:g} ms median, Monte Carlo / odds >= {GOAL_RATIO:g}x, "
-          f"121-point curve < {GOAL_CURVE_MS:g} ms")  # fmt: skip
+    print(f"d100 odds: the float path (gmkit.odds.fast, what the panel draws) and the exact "
+          f"engine (gmkit.odds.odds), against a {TRIALS:,}-trial numpy Monte Carlo "
+          f"({CARLO_RUNS} runs, median)")  # fmt: skip
+    odds(request_of(*ATTACKS[0]))  # imports and tables loaded: "first" is a new weapon's
     header = (
-        f"{'game':<12} {'attack':<44} {'cold ms':>8} {'odds ms':>8} {'MC ms':>8} "
-        f"{'ratio':>7} {'curve ms':>9}  {'P(hit) exact/MC':>17} {'P(wounded) exact/MC':>21}"
+        f"{'game':<12} {'attack':<44} {'first':>6} {'fast':>6} {'exact':>6} {'MC ms':>7} "
+        f"{'MC/ex':>6} {'curve':>6} {'ex.curve':>8} {'error':>8}  "
+        f"{'P(hit) exact/MC':>17} {'P(wounded) exact/MC':>21}"
     )
     print(header)
+    rows = []
     for game, attacker, weapon, target, extra in ATTACKS:
         request = request_of(game, attacker, weapon, target, extra)
-        start = time.perf_counter()
+        first = first_ms(request, fast_odds, 5)
+        first_exact = first_ms(request, odds, 3)
         result = odds(request)
-        cold = (time.perf_counter() - start) * 1e3
-        warm = median_ms(lambda r=request: odds(r), 41)
+        fast = median_ms(partial(fast_odds, request), 41)
+        exact = median_ms(partial(odds, request), 41)
+        model: Any = WFRPOdds(request) if game == "wfrp2" else ImperialOdds(request)
+        carlo_of = monte_carlo_wfrp if game == "wfrp2" else monte_carlo_imperial
+        carlo_times = []
+        for _ in range(CARLO_RUNS):
+            start = time.perf_counter()
+            estimate = carlo_of(model, rng)
+            carlo_times.append((time.perf_counter() - start) * 1e3)
+        carlo = statistics.median(carlo_times)
+        fast_curve(request)
+        drawn = median_ms(partial(fast_curve, request), 3)
         start = time.perf_counter()
-        if game == "wfrp2":
-            estimate = monte_carlo_wfrp(WFRPOdds(request), rng)
-        else:
-            estimate = monte_carlo_imperial(ImperialOdds(request), rng)
-        carlo = (time.perf_counter() - start) * 1e3
-        curve(request)
-        drawn = median_ms(lambda r=request: curve(r), 3)
+        exact_line = curve(request)
+        exact_curve = (time.perf_counter() - start) * 1e3
+        error = max(
+            largest_error(fast_odds(request), result), curve_error(fast_curve(request), exact_line)
+        )
         wounded = (
             result.p("magnitude lost") if "magnitude lost" in result.events else result.p("wounded")
         )
         seen = (
             estimate.get("damaging") if "magnitude lost" in result.events else estimate["wounded"]
         )
-        label = f"{weapon[:20]} -> {target[:14]} ({extra.get('mode', 'single')})"
+        mode = extra.get("mode", "single")
+        label = f"{weapon[:20]} -> {target[:14]} ({mode})"
         print(
-            f"{game:<12} {label:<44} {cold:>8.1f} {warm:>8.2f} {carlo:>8.0f} "
-            f"{carlo / warm:>6.0f}x {drawn:>9.1f}  {float(result.hit):>8.4f}/{estimate['hit']:.4f} "
+            f"{game:<12} {label:<44} {first:>6.1f} {fast:>6.2f} {exact:>6.2f} {carlo:>7.0f} "
+            f"{carlo / exact:>5.0f}x {drawn:>6.1f} {exact_curve:>8.0f} {error:>8.1e}  "
+            f"{float(result.hit):>8.4f}/{estimate['hit']:.4f} "
             f"{float(wounded):>12.4f}/{seen:.4f}"
         )
+        rows.append((game, label, mode, first, first_exact, fast, exact, carlo, drawn,
+                     exact_curve, error))  # fmt: skip
+    print()
+    for game, label, mode, first, first_exact, fast, exact, carlo, drawn, ex_curve, error in rows:
+        case = f"{GAME_NAMES[game]} {label}"
+        report("odds.first", case, first, detail=f"exact engine {first_exact:.1f} ms")
+        report("odds.warm", case, fast, detail=f"float path; exact engine {exact:.2f} ms")
+        report("odds.curve", case, drawn, detail=f"float path; exact curve {ex_curve:.0f} ms")
+        report("odds.float_error", case, error, detail="every distribution, odds and curve")
+        if mode in ("semi", "full"):
+            report(
+                "odds.monte_carlo", case, carlo / exact, reference=("exact odds ms", exact),
+                detail=f"Monte Carlo {carlo:.0f} ms, median of {CARLO_RUNS} runs",
+            )  # fmt: skip
 
 
 if __name__ == "__main__":

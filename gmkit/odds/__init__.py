@@ -8,10 +8,14 @@ With the ``AttackRequest`` a panel would resolve::
     result.hit, result.p("out of action"), result.states, result.expected_damage
     result.as_float()                       # the same, as floats in plain dicts
     curve(request).of(lambda o: o.hit)      # total to-hit modifier -> chance to hit
+    fast_odds(request)                      # the same as floats (within 1e-12), fast
+    fast_odds(request).exact()              # ... and the exact odds on demand
+    fast_curve(request)                     # the curve as floats (what the panel draws)
 
 :mod:`gmkit.odds.core` holds the common value (:class:`Odds`, :class:`Dist`, :class:`Curve`)
 and the dispatch by game, through the game's registry entry (its ``odds``): a module per game
-family computes them (``imperial``, ``wfrp2``, ``necromunda``, ``wfb6``).
+family computes them (``imperial``, ``wfrp2``, ``necromunda``, ``wfb6``). :mod:`gmkit.odds.fast`
+is the float path (float engines for the d100 games; the exact odds converted elsewhere).
 """
 
 from __future__ import annotations
@@ -28,15 +32,20 @@ from gmkit.odds.core import (
     odds,
     simulate,
 )
+from gmkit.odds.fast import FastCurve, FastOdds, fast_curve, fast_odds
 
 __all__ = [
     "Curve",
     "Dist",
+    "FastCurve",
+    "FastOdds",
     "MemberOdds",
     "Odds",
     "TooManyPaths",
     "curve",
     "exhaustive",
+    "fast_curve",
+    "fast_odds",
     "game_of",
     "odds",
     "simulate",

@@ -104,6 +104,7 @@ from gmkit.systems.imperial.resolve_test import extra_hits
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.imperial.terms import fury as fury_term
 from gmkit.systems.percentile import LOCATIONS, multiple_hit_locations
+from gmkit.systems.tables import table
 
 GAMES = ("dark_heresy", "deathwatch")
 T = TypeVar("T")
@@ -312,7 +313,13 @@ class ImperialOdds:
         """Hits on a horde from a test with ``degrees`` that scored ``hits`` (counts)."""
         if self.rules is None:
             return {hits: 1}, 1
-        return self._memo(("horde", degrees, hits), lambda: self._horde_hits(degrees, hits))
+        kept = _kept(self.weapon, "horde hits")  # the weapon's, across requests
+        rules_table = table(self.game, "hordes")  # kept with it: the same rules, the same hits
+        key = (self.game, self.ranged, degrees, hits)
+        found = kept.get(key)
+        if found is None or found[0] is not rules_table:
+            found = kept[key] = (rules_table, self._horde_hits(degrees, hits))
+        return found[1]
 
     def _horde_hits(self, degrees: int, hits: int) -> tuple[dict[int, int], int]:
         rules, melee = self.rules, not self.ranged

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
-from math import factorial, prod
+from math import factorial, gcd, prod
 from typing import Any
 
 import numpy as np
@@ -101,72 +101,75 @@ def _terms(strike: Strike, extra_rolls: int) -> list[tuple[int, int, bool]] | No
 
 def roll_outcomes(strike: Strike, degrees: int, extra_rolls: int) -> tuple[dict[Rolled, int], int]:
     """Every outcome of ``strike.roll_weapon`` (counts over a common denominator)."""
-    key = (
+    profile = (
         strike.expression,
         tuple(sorted(strike.attacker.bonuses().items())),
         tuple(strike.weapon.qualities),
         strike.damage_rules,
-        degrees,
         extra_rolls,
     )
-    return _roll_outcomes(key, strike, degrees, extra_rolls)
+    key = (*profile, degrees)
+    found = _ROLLS.get(key)
+    if found is None:
+        rolls = _PROFILES.get(profile)
+        if rolls is None:
+            rolls = _rolls(strike, extra_rolls)
+            if len(_PROFILES) > 256:
+                _PROFILES.clear()
+            _PROFILES[profile] = rolls
+        listed, den = rolls
+        counts: dict[Rolled, int] = {}
+        for weight, roll in listed:
+            done = roll.with_degrees(degrees)  # the last step of ``roll_damage``
+            result = Rolled(done.total, done.tens, done.first_sides)
+            counts[result] = counts.get(result, 0) + weight
+        found = counts, den
+        if len(_ROLLS) > 512:
+            _ROLLS.clear()
+        _ROLLS[key] = found
+    return found
 
 
 _ROLLS: dict[tuple[Any, ...], tuple[dict[Rolled, int], int]] = {}
+_PROFILES: dict[tuple[Any, ...], tuple[list[tuple[int, DamageRoll]], int]] = {}
 
 
-def _roll_outcomes(
-    key: tuple[Any, ...], strike: Strike, degrees: int, extra_rolls: int
-) -> tuple[dict[Rolled, int], int]:
-    found = _ROLLS.get(key)
-    if found is not None:
-        return found
+def _rolls(strike: Strike, extra_rolls: int) -> tuple[list[tuple[int, DamageRoll]], int]:
+    """Every roll of ``strike.roll_weapon`` without degrees, each with its count over the
+    denominator: the weapon profile's outcome table, rolled once (the degrees of success only
+    raise a die afterwards: ``DamageRoll.with_degrees``)."""
     dice = ScriptedDice()
     striking = replace(strike, source=dice)
 
-    def read(roll: DamageRoll) -> Rolled:
-        return Rolled(roll.total, roll.tens, roll.first_sides)
-
-    def play(values: list[int]) -> Rolled:
-        dice.play(values)
-        return read(striking.roll_weapon("damage", degrees=degrees, extra_rolls=extra_rolls))
+    def roll() -> DamageRoll:
+        return striking.roll_weapon("damage", degrees=0, extra_rolls=extra_rolls)
 
     terms = _terms(striking, extra_rolls)
     expected = [sides for count, sides, _ in terms for _ in range(count)] if terms else None
-    probe = play([])
+    dice.play([])
+    roll()
     if terms is None or dice.sides != expected:
-        found = weighted(
-            outcomes(
-                lambda _: read(
-                    striking.roll_weapon("damage", degrees=degrees, extra_rolls=extra_rolls)
-                ),
-                dice=dice,
+        played = outcomes(lambda _: roll(), dice=dice)
+        den = 1
+        for size, _ in played:
+            den = den * size // gcd(den, size)
+        return [(den // size, rolled) for size, rolled in played], den
+    choices = []
+    for count, sides, together in terms:
+        faces = range(1, sides + 1)
+        if together:
+            choices.append(
+                [(v, _multiplicity(v)) for v in combinations_with_replacement(faces, count)]
             )
-        )
-    else:
-        del probe
-        choices = []
-        for count, sides, together in terms:
-            faces = range(1, sides + 1)
-            if together:
-                choices.append(
-                    [(v, _multiplicity(v)) for v in combinations_with_replacement(faces, count)]
-                )
-            else:
-                choices.append([(v, 1) for v in product(faces, repeat=count)])
-        if prod(len(c) for c in choices) > 50_000:
-            raise OddsError(Message("imperial.odds.too_many_dice", damage=strike.expression))
-        counts: dict[Rolled, int] = {}
-        for combo in product(*choices):
-            values = [v for part, _ in combo for v in part]
-            weight = prod(m for _, m in combo)
-            result = play(values)
-            counts[result] = counts.get(result, 0) + weight
-        found = counts, prod(sides**count for count, sides, _ in terms)
-    if len(_ROLLS) > 512:
-        _ROLLS.clear()
-    _ROLLS[key] = found
-    return found
+        else:
+            choices.append([(v, 1) for v in product(faces, repeat=count)])
+    if prod(len(c) for c in choices) > 50_000:
+        raise OddsError(Message("imperial.odds.too_many_dice", damage=strike.expression))
+    listed: list[tuple[int, DamageRoll]] = []
+    for combo in product(*choices):
+        dice.play([v for part, _ in combo for v in part])
+        listed.append((prod(m for _, m in combo), roll()))
+    return listed, prod(sides**count for count, sides, _ in terms)
 
 
 def _dist(counts: Mapping[int, int], den: int) -> Weights:

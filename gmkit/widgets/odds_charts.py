@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from gmkit.odds import Curve, Dist, Odds
+from gmkit.odds.fast import FastCurve, FastOdds
 from gmkit.odds.labels import odds_label
 from gmkit.widgets.attack_view import label
 from gmkit.widgets.i18n import words
@@ -43,7 +44,15 @@ CURVE_WIDTH, CURVE_HEIGHT = 480, 160
 # --- formatting (numbers only: no rule) ---------------------------------------------------------
 
 
-def percent(chance: Fraction) -> str:
+Chance = Fraction | float  # a float from the fast path (gmkit.odds.fast)
+
+
+def _exact_text(value: Chance) -> str:
+    """A chance written exactly ("1/12"; a float as the fraction it is)."""
+    return str(Fraction(value))
+
+
+def percent(chance: Chance) -> str:
     """A chance as a percentage with one decimal: 1/12 -> "8.3%"; never rounds a chance
     that can happen to 0% (or one that can fail to 100%)."""
     chance = Fraction(chance)
@@ -147,8 +156,8 @@ def _ticks(modifiers: Sequence[int]) -> list[int]:
 
 
 def curve_svg(
-    line: Curve,
-    series: Sequence[tuple[str, Callable[[Odds], Fraction], str]],
+    line: Curve | FastCurve,
+    series: Sequence[tuple[str, Callable[[Any], Chance], str]],
     *,
     width: int = CURVE_WIDTH,
     height: int = CURVE_HEIGHT,
@@ -166,7 +175,7 @@ def curve_svg(
             return left + width / 2
         return left + (modifier - low) / (high - low) * width
 
-    def y(chance: Fraction) -> float:
+    def y(chance: Chance) -> float:
         return above + height - float(chance) * height
 
     full_w, full_h = left + width + right, above + height + below
@@ -200,7 +209,7 @@ def curve_svg(
         )
     dot = 2.5 if len(modifiers) <= 30 else 1.5
     for index, (name, pick, colour) in enumerate(series):
-        values = line.of(pick)
+        values: Mapping[int, Chance] = line.of(pick)  # type: ignore[arg-type]
         points = " ".join(f"{x(m):.1f},{y(v):.2f}" for m, v in values.items())
         bold = 3 if index == 0 else 1.5
         parts.append(
@@ -211,9 +220,9 @@ def curve_svg(
             for modifier, value in values.items():
                 parts.append(
                     f"<circle class='gmkit-curve-point' data-modifier='{modifier}' "
-                    f"data-p='{value}' cx='{x(modifier):.1f}' cy='{y(value):.2f}' r='{dot}' "
-                    f"fill='{colour}'><title>{modifier:+d}: {_E(name)} {_E(percent(value))} "
-                    f"({value})</title></circle>"
+                    f"data-p='{_exact_text(value)}' cx='{x(modifier):.1f}' cy='{y(value):.2f}' "
+                    f"r='{dot}' fill='{colour}'><title>{modifier:+d}: {_E(name)} "
+                    f"{_E(percent(value))}{_exact_title(value)}</title></circle>"
                 )
     parts.append("</svg>")
     legend = "".join(
@@ -365,15 +374,20 @@ def _between(low: str, high: str, part: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * part):02x}" for x, y in zip(a, b, strict=True))
 
 
-def curve_html(line: Curve, order: Sequence[str] = ()) -> str:
+def _exact_title(value: Chance) -> str:
+    """The exact chance in a tooltip (a float from the fast path has none to show)."""
+    return f" ({value})" if isinstance(value, Fraction) else ""
+
+
+def curve_html(line: Curve | FastCurve, order: Sequence[str] = ()) -> str:
     """The curve's chances of a hit and of each state; ``order``: the states as the shown odds
     list them (their colours in the states bar)."""
     states = list(order)
     for point in line.points:
         states.extend(state for state in point.states if state not in states)
     colours = _colours(states)
-    series: list[tuple[str, Callable[[Odds], Fraction], str]] = [
-        (label("odds_hit", "hit"), lambda o: o.hit, "currentColor")
+    series: list[tuple[str, Callable[[Any], Chance], str]] = [
+        (label("odds_hit", "hit"), _hit, "currentColor")
     ]
     series.extend(
         (words(odds_label(state)), _state_pick(state), colours[state]) for state in states
@@ -388,7 +402,11 @@ def curve_html(line: Curve, order: Sequence[str] = ()) -> str:
     return note + curve_svg(line, series)
 
 
-def _state_pick(state: str) -> Callable[[Odds], Fraction]:
+def _hit(point: Odds | FastOdds) -> Chance:
+    return point.hit
+
+
+def _state_pick(state: str) -> Callable[[Odds | FastOdds], Chance]:
     return lambda point: point.states.p(state)
 
 

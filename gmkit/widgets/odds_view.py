@@ -11,8 +11,10 @@ are the game's odds module's (``Odds.states``, ``Odds.events``, ``Odds.distribut
   more), the other named events, the per-model odds where hits spread over several models, the
   odds module's notes, and a bar chart of one distribution (``damage`` by default; any of
   ``Odds.distributions()`` with :meth:`OddsView.select_chart`).
-- :meth:`OddsView.show_curve` (the button) computes ``gmkit.odds.curve(request)`` over the
-  game's own range of total modifiers (-60..+60 for the d100 games, -4..+4 for the D6 ones)
+- :meth:`OddsView.show_curve` (the button) computes the curve over the game's own range of
+  total modifiers (``gmkit.odds.fast.panel_curve``: floats within 1e-12 of the exact
+  ``gmkit.odds.curve`` where the game has a float engine, each point's exact value in its
+  ``data-p``; the exact curve elsewhere) (-60..+60 for the d100 games, -4..+4 for the D6 ones)
   and draws the chance of a hit and of each state at each modifier, the request's own
   modifier marked. A curve belongs to one request: when the request changes it is dropped (the
   button computes it again).
@@ -40,7 +42,8 @@ import ipywidgets as widgets
 from traitlets import Unicode
 
 from gmkit.errors import GmkitError
-from gmkit.odds import Curve, Dist, Odds, curve, odds
+from gmkit.odds import Curve, Dist, Odds, odds
+from gmkit.odds.fast import FastCurve, panel_curve
 from gmkit.systems.base import AttackRequest
 from gmkit.widgets.attack_view import label
 from gmkit.widgets.i18n import LANGUAGE, words
@@ -96,7 +99,7 @@ class OddsView(widgets.VBox):
     def __init__(self, **kwargs: Any) -> None:
         self.request: AttackRequest | None = None
         self.odds: Odds | None = None
-        self.curve: Curve | None = None
+        self.curve: Curve | FastCurve | None = None
         self.headline: dict[str, Fraction] = {}
         self._charts: dict[str, Dist[Any]] = {}
         self._syncing = False
@@ -184,13 +187,14 @@ class OddsView(widgets.VBox):
             self._kept.popitem(last=False)
         return result
 
-    def show_curve(self) -> Curve | None:
-        """Compute and draw the odds of the request at each modifier of the game's range."""
+    def show_curve(self) -> Curve | FastCurve | None:
+        """Compute and draw the odds of the request at each modifier of the game's range (the
+        float curve where the game has a float engine: ``gmkit.odds.fast.panel_curve``)."""
         if self.request is None or self.odds is None:
             self.curve_reason = self.reason or label("no_odds", "no odds to show")
         elif self.curve is None:
             try:
-                self.curve, self.curve_reason = curve(self.request), ""
+                self.curve, self.curve_reason = panel_curve(self.request), ""
             except Exception as error:  # shown, as the odds' own errors are
                 self.curve, self.curve_reason = None, _why(error)
         self._curve_on = True

@@ -83,6 +83,20 @@ class DamageRoll:
     def rolls(self) -> tuple[DieRoll, ...]:
         return tuple(die.roll for die in self.dice)
 
+    def with_degrees(self, degrees: int) -> DamageRoll:
+        """The same roll with ``degrees`` of success raising its lowest kept die (the last step
+        of :func:`roll_damage`: the dice rolled never depend on the degrees, so the odds roll
+        once and apply each degrees here)."""
+        if degrees <= 0:
+            return self
+        dice = list(self.dice)
+        candidates = [i for i, die in enumerate(dice) if die.kept and die.sign > 0]
+        if not candidates:
+            return self
+        lowest = min(candidates, key=lambda i: dice[i].reads)
+        dice[lowest] = replace(dice[lowest], minimum=max(dice[lowest].minimum, degrees))
+        return replace(self, dice=tuple(dice))
+
     @property
     def first_sides(self) -> int:
         """The sides of the weapon's damage die (Righteous Fury's extra die)."""
@@ -231,12 +245,7 @@ def roll_damage(
         dice.extend(_roll_term(sign, term, source, labels, rules))
     if proven:
         dice = [replace(die, minimum=max(die.minimum, proven)) for die in dice]
-    if degrees > 0:
-        candidates = [i for i, die in enumerate(dice) if die.kept and die.sign > 0]
-        if candidates:
-            lowest = min(candidates, key=lambda i: dice[i].reads)
-            dice[lowest] = replace(dice[lowest], minimum=max(dice[lowest].minimum, degrees))
-    return DamageRoll(str(parsed), tuple(dice), constant)
+    return DamageRoll(str(parsed), tuple(dice), constant).with_degrees(degrees)
 
 
 def roll_extra_die(
