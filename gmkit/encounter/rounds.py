@@ -120,9 +120,6 @@ def advance(state: EncounterState) -> EncounterState:
     skip_fallen = state.settings.get("skip_fallen", True) is not False
     order = state.order
     combatants = state.combatants
-    # someone can act in some round (the surprised can from round 2 on)
-    if not any(_may_act(combatants[i], fallen, skip_fallen, 2) for i in order):
-        raise RulesError(Message("encounter.turn_no_one"))
     game = state.game
     reminders: list[Text] = []
     changed = dict(combatants)
@@ -130,13 +127,21 @@ def advance(state: EncounterState) -> EncounterState:
     changed[ident], said = _tick(game, changed[ident], "end_of_turn")
     reminders.extend(said)
     turn, round_ = state.turn, state.round
+    found = False
     for _ in range(len(order) * 2 + 1):  # the first step, then past those who cannot act
         turn += 1
         if turn >= len(order):
             state = _end_round(evolve(state, combatants=changed, turn=0), reminders)
             turn, round_, changed = 0, state.round, dict(state.combatants)
         if _may_act(changed[order[turn]], fallen, skip_fallen, round_):
+            found = True
             break
+    # Someone could act in some round before this turn changed (the surprised can from round
+    # 2 on), or no turn passes. The one found settles it when they could (the common case, no
+    # pass over everyone); else every combatant as they were before the change is asked.
+    settled = found and _may_act(combatants[order[turn]], fallen, skip_fallen, 2)
+    if not settled and not any(_may_act(combatants[i], fallen, skip_fallen, 2) for i in order):
+        raise RulesError(Message("encounter.turn_no_one"))
     current = changed[order[turn]]
     if current.spent or current.delayed:  # a hidden one stays hidden: the GM reveals it
         current = evolve(current, spent={}, delayed=False)
