@@ -83,6 +83,7 @@ class EncounterCore:
         self._log = EventLog(game)
         self._listeners: list[Listener] = []
         self._pending: list[dict[str, Any]] | None = None  # the open action's events
+        self._first_table_event: tuple[int, dict[str, Any]] | None = None  # for can_undo
 
     @classmethod
     def create(cls, store: CampaignStore, name: str, game: str, *, replace: bool = False) -> Self:
@@ -182,7 +183,7 @@ class EncounterCore:
     def _append(self, event: dict[str, Any]) -> EncounterState:
         if event.get("visibility") != "gm" and event.get("kind") != "revealed":
             # the GM's if it touches a hidden combatant in any field (a public note too)
-            secret = any(c.hidden for c in self._subjects(event))
+            secret = bool(self._hidden_touched(event))
             event["visibility"] = "gm" if secret else "public"
         event = as_json(event)  # what is folded now is exactly what a replay will read
         next_state = self._log.check(event)  # the rules refuse before anything is written
@@ -224,15 +225,17 @@ class EncounterCore:
         if events:
             self._notify()
 
-    def _subjects(self, event: Mapping[str, Any]) -> list[Combatant]:
-        """The combatants an event touches, in any field (an event touching a hidden one is
-        the GM's): an id anywhere in it, a unit holding one, a name in a text
-        (:func:`~gmkit.encounter.secrecy.touched`)."""
+    def _hidden_touched(self, event: Mapping[str, Any]) -> set[str]:
+        """The hidden combatants an event touches, in any field (an event touching one is the
+        GM's): an id anywhere in it, a unit holding one, a name in a text
+        (:func:`~gmkit.encounter.secrecy.touched`). Only the hidden are looked for: in a
+        fight of a thousand, every append searched every name for nothing."""
         state = self.state
-        names = {c.id: [c.name] for c in state.combatants.values()}
+        names = {c.id: [c.name] for c in state.combatants.values() if c.hidden}
+        if not names:
+            return set()
         units = {u.name: [u.trooper, *u.characters] for u in state.units.values()}
-        found = touched(event, names, units)
-        return [c for c in state.combatants.values() if c.id in found]
+        return touched(event, names, units)
 
     def undo(self) -> EncounterState:
         """Take back the last command (one event: an attack with the action it spent is one);
@@ -253,7 +256,15 @@ class EncounterCore:
         table command such as rolling initiative or Start). Undo is live from the first other
         event on (after Roll initiative, it takes that back), and every event after that one
         is undoable, a note or an added combatant too."""
-        return any(event.get("kind") not in PREPARATION for event in self._log.done)
+        done = self._log.done
+        known = self._first_table_event  # (index, event): still there while done keeps it
+        if known is not None and known[0] < len(done) and done[known[0]] is known[1]:
+            return True
+        for index, event in enumerate(done):
+            if event.get("kind") not in PREPARATION:
+                self._first_table_event = (index, event)
+                return True
+        return False
 
     @property
     def can_redo(self) -> bool:
