@@ -527,8 +527,12 @@ class ImperialOdds:
                 parts.append(dist)
         return keys, stack(parts)
 
-    def _matrix(self, target: int, p: Fraction, shots: Shots) -> Outcome:
-        """One test, no cover worn between hits: matrices and Horner's rule."""
+    def landing_rows(
+        self, target: int
+    ) -> tuple[dict[tuple[str | None, int], dict[int, int]], dict[int, int], int]:
+        """The landings at ``target`` tallied over one denominator: per (first location, hits)
+        the counts of each first hit's degrees for damage, and the counts of each number of
+        hits (Explosive's extra hit included; 0 holds the misses)."""
         rules = self.strike.damage_rules
         lands, den = self.landings(target, self.reactions_left)
         by_row: dict[tuple[str | None, int], dict[int, int]] = {}
@@ -540,9 +544,15 @@ class ImperialOdds:
                 row = by_row.setdefault((first, count), {})
                 dm = rules.degrees_for_hit(degrees, 1)
                 row[dm] = row.get(dm, 0) + chance
+        hit_counts[0] = hit_counts.get(0, 0) + den - sum(hit_counts.values())
+        return by_row, hit_counts, den
+
+    def _matrix(self, target: int, p: Fraction, shots: Shots) -> Outcome:
+        """One test, no cover worn between hits: matrices and Horner's rule."""
+        rules = self.strike.damage_rules
+        by_row, hit_counts, den = self.landing_rows(target)
         row_mass = {key: sum(row.values()) for key, row in by_row.items()}
         landed_count = sum(row_mass.values())
-        hit_counts[0] = hit_counts.get(0, 0) + den - sum(hit_counts.values())
         hits = Weights.from_counts(hit_counts, den)
         cut = self.damage_at(0).cut(p)
         if not by_row:

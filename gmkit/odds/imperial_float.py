@@ -121,17 +121,7 @@ class FloatImperial:
         p = float(success_chance(target))  # a Fury confirmation is the attack's test again
         shots = model.shots(target)
         rules = model.strike.damage_rules
-        lands, den = model.landings(target, model.reactions_left)
-        by_row: dict[tuple[str | None, int], dict[int, int]] = {}
-        hit_counts: dict[int, int] = {}
-        for (first, count, degrees, _), chance in lands.items():
-            extra = model.explosive if count else 0
-            hit_counts[count + extra] = hit_counts.get(count + extra, 0) + chance
-            if count:
-                row = by_row.setdefault((first, count), {})
-                dm = rules.degrees_for_hit(degrees, 1)
-                row[dm] = row.get(dm, 0) + chance
-        hit_counts[0] = hit_counts.get(0, 0) + den - sum(hit_counts.values())
+        by_row, hit_counts, den = model.landing_rows(target)
         most = max(hit_counts)
         hits: Vec = (0, np.array([hit_counts.get(n, 0) / den for n in range(most + 1)]))
         cut = self.cut(p)
