@@ -28,6 +28,7 @@ through the one connection of :mod:`gmkit.store_base`; the checks themselves are
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -131,6 +132,7 @@ class CampaignStore(CampaignRecords):
         # while no one has written the file since (SQLite's data_version, our own writes)
         self._decoded: store_check.Decoded = {}
         self._decoded_version = -1
+        self._lock = threading.RLock()
         self._connection = self._connect()
         try:
             self._check_and_migrate()
@@ -161,9 +163,13 @@ class CampaignStore(CampaignRecords):
                 if self.immutable:
                     store_check.refuse_unsaved_log(self.path)
                 uri = f"{self.path.resolve().as_uri()}?mode={mode}"
-                connection = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
-            else:
-                connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+                connection = sqlite3.connect(
+                    uri, uri=True, timeout=30, isolation_level=None, check_same_thread=False
+                )
+            else:  # any thread the kernel uses; StoreConnection's lock lets one in at a time
+                connection = sqlite3.connect(
+                    self.path, timeout=30, isolation_level=None, check_same_thread=False
+                )
             connection.execute("PRAGMA busy_timeout = 30000")
             connection.execute("PRAGMA trusted_schema = OFF")
         except sqlite3.Error as error:

@@ -3,11 +3,16 @@
 :class:`StoreConnection` is what the parts of :class:`gmkit.store.CampaignStore` share: the
 SQLite connection, :meth:`~StoreConnection.transaction` (all of a write or none of it, every
 SQLite failure a StoreError saying what was not saved) and :meth:`~StoreConnection._reading`.
+
+Any thread may use it: a kernel hands widget messages to a subshell thread (JupyterLab 4.4+ with
+ipykernel 7) while cells run on the main one. The one connection stays the one writer; its
+lock lets one thread at a time in, for a whole transaction or read.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -27,12 +32,15 @@ class StoreConnection:
     _connection: sqlite3.Connection
     _decoded: store_check.Decoded  # what the open check decoded, served once (events())
     _decoded_version: int  # SQLite's data_version when it was decoded
+    _lock: threading.RLock  # one thread at a time on the connection (see the module)
 
     def _pragma(self, name: str) -> int:
-        return int(self._connection.execute(f"PRAGMA {name}").fetchone()[0])
+        with self._lock:
+            return int(self._connection.execute(f"PRAGMA {name}").fetchone()[0])
 
     def close(self) -> None:
-        self._connection.close()
+        with self._lock:
+            self._connection.close()
 
     def __enter__(self) -> Self:
         return self
@@ -48,20 +56,21 @@ class StoreConnection:
         if self.readonly:
             raise StoreError(f"{self.path}: opened read-only")
         what = what or Message("store.what_change")
-        self._decoded.clear()  # a write: what the open check decoded may no longer be the file
-        try:
-            self._connection.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as error:
-            raise failed(self.path, error, what) from None
-        try:
-            yield self._connection
-            self._connection.execute("COMMIT")
-        except sqlite3.Error as error:
-            self._rollback()
-            raise failed(self.path, error, what) from error
-        except BaseException:
-            self._rollback()
-            raise
+        with self._lock:
+            self._decoded.clear()  # a write: what the open check decoded may not be the file
+            try:
+                self._connection.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise failed(self.path, error, what) from None
+            try:
+                yield self._connection
+                self._connection.execute("COMMIT")
+            except sqlite3.Error as error:
+                self._rollback()
+                raise failed(self.path, error, what) from error
+            except BaseException:
+                self._rollback()
+                raise
 
     def _rollback(self) -> None:
         """Roll back what is open; SQLite may have rolled back already (a full disk)."""
@@ -72,7 +81,8 @@ class StoreConnection:
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
         """A read: a SQLite failure is a StoreError naming the file and what happened."""
-        try:
-            yield self._connection
-        except sqlite3.Error as error:
-            raise failed(self.path, error, None) from error
+        with self._lock:
+            try:
+                yield self._connection
+            except sqlite3.Error as error:
+                raise failed(self.path, error, None) from error

@@ -77,12 +77,19 @@ def shown(name: object) -> str:
     return repr(text[:SHOWN_LENGTH] + "…" if len(text) > SHOWN_LENGTH else text)
 
 
+_UNDECODABLE = "Could not decode to UTF-8"  # Python's sqlite3 reading text that is not UTF-8
+
+
 def problem(error: sqlite3.Error) -> Message:
-    """What ``error`` means, in the GM's words. An error without SQLite's code is the Python
-    module's reading a damaged value (text that is not UTF-8)."""
+    """What ``error`` means, in the GM's words. The file is called damaged only where a check
+    found damage: SQLite's own codes for it, or text in it that is not UTF-8. An error without
+    SQLite's code is otherwise gmkit's use of the connection (a closed one, a thread it was
+    not opened for), which says nothing of the file."""
     code = getattr(error, "sqlite_errorcode", None)
     if code is None:
-        return Message("store.problem_damaged")
+        if str(error).startswith(_UNDECODABLE):
+            return Message("store.problem_damaged")
+        return Message("store.problem_connection", error=str(error)[:200])
     name = _PRIMARY.get(code & 0xFF)
     if name is None:
         return Message("store.problem_other", code=str(getattr(error, "sqlite_errorname", code)))

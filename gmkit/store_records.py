@@ -225,7 +225,8 @@ class CampaignRecords(StoreConnection):
         try:
             copy = sqlite3.connect(partial)
             try:
-                self._connection.backup(copy)
+                with self._lock:  # the one connection, one thread at a time
+                    self._connection.backup(copy)
                 copy.execute("PRAGMA journal_mode = DELETE")
             finally:
                 copy.close()

@@ -6,6 +6,10 @@ and changes nothing. With a store, every command is one durable transaction, and
 of several commands is one too: ``with encounter.action(): ...`` (:meth:`EncounterCore.action`)
 commits all of its events together or none of them. Readers (player views) call
 :meth:`Encounter.refresh` to follow.
+
+Any thread may send a command: in JupyterLab a widget's click arrives on a kernel subshell
+thread while cells run on the main one. One thread at a time appends, refreshes or runs an
+action (the encounter's lock, held for the whole action), so the log has one writer.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import gc
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Self
@@ -84,6 +89,7 @@ class EncounterCore:
         self._listeners: list[Listener] = []
         self._pending: list[dict[str, Any]] | None = None  # the open action's events
         self._first_table_event: tuple[int, dict[str, Any]] | None = None  # for can_undo
+        self._lock = threading.RLock()  # one thread at a time appends (see the module)
 
     @classmethod
     def create(cls, store: CampaignStore, name: str, game: str, *, replace: bool = False) -> Self:
@@ -135,10 +141,14 @@ class EncounterCore:
         after it are not (so no event is ever applied twice, or out of order)."""
         if self.store is None or self.encounter_id is None:
             return 0
+        with self._lock:
+            return self._refresh(self.store, self.encounter_id)
+
+    def _refresh(self, store: CampaignStore, encounter_id: int) -> int:
         if self._pending is not None:
             raise RuntimeError("refresh inside an action: its events are not committed yet")
         applied = 0
-        stored = self.store.events(self.encounter_id, after=self.last_seq)
+        stored = store.events(encounter_id, after=self.last_seq)
         # a long log (opening a fight) makes many objects that all live on: collecting on the
         # way would walk them again and again, for nothing
         collecting = len(stored) > BULK and gc.isenabled()
@@ -181,6 +191,10 @@ class EncounterCore:
     # --- writing ---------------------------------------------------------------------
 
     def _append(self, event: dict[str, Any]) -> EncounterState:
+        with self._lock:
+            return self._append_now(event)
+
+    def _append_now(self, event: dict[str, Any]) -> EncounterState:
         if event.get("visibility") != "gm" and event.get("kind") != "revealed":
             # the GM's if it touches a hidden combatant in any field (a public note too)
             secret = bool(self._hidden_touched(event))
@@ -205,9 +219,16 @@ class EncounterCore:
         transaction and listeners are told once. A command refused inside (RulesError), any
         other exception, or a store failure at the commit takes back every event of the
         action, in memory as in the file. Nested, it is part of the outer action."""
-        if self._pending is not None:
-            yield self
-            return
+        with self._lock:
+            if self._pending is not None:
+                yield self
+                return
+            with self._acting():
+                yield self
+
+    @contextmanager
+    def _acting(self) -> Iterator[Self]:
+        """The outermost action, under the lock (:meth:`action`)."""
         self._pending = []
         self._log.begin()
         try:

@@ -7,8 +7,9 @@ have left the kernel (its IOPub thread has sent them), then runs them on the ker
 loop, in the order they were asked for: the header reaches the page without the panels' work
 competing for the cores, and the panels' messages follow. Meanwhile the kernel stays busy for
 the click (a busy status when work is held, idle once it is done), so whoever waits for the
-kernel's idle (a page, a test) sees every update. Outside a kernel (tests, a script) the work
-runs at once, as if there were no deferral. :meth:`Deferral.flush` runs what waits at once
+kernel's idle (a page, a test) sees every update. Outside a kernel (tests, a script), and off
+the kernel's main thread (JupyterLab's subshells), the work runs at once, as if there were no
+deferral. :meth:`Deferral.flush` runs what waits at once
 (before a command that reads the panels' state).
 
 :func:`deferring` makes what panels subscribe to an encounter while it is open run deferred.
@@ -16,6 +17,7 @@ runs at once, as if there were no deferral. :meth:`Deferral.flush` runs what wai
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -38,6 +40,13 @@ def running_kernel() -> Any | None:
     if kernel is None or not all(getattr(kernel, name, None) is not None for name in needed):
         return None
     return kernel
+
+
+def _on_main_thread() -> bool:
+    """Whether this runs on the kernel's main thread, whose event loop the deferred work
+    joins. JupyterLab 4.4+ sends widget messages to ipykernel 7 on a subshell thread; work
+    deferred from there would run on the main loop beside the subshell's next message."""
+    return threading.current_thread() is threading.main_thread()
 
 
 class Deferral:
@@ -71,8 +80,8 @@ class Deferral:
     def defer(self, work: Callable[[], None]) -> None:
         """Run ``work`` once the messages sent so far have gone (at once outside a kernel)."""
         kernel = self._kernel
-        if kernel is None or self.closed:
-            work()
+        if kernel is None or self.closed or not _on_main_thread():
+            work()  # off the main thread (a subshell's widget message): its loop is not ours
             return
         first = not self._queue and not self._flushing
         self._queue.append(work)

@@ -1,9 +1,10 @@
-"""prep.ipynb in a real JupyterLab, in a real browser: run all, the widgets render."""
+"""prep.ipynb in a real JupyterLab, in a real browser: run all, the widgets render, and their
+buttons work when clicked (tracker: Roll initiative, Start, Next; panel: Resolve, Apply, Undo)."""
 
 from __future__ import annotations
 
 import pytest
-from lab_page import kernel_ready, run_all_cells
+from lab_page import kernel_ready, play_the_widgets, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -37,5 +38,11 @@ def test_prep_runs_all_in_jupyterlab_and_its_widgets_render(lab_server, chromium
             notebook.evaluate("(el, s) => { el.scrollTop = s * el.clientHeight * 0.9; }", step)
             page.wait_for_timeout(400)
             page.screenshot(path=str(artifacts / f"prep-lab-{step}.png"))
+        scope = page.locator(".jp-NotebookPanel:visible").first
+
+        def shot(name: str) -> None:
+            page.screenshot(path=str(artifacts / f"prep-lab-click-{name}.png"))
+
+        play_the_widgets(page, scope, shot)
     finally:
         page.close()

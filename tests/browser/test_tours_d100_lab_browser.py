@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lab_page import kernel_ready, run_all_cells
+from lab_page import kernel_ready, play_the_widgets, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -72,5 +72,11 @@ def test_tour_runs_all_in_jupyterlab(
         errors = panel.locator(".jp-OutputArea-output[data-mime-type*='error']")
         assert errors.count() == 0
         whole_notebook(page, str(artifacts / f"tour-{game}-lab.png"))
+        page.set_viewport_size({"width": 1400, "height": 1000})
+
+        def shot(name: str) -> None:
+            page.screenshot(path=str(artifacts / f"tour-{game}-lab-click-{name}.png"))
+
+        play_the_widgets(page, panel, shot)
     finally:
         page.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lab_page import kernel_ready, run_all_cells
+from lab_page import kernel_ready, play_the_widgets, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -15,6 +15,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 TOURS = {
     "necromunda": ("tour_necromunda.ipynb", ("Little Jeb", "Scavvy 3"), "Scavvy 1"),
     "wfb6": ("tour_wfb6.ipynb", ("Knights of the Realm", "Shaman Snikkit"), "Father Anselm"),
+}
+
+# Each tour: who shoots once their side's shooting phase comes round, at what distance.
+SHOOTERS = {
+    "necromunda": (("Scavvy 1", "The Sump Scavvies"), "8"),
+    "wfb6": (("Skulkers", "Night Goblins"), "30"),
 }
 
 
@@ -66,5 +72,13 @@ def test_the_tour_runs_all_in_jupyterlab_and_its_widgets_render(
             page.set_viewport_size({"width": 1400, "height": height})
             page.wait_for_timeout(1500)
         page.screenshot(path=str(artifacts / f"tour-{game}-lab.png"), full_page=True)
+        page.set_viewport_size({"width": 1400, "height": 1000})
+
+        def shot(name: str) -> None:
+            page.screenshot(path=str(artifacts / f"tour-{game}-lab-click-{name}.png"))
+
+        shooter, distance = SHOOTERS[game]
+        panel = page.locator(".jp-NotebookPanel:visible").first
+        play_the_widgets(page, panel, shot, shooter=shooter, distance=distance)
     finally:
         page.close()

@@ -178,6 +178,32 @@ def test_an_attack_through_the_dashboard_panels(dashboard):
     assert dashboard.encounter.combatant("Cultist Ban").sheet.wounds_remaining == 8
 
 
+def test_the_buttons_work_clicked_from_a_subshell_thread(dashboard, in_fresh_thread):
+    """JupyterLab 4.4+ sends widget messages to ipykernel 7 on a subshell thread: Next and
+    Apply said "the file is damaged" there (the connection belonged to the main thread)."""
+    tracker, attack = dashboard.tracker, dashboard.attack
+    tracker.dice_values.value = INITIATIVE  # the table's d10s, typed
+    in_fresh_thread(lambda: tracker.roll_button.click())
+    in_fresh_thread(lambda: tracker.start_button.click())
+    for _ in range(3):
+        in_fresh_thread(lambda: tracker.next_button.click())
+        assert tracker.message == ""
+    assert dashboard.encounter.state.current.name == "Cultist Lorn"  # Marr, Tull, Kell, Lorn
+    attack.select_target("cultist-ban")
+    in_fresh_thread(lambda: attack.resolve("20 3"))
+    assert attack.error == ""
+    assert attack.result is not None
+    in_fresh_thread(lambda: attack.apply_button.click())
+    assert attack.error == ""
+    assert attack.form.applied
+    last = dashboard.encounter.last_seq
+    in_fresh_thread(lambda: attack.undo_button.click())
+    assert dashboard.encounter.last_seq == last + 1
+    assert dashboard.encounter.events[-1]["kind"] == "undo"
+    with CampaignStore(dashboard.encounter.store.path, readonly=True) as reader:
+        assert Encounter.open(reader, CHAPEL).last_seq == last + 1
+
+
 def test_the_players_tab_sets_what_the_players_see(dashboard):
     assert dashboard.wounds_picker.value == "band"
     assert dashboard.sides_picker.value == ("Acolytes",)
