@@ -162,7 +162,9 @@ class ActionCommands(TurnCommands):
         if result.delays:
             event["delays"] = True
             event = self._with_dues(event)
-        self._append(event)
+        # a non-attack action keeps a hidden actor hidden, unless it falls on someone else
+        affected = {record["target"] for record in event["effects"]} - {who.id}
+        self._append(self._with_reveal(event, who.id, bool(affected)))
         return result
 
     def _resolved(self, event: dict[str, Any], result: ActionResult) -> dict[str, Any]:

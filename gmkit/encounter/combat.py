@@ -153,26 +153,27 @@ class CombatCommands(UnitCommands, ActionCommands):
         elif strays:  # never to be applied: said now
             kept = ((as_effect(record), no_combatant(record["target"])) for record in strays)
             applied = {"unapplied": unapplied_records(kept)}
-        self._append(
-            {
-                "kind": "attack",
-                "attacker": self.combatant(attacker).id,
-                "target": self.combatant(target).id,
-                "weapon": weapon,
-                "action": built.action,
-                "mode": built.mode,
-                "hits": result.hits,
-                "summary": summary_record(result.summary, applied.get("unapplied", ())),
-                "steps": [step_record(step) for step in result.steps],
-                "rolls": [roll_record(roll) for roll in result.rolls],
-                "effects": effects,
-                "applied": apply,
-                **({"spent": spent} if spent is not None else {}),
-                **applied,
-                **(self._decisions(effects, applied) if apply else {}),
-                **({"visibility": "gm"} if secret else {}),  # else: the GM's if a side is hidden
-            }
-        )
+        event: dict[str, Any] = {
+            "kind": "attack",
+            "attacker": self.combatant(attacker).id,
+            "target": self.combatant(target).id,
+            "weapon": weapon,
+            "action": built.action,
+            "mode": built.mode,
+            "hits": result.hits,
+            "summary": summary_record(result.summary, applied.get("unapplied", ())),
+            "steps": [step_record(step) for step in result.steps],
+            "rolls": [roll_record(roll) for roll in result.rolls],
+            "effects": effects,
+            "applied": apply,
+            **({"spent": spent} if spent is not None else {}),
+            **applied,
+            **(self._decisions(effects, applied) if apply else {}),
+            **({"visibility": "gm"} if secret else {}),  # else: the GM's if a side is hidden
+        }
+        # an attack made (its dice rolled: not an overwatch only set) gives a hidden attacker
+        # away, unless the GM keeps it secret
+        self._append(self._with_reveal(event, event["attacker"], bool(result.rolls)))
         return result
 
     def _on_trooper(self, effect: Effect) -> Effect:

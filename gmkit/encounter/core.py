@@ -196,8 +196,9 @@ class EncounterCore:
 
     def _append_now(self, event: dict[str, Any]) -> EncounterState:
         if event.get("visibility") != "gm" and event.get("kind") != "revealed":
-            # the GM's if it touches a hidden combatant in any field (a public note too)
-            secret = bool(self._hidden_touched(event))
+            # the GM's if it touches a hidden combatant in any field (a public note too), but
+            # the one it gives away (``reveals``: an attack by a hidden attacker)
+            secret = bool(self._hidden_touched(event) - set(event.get("reveals") or ()))
             event["visibility"] = "gm" if secret else "public"
         event = as_json(event)  # what is folded now is exactly what a replay will read
         next_state = self._log.check(event)  # the rules refuse before anything is written
@@ -257,6 +258,20 @@ class EncounterCore:
             return set()
         units = {u.name: [u.trooper, *u.characters] for u in state.units.values()}
         return touched(event, names, units)
+
+    def _with_reveal(self, event: dict[str, Any], actor: str, gives_away: bool) -> dict[str, Any]:
+        """``event`` (a command of ``actor``) with what it gives away: when the actor is
+        hidden, ``reveals`` is ``[actor]`` if the act gives him away (``gives_away``: an attack
+        made, as the rules say; a Ready, an Aim or a move does not) and the players may read
+        the event once he is seen (not kept secret, touching no other hidden combatant), else
+        ``[]`` (the fold then keeps him hidden; an event without the field is one written
+        before it, :func:`~gmkit.encounter.fold._spent`)."""
+        found = self.state.combatants.get(actor)
+        if found is None or not found.hidden:
+            return event
+        others = self._hidden_touched(event) - {actor}
+        shown = gives_away and event.get("visibility") != "gm" and not others
+        return {**event, "reveals": [actor] if shown else []}
 
     def undo(self) -> EncounterState:
         """Take back the last command (one event: an attack with the action it spent is one);
@@ -444,8 +459,9 @@ def _told(event: Mapping[str, Any], around: list[EncounterState]) -> Message:
     from gmkit.encounter.narration import event_message  # narration reads the state only
 
     before, after = around
-    if event.get("kind") == "attack":
-        event = {key: value for key, value in event.items() if key != "summary"}
+    if event.get("kind") == "attack":  # who attacked whom with what: its outcome left out
+        said = ("kind", "attacker", "target", "weapon")
+        event = {key: event[key] for key in said if key in event}
     return as_message(event_message(event, before=before, after=after))
 
 

@@ -141,8 +141,9 @@ class TurnCommands(EncounterCore):
         games). What :meth:`may` refuses (over budget, out of turn or side, surprised in round
         1) is refused unless the GM gives an ``override`` reason, which the log records with
         what it overrode. A combatant who delayed spends its kept half action out of turn
-        (``"half"``). Any action but a free one gives a hidden combatant away (in the sides
-        games, where no turn of its own reveals it)."""
+        (``"half"``). Only an attack gives a hidden combatant away (the game's attack
+        actions: a Standard Attack, Necromunda's shot...); a Ready, an Aim or a move keeps
+        it hidden until the GM reveals it."""
         structure = self._structure()
         if action_type not in structure.action_costs:
             known = tuple(structure.action_costs)
@@ -152,7 +153,12 @@ class TurnCommands(EncounterCore):
         if not self.state.started:
             raise RulesError(Message("turns.not_started_spend"))
         permit = self.may(ident, action_type, action=action)
-        self._append(spent_event(self.combatant(ident).id, permit, action, override))
+        who = self.combatant(ident)
+        event = spent_event(who.id, permit, action, override)
+        if who.hidden:  # an attack of the game's catalog (Necromunda's: a shot) gives him away
+            attacks = {choice.id for choice in choices.actions(self.game)}
+            event = self._with_reveal(event, who.id, bool({action, action_type} & attacks))
+        self._append(event)
 
     def react(self, ident: str, reaction: str, *, override: str | None = None) -> None:
         """Spend a reaction (dodge, parry) from this round's allowance (what :meth:`may_react`
@@ -166,7 +172,8 @@ class TurnCommands(EncounterCore):
         if not self.state.started:
             raise RulesError(Message("turns.not_started_react"))
         permit = self.may_react(ident, reaction)
-        event = spent_event(self.combatant(ident).id, permit, "", override)
+        who = self.combatant(ident).id
+        event = self._with_reveal(spent_event(who, permit, "", override), who, False)
         lapsed = find_game(self.game).acting.lapsed_by_reaction(self.combatant(ident).conditions)
         if lapsed:
             event["lapsed"] = list(lapsed)

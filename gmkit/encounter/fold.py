@@ -50,6 +50,9 @@ def fold(state: EncounterState, event: Event) -> EncounterState:
     if handler is None:
         raise RulesError(Message("encounter.unknown_event", kind=repr(kind)))
     new = handler(state, event)
+    revealed = event.get("reveals")
+    if revealed:  # an attack gives a hidden attacker away (the command said whom)
+        new = _reveal(new, revealed)
     # one copy of the state for what every event changes (its count, the rolls due)
     due: tuple[Due, ...] | None = None
     if kind in TURN_CHANGES or event.get("delays"):
@@ -169,6 +172,15 @@ def _renamed(state: EncounterState, event: Event) -> EncounterState:
     return state.with_combatant(_edited(combatant, {"name": event["name"]}))
 
 
+def _reveal(state: EncounterState, idents: Any) -> EncounterState:
+    """``state`` with the combatants ``idents`` no longer hidden."""
+    for ident in idents:
+        found = state.combatants.get(str(ident))
+        if found is not None and found.hidden:
+            state = state.with_combatant(evolve(found, hidden=False))
+    return state
+
+
 @handles("revealed")
 def _revealed(state: EncounterState, event: Event) -> EncounterState:
     combatant = _combatant(state, event["id"])
@@ -258,7 +270,16 @@ def _turn(state: EncounterState, event: Event) -> EncounterState:
 
 @handles("spent")
 def _spent(state: EncounterState, event: Event) -> EncounterState:
+    return _spend(state, event, before_reveals="reveals" not in event)
+
+
+def _spend(state: EncounterState, event: Event, *, before_reveals: bool) -> EncounterState:
+    """An action or reaction spent from the budget. What gives a hidden combatant away is the
+    event's ``reveals`` (:func:`fold`); an event written before that field
+    (``before_reveals``) gives the spender away on any action but a free one, as those logs
+    were played."""
     combatant = _combatant(state, event["id"])
+    legacy = before_reveals
     if not state.started:
         raise RulesError(Message("encounter.spend_not_started"))
     pools = {str(k): int(v) for k, v in dict(event.get("pools", {})).items()}
@@ -268,7 +289,8 @@ def _spent(state: EncounterState, event: Event) -> EncounterState:
         if not combatant.delayed:
             raise RulesError(Message("encounter.delay_not_waiting", name=combatant.name))
         # the delayed half action was paid for when the actor delayed: it ends the wait
-        return state.with_combatant(evolve(combatant, delayed=False, hidden=False))
+        hidden = combatant.hidden and not legacy
+        return state.with_combatant(evolve(combatant, delayed=False, hidden=hidden))
     else:
         field_name = "spent"
     lapsed = [str(name) for name in event.get("lapsed", ())]
@@ -281,8 +303,8 @@ def _spent(state: EncounterState, event: Event) -> EncounterState:
     for pool, cost in pools.items():
         spent[pool] = spent.get(pool, 0) + cost
     changed = evolve(combatant, **{field_name: spent})
-    if field_name == "spent" and event.get("type") != "free":
-        changed = evolve(changed, hidden=False)  # acting gives a hidden combatant away
+    if legacy and field_name == "spent" and event.get("type") != "free":
+        changed = evolve(changed, hidden=False)  # a log written before ``reveals``
     return state.with_combatant(changed)
 
 
@@ -377,7 +399,7 @@ def _attack(state: EncounterState, event: Event) -> EncounterState:
     one command with its action), then the effects it applied."""
     _combatant(state, event["attacker"])
     if event.get("spent"):
-        state = _spent(state, event["spent"])
+        state = _spend(state, event["spent"], before_reveals="reveals" not in event)
     if event.get("applied"):
         return _apply(state, event)
     return state
@@ -394,7 +416,7 @@ def _action(state: EncounterState, event: Event) -> EncounterState:
     turn (a delay ends the actor's turn, keeping a half action; a readied action)."""
     actor = _combatant(state, event["id"])
     if event.get("spent"):
-        state = _spent(state, event["spent"])
+        state = _spend(state, event["spent"], before_reveals="reveals" not in event)
     state = _apply(state, event)
     if event.get("readies"):
         actor = state.combatants[actor.id]

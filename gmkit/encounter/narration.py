@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from gmkit.encounter.outcomes import attack_outcome, consequences, stopped
 from gmkit.encounter.state import EncounterState
 from gmkit.encounter.table import troop_type_term
 from gmkit.encounter.terms import action_name, condition_name, phase_name
@@ -68,6 +69,8 @@ def event_message(
     after: EncounterState | None = None,
 ) -> Text:
     """The line a log shows for ``event``, as a message (a string from an older log)."""
+    if event.get("kind") == "attack":  # its summary, and what it left (:mod:`.outcomes`)
+        return _attack(event, _Context(before, after))
     for key in ("summary", "text", "note"):
         found = event.get(key)
         if found:
@@ -329,12 +332,26 @@ def _condition_removed(event: Event, context: _Context) -> Text:
 
 @_describes("attack")
 def _attack(event: Event, context: _Context) -> Text:
-    return Message(
-        "encounter.event.attack",
-        attacker=context.name(event.get("attacker")),
-        target=context.name(event.get("target")),
-        weapon=str(event.get("weapon", "")),
-    )
+    """An attack as a GM says it: its summary (or, when the target's reaction stopped every
+    hit, who attacked whom and the parry or dodge: the rules' summary reads as a miss), then
+    what it left (:func:`~gmkit.encounter.outcomes.consequences`). Without a summary (the
+    players' line under a wound band: :func:`~gmkit.encounter.views.told_to_players`), who
+    attacked whom with what, hit or miss; an event with neither (an Undo's label), who
+    attacked whom with what."""
+    names = {
+        "attacker": context.name(event.get("attacker")),
+        "target": context.name(event.get("target")),
+        "weapon": str(event.get("weapon", "")),
+    }
+    outcome = attack_outcome(event, context.name)
+    summary = from_json(event.get("summary") or "")
+    if summary and not stopped(event):
+        said: Text = summary
+    elif outcome is not None:
+        said = Message("encounter.event.attack_told", **names, outcome=outcome)
+    else:
+        said = summary or Message("encounter.event.attack", **names)
+    return _joined(said, *consequences(event, context.name, context.condition))
 
 
 @_describes("effects")

@@ -12,6 +12,7 @@ import pandas as pd
 
 from gmkit.encounter.log import MARKERS
 from gmkit.encounter.narration import event_message, event_text, step_texts
+from gmkit.encounter.outcomes import TOLD_EFFECTS, gained, records
 from gmkit.encounter.secrecy import PROJECTED, names_in_log, touched
 from gmkit.encounter.state import Combatant, Condition, EncounterState
 from gmkit.encounter.table import models_left
@@ -121,13 +122,18 @@ _SAID = ("kind", "attacker", "id", "target", "weapon", "action", "visibility")
 
 
 def kept_hidden(events: Iterable[dict[str, Any]]) -> set[str]:
-    """The ids of the combatants added hidden that no public event has revealed since."""
+    """The ids of the combatants added hidden that no public event has revealed since (a
+    ``revealed`` event, or an attack that gave its attacker away: its ``reveals``)."""
     hidden: set[str] = set()
     for event in events:
         if event.get("kind") == "added" and event.get("hidden"):
             hidden.add(str(event.get("id")))
-        elif event.get("kind") == "revealed" and event.get("visibility", "public") == "public":
+        elif event.get("visibility", "public") != "public":
+            continue
+        elif event.get("kind") == "revealed":
             hidden.discard(str(event.get("id")))
+        elif isinstance(event.get("reveals"), list):
+            hidden -= {str(ident) for ident in event["reveals"]}
     return hidden
 
 
@@ -191,7 +197,12 @@ def told_to_players(
     while enemy wounds show as a band or not at all keeps only who did what to whom (its
     summary, steps, rolls, amounts and notes left out): the log reads "Sergeant Varro Tull
     attacks Cultist Ban: Lasgun", "Effects applied to Cultist Ban", never "8 damage". Any
-    other event, or with ``exact``, as it is: the players' own side is told exactly."""
+    other event, or with ``exact``, as it is: the players' own side is told exactly. An
+    attack keeps hit or miss, the reaction that stopped it and the conditions it left
+    (:mod:`gmkit.encounter.outcomes`): "Sergeant Varro Tull attacks Cultist Ban with Lasgun:
+    hits; Cultist Ban: dead". Whom an attack gave away (``reveals``) is the GM's to read."""
+    if event.get("reveals"):  # the GM's log says whom it gave away; the players see him
+        event = {key: value for key, value in event.items() if key != "reveals"}
     if shown == "exact" or event.get("kind") not in _TOLD:
         return event
     mates = set(friends)
@@ -205,6 +216,18 @@ def told_to_players(
         return event
     kept = {key: event[key] for key in _SAID if key in event}
     kept["effects"] = [{"target": e.get("target")} for e in effects if isinstance(e, dict)]
+    if event.get("kind") == "attack" and "hits" in event:  # hit or miss, and what it left
+        kept["hits"] = event["hits"]
+        kept["made"] = bool(event.get("rolls"))
+        kept["effects"] = [
+            {key: e.get(key) for key in ("kind", "target", "condition")}
+            for e in records(effects)
+            if e.get("kind") in TOLD_EFFECTS
+        ]
+        kept["generic"] = [
+            {"kind": "condition", "target": target, "condition": condition}
+            for target, condition in gained(event, injuries=True)
+        ]
     return kept
 
 
@@ -260,13 +283,18 @@ def combat_log(
                     f"d{r['sides']}={r['value']}{'*' if r.get('physical') else ''}" for r in rolls
                 ),
                 "dice": kinds.pop() if len(kinds) == 1 else ("mixed" if kinds else ""),
-                "outcome": render(
-                    from_json(event.get("summary") or event.get("text") or ""), language
-                ),
+                "outcome": render(_outcome(event, before, after), language),
                 "visibility": event.get("visibility", "public"),
             }
         )
     return pd.DataFrame(rows, columns=list(LOG_COLUMNS))
+
+
+def _outcome(event: dict[str, Any], before: EncounterState, after: EncounterState) -> Any:
+    """The event's own text: an attack's line (its summary and what it left), a note's."""
+    if event.get("kind") == "attack":
+        return event_message(event, before=before, after=after)
+    return from_json(event.get("summary") or event.get("text") or "")
 
 
 def _rolls(event: dict[str, Any]) -> list[dict[str, Any]]:

@@ -8,7 +8,9 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.views import event_text
+from gmkit.encounter.terms import condition_name
+from gmkit.encounter.views import combat_log, event_text
+from gmkit.messages import render
 from gmkit.messages.check import english_words
 from gmkit.systems.base import Effect
 
@@ -185,12 +187,14 @@ def test_an_attack_reads_its_summary_or_says_who_attacked_whom(sheet):
     event = dict(fight.effective_events[-1])
     assert event_text(event) == str(fight.log_frame().iloc[-1]["outcome"])
     assert event_text(event).startswith("Elsa Wendt (Standard Attack, Bow): 1 of 1 hit")
-    event["summary"] = ""
+    event["summary"] = ""  # the players' line under a wound band: hit or miss, no numbers
     states = fight._log.states
     assert event_text(event, before=states[-2], after=states[-1]) == (
-        "Elsa Wendt attacks Ungor Snitch: Bow"
+        "Elsa Wendt attacks Ungor Snitch with Bow: hits"
     )
-    assert event_text(event, "es", before=states[-2]) == "Elsa Wendt ataca a Ungor Snitch: Bow"
+    assert event_text(event, "es", before=states[-2]).endswith(": impacta")
+    told = {key: event[key] for key in ("kind", "attacker", "target", "weapon")}  # Undo's label
+    assert event_text(told, before=states[-2]) == "Elsa Wendt attacks Ungor Snitch: Bow"
 
 
 def test_a_sheet_edit_names_its_field_and_a_setting_its_name_and_value(sheet):
@@ -249,3 +253,105 @@ def test_a_wfrp_stance_reads_by_its_name_in_the_log_and_its_key_stays(sheet):
     assert "Defensive Stance" in english, english
     assert "Postura defensiva" in spanish, spanish
     assert "_" not in english + spanish
+
+
+# --- every outcome a GM says aloud is in the line (issue 21, item 8) ----------------------
+
+
+def _fight(sheet, game: str, names: tuple[str, ...], players: str) -> Encounter:
+    fight = Encounter(game)
+    for name in names:
+        fight.add(sheet(game, name))
+    fight.set("player_sides", [players])
+    fight.set("enemy_wounds", "band")
+    return fight
+
+
+def _said(fight: Encounter) -> tuple[str, str, str, str]:
+    """The last attack's line in the GM's log (the combat log's outcome), English and Spanish,
+    and the players' line under the band, English and Spanish (as their page builds it)."""
+    from gmkit.widgets.i18n import LANGUAGE
+    from gmkit.widgets.player import public_log
+
+    gm = [
+        str(combat_log(fight.effective_events, fight._log.states, lang).iloc[-1]["outcome"])
+        for lang in ("en", "es")
+    ]
+    players = []
+    for language in ("en", "es"):
+        LANGUAGE.value = language
+        try:
+            players.append(public_log(fight.effective_events, hidden=[], state=fight.state)[0])
+        finally:
+            LANGUAGE.value = "en"
+    return gm[0], gm[1], players[0], players[1]
+
+
+def test_a_pin_by_suppressing_fire_is_in_the_line(sheet):
+    """004: suppressing fire pins on a failed Willpower test, hit or not (d100 18 misses at
+    -20 with the heavy bolter's suppressing fire; Willpower 73: pinned)."""
+    fight = _fight(sheet, "deathwatch", ("Brother Varek", "Nob Gritfang"), "Kill-team Aquila")
+    fight.attack(
+        "Brother Varek",
+        "Astartes Heavy Bolter",
+        "Nob Gritfang",
+        EnteredDice([18, 73]),
+        action="suppressing_fire",
+        mode="suppressing",
+        distance=20,
+    )
+    gm, gm_es, players, players_es = _said(fight)
+    assert gm == (
+        "Brother Varek fails to hit Nob Gritfang with Astartes Heavy Bolter; Nob Gritfang: pinned"
+    )
+    pinned = render(condition_name("deathwatch", "pinned"), "es").lower()
+    assert gm_es.endswith(f"; Nob Gritfang: {pinned}")
+    assert players == (
+        "Brother Varek attacks Nob Gritfang with Astartes Heavy Bolter: misses; "
+        "Nob Gritfang: pinned"
+    )
+    assert players_es.endswith(f": falla; Nob Gritfang: {pinned}")
+
+
+def test_a_minion_s_death_is_in_the_line_and_the_players_read_hit_not_damage(sheet):
+    """001's minion dies at the first critical damage (d100 18: hit, right leg; d10 10 + 3
+    Energy against TB 3: 10 damage, Ban's 8 wounds gone; 98: no Righteous Fury)."""
+    names = ("Sergeant Varro Tull", "Cultist Ban")
+    fight = _fight(sheet, "dark_heresy", names, "Acolytes")
+    fight.attack(
+        "Sergeant Varro Tull", "Lasgun", "Cultist Ban", EnteredDice([18, 10, 98]), distance=10
+    )
+    gm, gm_es, players, players_es = _said(fight)
+    assert (
+        gm == "Sergeant Varro Tull hits Cultist Ban once with Lasgun: 10 damage; Cultist Ban: dead"
+    )
+    assert gm_es.endswith(": 10 de daño; Cultist Ban: muerto")
+    assert players == "Sergeant Varro Tull attacks Cultist Ban with Lasgun: hits; Cultist Ban: dead"
+    assert players_es.endswith(": impacta; Cultist Ban: muerto")
+    assert not any(digit in players + players_es for digit in "0123456789")
+
+
+def test_a_parried_blow_reads_parried_not_a_miss(sheet):
+    """The target's parry (WS 35 +10, d100 12) stops Ilse's sword (d100 8: hit): the line says
+    the parry, to the GM and to the players alike; a plain miss says "misses"."""
+    names = ("Ilse Marr", "Demagogue Ostrava")
+    fight = _fight(sheet, "dark_heresy", names, "Acolytes")
+    fight.attack(
+        "Ilse Marr",
+        "Sword",
+        "Demagogue Ostrava",
+        EnteredDice([8, 12]),
+        options={"reaction": "parry"},
+    )
+    gm, gm_es, players, players_es = _said(fight)
+    assert (
+        gm == players == "Ilse Marr attacks Demagogue Ostrava with Sword: Demagogue Ostrava parries"
+    )
+    assert gm_es == players_es
+    assert gm_es.startswith("Ilse Marr ataca a Demagogue Ostrava con ")
+    assert gm_es.endswith(": Demagogue Ostrava lo para")
+    fight.attack("Ilse Marr", "Sword", "Demagogue Ostrava", EnteredDice([80]))
+    gm, _gm_es, players, players_es = _said(fight)
+    assert gm == "Ilse Marr fails to hit Demagogue Ostrava with Sword"
+    assert players == "Ilse Marr attacks Demagogue Ostrava with Sword: misses"
+    assert players_es.endswith(": falla")

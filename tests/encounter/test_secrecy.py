@@ -26,7 +26,7 @@ import pytest
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.views import public_events
+from gmkit.encounter.views import kept_hidden, public_events
 from gmkit.store import CampaignStore
 from gmkit.systems.base import Effect
 from gmkit.widgets.i18n import LANGUAGE
@@ -139,6 +139,101 @@ def test_a_log_written_before_leaves_out_public_events_touching_a_hidden_one():
     assert public_events(events) == [events[-1]]
 
 
+# --- only an attack gives a hidden combatant away (issue 21, item 3) ---------------------
+
+BREACH = "The Breach at Vaxanide"
+NOB = "Nob Gritfang"  # hidden in the demo's Deathwatch fight
+
+
+@pytest.fixture
+def breach(tmp_path: Path) -> Any:
+    """The demo's Deathwatch breach (its Nob hidden, the kill-team the players' side) in a
+    campaign file of the test's own, at the Nob's turn (initiative typed in roster order)."""
+    with CampaignStore(demo_campaign_file(tmp_path)) as store:
+        fight = Encounter.open(store, BREACH)
+        for number, combatant in enumerate(list(fight.state.combatants.values())):
+            fight.set_initiative(combatant.id, 30 - number)
+        fight.start()
+        while fight.state.current.name != NOB:
+            fight.next_turn()
+        yield fight
+
+
+def players_page(fight: Encounter) -> str:
+    """Everything the players' page of ``fight`` shows (its header, table and log)."""
+    view = PlayerView(fight.store, fight.name, follow=False)
+    try:
+        return view.header.value + view.table.value + view.log_area.value
+    finally:
+        view.close()
+
+
+def test_a_hidden_combatant_s_ready_and_half_actions_keep_him_hidden(breach):
+    """The Nob's Ready put his name on the players' phones: an action but an attack keeps
+    him hidden (the turn panel's actions, and a bare spend of a named action)."""
+    breach.spend(NOB, "half", action="ready")
+    breach.spend(NOB, "half", action="aim")
+    assert breach.combatant(NOB).hidden
+    assert [e["visibility"] for e in breach.effective_events[-2:]] == ["gm", "gm"]
+    assert NOB not in players_page(breach)
+    assert "An enemy acts" in players_page(breach)
+
+
+def test_a_hidden_combatant_s_action_through_the_rules_keeps_him_hidden(breach):
+    breach.act(NOB, "ready")
+    assert breach.combatant(NOB).hidden
+    assert breach.effective_events[-1]["reveals"] == []
+    assert NOB not in players_page(breach)
+
+
+@pytest.mark.parametrize("setting", ["band", "hidden", "exact"])
+def test_a_hidden_attacker_s_attack_reveals_him_and_the_players_read_it(breach, setting):
+    """The players watched a brother drop with no log line: the attack that gives the Nob
+    away is the players' to read, their own side's wounds exactly (d100 18: hit, right leg;
+    d10 7 + 3 Rending, Pen 2: 6 damage after Castor's soak)."""
+    breach.set("enemy_wounds", setting)
+    breach.attack(NOB, "Ork Choppa", "Brother Castor", EnteredDice([18, 7]), spend=True)
+    event = breach.effective_events[-1]
+    assert event["reveals"] == ["nob-gritfang"]
+    assert event["visibility"] == "public"
+    assert not breach.combatant(NOB).hidden
+    told = "Nob Gritfang hits Brother Castor once with Ork Choppa: 6 damage"
+    assert log_of(breach)[0] == told
+    page = players_page(breach)
+    assert told in page
+    assert "Turn: <span class='gmkit-now'>Nob Gritfang</span>" in page
+    LANGUAGE.value = "es"
+    try:
+        assert log_of(breach)[0].startswith("Nob Gritfang impacta a Brother Castor")
+    finally:
+        LANGUAGE.value = "en"
+    breach.undo()  # taken back: hidden again, the line gone
+    assert breach.combatant(NOB).hidden
+    assert NOB not in players_page(breach)
+
+
+def test_a_secret_attack_keeps_the_hidden_attacker_hidden(breach):
+    breach.attack(NOB, "Ork Choppa", "Brother Castor", EnteredDice([18, 7]), secret=True)
+    assert breach.combatant(NOB).hidden
+    assert breach.effective_events[-1]["visibility"] == "gm"
+    assert NOB not in players_page(breach)
+
+
+def test_a_log_written_before_reveals_keeps_its_reveal_on_acting(breach):
+    """A log written before ``reveals``: any action but a free one gave the actor away, and
+    replays so (the players' view of an old fight does not change)."""
+    nob = breach.combatant(NOB).id
+    breach._append({"kind": "spent", "id": nob, "pools": {"actions": 1}, "type": "half"})
+    assert not breach.combatant(NOB).hidden
+    assert kept_hidden(breach.effective_events) == {nob}  # no public event said so
+    events = (
+        {"kind": "added", "id": "x", "hidden": True, "visibility": "gm"},
+        {"kind": "attack", "attacker": "x", "target": "b", "reveals": ["x"], "summary": "X hits"},
+    )
+    assert kept_hidden(events) == set()
+    assert public_events(events) == [events[1]]
+
+
 # --- the players' log obeys the wound setting --------------------------------------------
 
 
@@ -152,12 +247,14 @@ def test_the_players_log_tells_an_enemy_s_wounds_as_the_tracker_does(chapel, set
     if setting == "exact":
         assert line == summary
         return
-    assert line == "Sergeant Varro Tull attacks Cultist Ban: Lasgun"
+    assert line == "Sergeant Varro Tull attacks Cultist Ban with Lasgun: hits"  # and no more
     LANGUAGE.value = "es"
     try:
-        assert log_of(chapel)[0] == "Sergeant Varro Tull ataca a Cultist Ban: Lasgun"
+        line = log_of(chapel)[0]
     finally:
         LANGUAGE.value = "en"
+    assert line.startswith("Sergeant Varro Tull ataca a Cultist Ban con ")
+    assert line.endswith(": impacta")
 
 
 @pytest.mark.parametrize("setting", ["band", "hidden"])
@@ -182,14 +279,14 @@ def test_the_page_and_the_exported_notebook_hold_no_enemy_damage(chapel, tmp_pat
     chapel.attack("Sergeant Varro Tull", "Lasgun", "Cultist Ban", EnteredDice([5, 8]))
     view = PlayerView(chapel.store, CHAPEL, follow=False)
     try:
-        assert "Sergeant Varro Tull attacks Cultist Ban: Lasgun" in view.log_area.value
+        assert "Sergeant Varro Tull attacks Cultist Ban with Lasgun: hits" in view.log_area.value
         assert "damage" not in view.log_area.value
         assert "8" not in view.log_area.value
     finally:
         view.close()
     path = export_player_notebook(chapel.store, CHAPEL, tmp_path / "players.ipynb")
     text = path.read_text()
-    assert "Sergeant Varro Tull attacks Cultist Ban: Lasgun" in text
+    assert "Sergeant Varro Tull attacks Cultist Ban with Lasgun: hits" in text
     assert "8 damage" not in text
 
 

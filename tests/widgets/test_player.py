@@ -105,7 +105,7 @@ def test_no_gm_only_value_is_in_any_widget(view, gm):
     secret = event_text(gm.events[-1])
     view.poll()
     sent = states(view)
-    assert "Ilse Marr attacks Cultist Ban: Laspistol" in sent  # public events reach the players
+    assert "Ilse Marr attacks Cultist Ban with Laspistol: hits" in sent  # public events reach them
     for value in [*SECRETS[:4], "8/8", "vestry", secret]:
         assert value not in sent, value
     assert "hurt" in sent or "bloodied" in sent  # Ban's wounds as a band
