@@ -21,11 +21,13 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gmkit.errors import GmkitError
-from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore, StoreError
+
+if TYPE_CHECKING:  # the sheets (pydantic, pandas) load when a command reads one, not before
+    from gmkit.sheets.base import Sheet
 
 CAMPAIGN_VARIABLE = "GMKIT_CAMPAIGN"
 ENCOUNTER_VARIABLE = "GMKIT_ENCOUNTER"
@@ -235,9 +237,10 @@ class Resolved:
     note: str
 
 
-def resolve_campaign(given: str | Path | None) -> Resolved:
+def resolve_campaign(given: str | Path | None, *, create: bool = False) -> Resolved:
     """What ``gmkit table`` serves: the SQLite file given (checked now), a document's import,
-    or (nothing given) a fresh demo campaign in a temporary folder.
+    or (nothing given) a fresh demo campaign in a temporary folder. ``create`` (``gmkit lab``):
+    a campaign file given that does not exist yet is made, empty, as ``prep.campaign`` would.
 
     Checked now, not inside the page: a file the GM's table could not write (read-only file,
     folder or file system), a damaged or tampered one (:mod:`gmkit.store_check`), or one whose
@@ -255,8 +258,14 @@ def resolve_campaign(given: str | Path | None) -> Resolved:
         path = demo_campaign_file()
         return Resolved(path, f"the demo campaign, written to {path}")
     source = Path(given).expanduser().resolve()
+    if not source.exists() and create:
+        open_campaign(source, create=True).close()  # a document's name: refused, saying why
+        return Resolved(served(source), f"a new campaign file, created: {source}")
     if not source.exists():
-        raise StoreError(f"{source}: no such campaign file")
+        raise StoreError(
+            f"{source}: no such campaign file (gmkit lab {source.name} makes a new one; "
+            f"gmkit demo {source.name} writes the demo campaign there)"
+        )
     if is_sqlite_file(source):
         return Resolved(served(source), f"the campaign file {source}")
     imported = import_document(source)

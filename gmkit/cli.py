@@ -3,7 +3,7 @@ write the demo, copy the notebooks, import and export.
 
     gmkit table [CAMPAIGN] [--port 8866] [--no-browser]
     gmkit players [CAMPAIGN] [--encounter NAME] [--port 8867] [--no-browser]
-    gmkit lab [CAMPAIGN] [--dir DIR] [--port 8888] [--no-browser]
+    gmkit lab [CAMPAIGN] [--dir DIR] [--port 8888] [--no-browser] [--allow-root]
     gmkit notebooks DIR [--force]      (the prep and tour notebooks, for a pip install)
     gmkit demo PATH                    (.gmk/.sqlite: a campaign file; .yaml/.json: a document)
     gmkit import CAMPAIGN ROSTER_FILE [--title T] [--game G]
@@ -13,9 +13,11 @@ write the demo, copy the notebooks, import and export.
 
 CAMPAIGN is a SQLite campaign file (``.gmk``); a YAML/JSON campaign document given to ``table``
 is imported into a new campaign file beside it (or in a temporary folder when its folder is
-not writable), and the command says which. The file reaches the app through ``GMKIT_CAMPAIGN``,
-outside the folder Voila serves, so it is never downloadable. A server is announced ("serving
-URL") only once it answers; a port in use is an error (exit status 2). See gmkit.launch.
+not writable), and the command says which; ``lab`` creates an empty campaign file where there
+is none (as ``prep.campaign`` does), and says so. The file reaches the app through
+``GMKIT_CAMPAIGN``, outside the folder Voila serves, so it is never downloadable. A server is
+announced ("serving URL") only once it answers; a port in use is an error (exit status 2), said
+before anything is written. See gmkit.launch.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
+# Only what every command needs is imported here (the standard library, and gmkit's campaign
+# file and launch modules, which import nothing heavy): sheets (pydantic, pandas), the demo and
+# the servers' own modules (nbformat, tornado) are imported by the commands that use them, so
+# `gmkit --help` or `gmkit export` never waits for what it does not use.
 from gmkit.campaign import (
     CAMPAIGN_VARIABLE,
     ENCOUNTER_VARIABLE,
@@ -40,25 +46,27 @@ from gmkit.campaign import (
     read_roster_file,
     resolve_campaign,
 )
-from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError
 from gmkit.launch import (
     LAB_NOTEBOOK,
     PLAYERS_KERNELS,
     TABLE_KERNELS,
     access_url,
+    check_port,
     players_access,
+    running_as_root,
     serve_lab,
     serve_voila,
     table_access,
 )
 from gmkit.launch import voila_command as voila_command  # the bench serves notebooks with it
-from gmkit.sheets.io import write_roster
 from gmkit.store import CampaignStore
 
 DEFAULT_PORT = 8866
 PLAYERS_PORT = 8867
 LAB_PORT = 8888
+TABLE_IP = LAB_IP = "127.0.0.1"  # the GM's own machine only
+PLAYERS_IP = "0.0.0.0"  # the players' devices on the local network
 LAST_TABLE = "gmkit-last-table-campaign.txt"  # in the temp folder: what `players` follows
 
 
@@ -111,6 +119,7 @@ def _last_table_pointer() -> Path:
 
 
 def _table(args: argparse.Namespace) -> int:
+    check_port(args.port, TABLE_IP)  # a port taken: said before a demo campaign is written
     resolved = resolve_campaign(args.campaign)
     print(f"gmkit table: {resolved.note}", flush=True)
     print(f"gmkit table: campaign file {resolved.path}", flush=True)
@@ -130,7 +139,7 @@ def _table(args: argparse.Namespace) -> int:
         notebook_path("table.ipynb"),
         {CAMPAIGN_VARIABLE: str(resolved.path)},
         port=args.port,
-        ip="127.0.0.1",
+        ip=TABLE_IP,
         open_browser=not args.no_browser,
         announce=announce,
         access=access,
@@ -139,6 +148,7 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _players(args: argparse.Namespace) -> int:
+    check_port(args.port, PLAYERS_IP)
     given = args.campaign
     if not given:
         pointer = _last_table_pointer()
@@ -186,7 +196,7 @@ def _players(args: argparse.Namespace) -> int:
         notebook_path("players.ipynb"),
         {CAMPAIGN_VARIABLE: str(path), ENCOUNTER_VARIABLE: encounter},
         port=args.port,
-        ip="0.0.0.0",
+        ip=PLAYERS_IP,
         open_browser=not args.no_browser,
         announce=announce,
         access=access,
@@ -202,10 +212,14 @@ def _lab(args: argparse.Namespace) -> int:
         raise GmkitError(
             f"{folder}: no {LAB_NOTEBOOK} here; copy the notebooks first: gmkit notebooks {folder}"
         )
-    resolved = resolve_campaign(args.campaign)
+    check_port(args.port, LAB_IP)
+    resolved = resolve_campaign(args.campaign, create=True)  # as prep.campaign(path) would
     print(f"gmkit lab: {resolved.note}", flush=True)
     print(f"gmkit lab: campaign file {resolved.path}", flush=True)
     print(f"gmkit lab: notebooks in {folder}", flush=True)
+    allow_root = args.allow_root or running_as_root()
+    if allow_root and not args.allow_root:
+        print("gmkit lab: running as root: JupyterLab started with --allow-root", flush=True)
 
     def announce(url: str) -> None:
         print(f"gmkit lab: serving {url}", flush=True)
@@ -217,6 +231,7 @@ def _lab(args: argparse.Namespace) -> int:
         port=args.port,
         open_browser=not args.no_browser,
         announce=announce,
+        allow_root=allow_root,
     )
 
 
@@ -248,6 +263,8 @@ def _notebooks(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from gmkit.demo import demo_campaign
+
     target = Path(args.path)
     if target.suffix.lower() in SQLITE_SUFFIXES:
         path = create_demo_store(target)
@@ -283,6 +300,8 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from gmkit.sheets.io import write_roster
+
     source = Path(args.campaign)
     if args.players and (args.all or args.encounter):
         raise GmkitError("export: --players is for a roster (an event log is the GM's)")
@@ -363,8 +382,13 @@ def build_parser() -> argparse.ArgumentParser:
     lab.add_argument(
         "campaign",
         nargs="?",
-        help="campaign file (.gmk) or YAML/JSON document, as for table "
-        "(default: a new copy of the demo campaign)",
+        help="campaign file (.gmk; created empty if missing) or YAML/JSON document, as for "
+        "table (default: a new copy of the demo campaign)",
+    )
+    lab.add_argument(
+        "--allow-root",
+        action="store_true",
+        help="let JupyterLab run as root (gmkit gives it anyway when run as root, and says so)",
     )
     lab.add_argument(
         "--dir",

@@ -22,6 +22,7 @@ import contextlib
 import errno
 import html
 import json
+import logging
 import os
 import secrets
 import signal
@@ -37,13 +38,12 @@ import webbrowser
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-import nbformat
-from nbformat.sign import NotebookNotary
+from typing import TYPE_CHECKING
 
 from gmkit.errors import GmkitError
-from gmkit.serving.comm_limit import LIMIT_VARIABLE
-from gmkit.serving.guard import SERVING_VARIABLE, Access
+
+if TYPE_CHECKING:  # imported where used: `gmkit --help` loads no server's modules (tornado...)
+    from gmkit.serving.guard import Access
 
 JUPYTER_DATA = Path(__file__).resolve().parent / "_jupyter"  # gmkit's Voila template
 VOILA_TEMPLATE = "gmkit"
@@ -201,6 +201,8 @@ PLAYERS_KERNELS = KernelPolicy(unconnected=600, idle=3 * 3600, most=12, rate=20,
 
 def table_access(port: int) -> Access:
     """A launch of the GM's table: a new random token, loopback names only."""
+    from gmkit.serving.guard import Access
+
     return Access(token=secrets.token_hex(24), cookie=f"gmkit-table-{port}")
 
 
@@ -209,6 +211,8 @@ PATH_LETTERS = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o, 1/l: typed on a pho
 
 def players_access() -> Access:
     """A launch of the players' view: no token, a new random path, any LAN address."""
+    from gmkit.serving.guard import Access
+
     secret = "".join(secrets.choice(PATH_LETTERS) for _ in range(10))
     return Access(lan=True, path=f"/{secret}/")
 
@@ -256,13 +260,29 @@ def voila_command(
     return command
 
 
+VOILA_RUNNING = "Voilà is running at"  # the start of Voila's line naming its own URL
+
+
+class WithoutBareUrl(logging.Filter):
+    """Voila's "Voilà is running at: URL" without the URL: that bare URL (no token, no path)
+    is refused by gmkit's guard; the one to open is the one gmkit prints once it answers."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith(VOILA_RUNNING):
+            record.msg, record.args = "Voilà is running (the address to open: gmkit's)", ()
+        return True
+
+
 def voila_main(argv: list[str]) -> int:
     """``python -m gmkit.launch ARGS``: Voila's own command with gmkit's data folder first on
-    JUPYTER_PATH, where Voila finds the ``gmkit`` template (whoever runs voila_command)."""
+    JUPYTER_PATH, where Voila finds the ``gmkit`` template (whoever runs voila_command), and
+    without the bare URL Voila would print (:class:`WithoutBareUrl`)."""
     paths = [str(JUPYTER_DATA), *filter(None, [os.environ.get("JUPYTER_PATH")])]
     os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)
-    from gmkit.serving.app import main
+    from gmkit.serving.app import main, voila_class
 
+    # Voila logs through the logger named after its class (traitlets' Application.log)
+    logging.getLogger(voila_class().__name__).addFilter(WithoutBareUrl())
     return main(argv)
 
 
@@ -270,6 +290,9 @@ def voila_main(argv: list[str]) -> int:
 def trusting_notary(notebook: Path) -> Iterator[list[str]]:
     """Voila's options for a notary of this launch that trusts ``notebook`` (signed now, as
     it is on disk); the notary's folder is removed when the block ends."""
+    import nbformat  # seconds to import (its JSON schema checks): only for a server
+    from nbformat.sign import NotebookNotary
+
     with tempfile.TemporaryDirectory(prefix="gmkit-notary-") as folder:
         notary = NotebookNotary(data_dir=folder)
         notary.sign(nbformat.read(notebook, as_version=4))
@@ -305,6 +328,9 @@ def serve_voila(
     """Serve ``notebook`` through Voila on ``port`` to whom ``access`` lets in, its kernels
     bounded by ``kernels``; ``announce`` once the server answers (then the browser opens at
     the access's URL, token included)."""
+    from gmkit.serving.comm_limit import LIMIT_VARIABLE
+    from gmkit.serving.guard import SERVING_VARIABLE, Access
+
     check_port(port, ip)
     access = access or Access()
     local = f"http://127.0.0.1:{port}"
@@ -336,11 +362,19 @@ def serve_voila(
 # --- JupyterLab -------------------------------------------------------------------------------
 
 
-def lab_command(folder: Path, port: int, *, open_browser: bool) -> list[str]:
+def running_as_root() -> bool:
+    """Whether this process runs as root (JupyterLab refuses to, unless told it may)."""
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def lab_command(
+    folder: Path, port: int, *, open_browser: bool, allow_root: bool = False
+) -> list[str]:
     """JupyterLab on ``folder``, opening the prep notebook; nothing asked of the internet (no
     news, no update check). Token, password and the like come from the user's Jupyter config
     (Jupyter's default: a random token per launch); a ``Host`` that is not a loopback address
-    or ``localhost`` is refused whatever that config says (DNS rebinding)."""
+    or ``localhost`` is refused whatever that config says (DNS rebinding). ``allow_root``:
+    JupyterLab may run as root (its ``--allow-root``)."""
     command = [
         sys.executable,
         "-m",
@@ -355,6 +389,8 @@ def lab_command(folder: Path, port: int, *, open_browser: bool) -> list[str]:
         "--LabApp.news_url=",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
+    if allow_root:
+        command.append("--ServerApp.allow_root=True")
     if not open_browser:
         command.append("--no-browser")
     return command
@@ -387,9 +423,10 @@ def serve_lab(
     port: int,
     open_browser: bool,
     announce: Callable[[str], None],
+    allow_root: bool = False,
 ) -> int:
     """Serve JupyterLab on ``folder``; ``announce(url)`` (the prep notebook's URL, token
-    included) once it answers."""
+    included) once it answers. ``allow_root``: as :func:`lab_command`."""
     check_port(port, "127.0.0.1")
 
     def ready(process: subprocess.Popen[bytes]) -> str | None:
@@ -401,7 +438,7 @@ def serve_lab(
         announce(lab_url(info, f"lab/tree/{LAB_NOTEBOOK}"))
 
     return serve(
-        lab_command(folder, port, open_browser=open_browser),
+        lab_command(folder, port, open_browser=open_browser, allow_root=allow_root),
         environment=environment,
         cwd=folder,
         ready_url=ready,

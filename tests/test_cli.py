@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import socket
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -233,6 +237,13 @@ def test_the_lan_address_is_not_a_loopback_one():
 
 
 @pytest.fixture
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
 def taken_port():
     """A port another program listens on (on every interface, as a server would)."""
     with socket.socket() as holder:
@@ -318,3 +329,119 @@ def test_notebooks_refuses_to_write_over_a_notebook_unless_forced(tmp_path, caps
     assert main(["notebooks", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert error.endswith("tour_wfrp2.ipynb exist already; give --force to write over them\n")
+
+
+# --- what a command imports, and what it writes before a port is found taken (issue 21) ------
+
+SERVERS_AND_TABLES = ("nbformat", "voila", "ipywidgets", "pandas", "tornado", "jupyter_server")
+
+
+def imported_by(*argv: str) -> set[str]:
+    """The heavy packages `gmkit ARGV` has imported when it ends (a fresh interpreter)."""
+    code = (
+        "import sys\n"
+        "from gmkit.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({SERVERS_AND_TABLES!r})))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True
+    )
+    return set(ast.literal_eval(done.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["export", "--help"], ["table", "--help"]])
+def test_help_imports_neither_the_servers_nor_the_tables(argv):
+    assert imported_by(*argv) == set()
+
+
+def test_copying_the_notebooks_imports_neither_the_servers_nor_the_tables(tmp_path):
+    assert imported_by("notebooks", str(tmp_path / "nb")) == set()
+    assert (tmp_path / "nb" / "prep.ipynb").exists()
+
+
+def test_exporting_a_campaign_imports_no_server(tmp_path):
+    campaign = create_demo_store(tmp_path / "c.gmk")
+    imported = imported_by("export", str(campaign), "--all", str(tmp_path / "all.json"))
+    assert not imported & {"nbformat", "voila", "ipywidgets", "tornado", "jupyter_server"}
+    assert json.loads((tmp_path / "all.json").read_text())["encounters"]
+
+
+@pytest.mark.parametrize("command", ["table", "lab"])
+def test_a_port_in_use_is_refused_before_a_demo_campaign_is_written(
+    command, taken_port, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the demo would be written
+    assert main([command, "--port", str(taken_port), "--no-browser"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"gmkit {command}: port {taken_port} is in use; choose another with --port\n"
+    )
+    assert captured.out == ""  # no "the demo campaign, written to ..."
+    assert list(tmp_path.iterdir()) == []  # no demo campaign, no last-table note
+
+
+# --- gmkit lab: as root, and on a campaign file not made yet (issue 21) -----------------------
+
+
+@pytest.fixture
+def lab_served(monkeypatch):
+    """What `gmkit lab` asked JupyterLab to serve (no server started): serve_lab's arguments."""
+    calls: list[dict[str, object]] = []
+
+    def serve_lab(folder, environment, **options):
+        calls.append({"folder": folder, "environment": environment, **options})
+        return 0
+
+    monkeypatch.setattr("gmkit.cli.serve_lab", serve_lab)
+    return calls
+
+
+def test_lab_as_root_lets_jupyterlab_run_as_root_and_says_so(
+    lab_served, free_port, tmp_path, capsys, monkeypatch
+):
+    lab = ["lab", str(tmp_path / "c.gmk"), "--port", str(free_port), "--no-browser"]
+    monkeypatch.setattr("gmkit.cli.running_as_root", lambda: True)
+    assert main(lab) == 0
+    assert lab_served[-1]["allow_root"] is True
+    assert "gmkit lab: running as root: JupyterLab started with --allow-root\n" in (
+        capsys.readouterr().out
+    )
+    assert main([*lab, "--allow-root"]) == 0
+    assert lab_served[-1]["allow_root"] is True  # JupyterLab's own option, passed through
+    assert "running as root" not in capsys.readouterr().out  # asked for: nothing to say
+    monkeypatch.setattr("gmkit.cli.running_as_root", lambda: False)
+    assert main(lab) == 0
+    assert lab_served[-1]["allow_root"] is False
+    command = lab_command(Path("nb"), 9, open_browser=False, allow_root=True)
+    assert "--ServerApp.allow_root=True" in command
+    assert "--ServerApp.allow_root=True" not in lab_command(Path("nb"), 9, open_browser=False)
+
+
+def test_lab_on_a_campaign_file_not_made_yet_creates_it_and_says_so(
+    lab_served, free_port, tmp_path, capsys
+):
+    new = tmp_path / "campaigns" / "next-week.gmk"
+    assert main(["lab", str(new), "--port", str(free_port), "--no-browser"]) == 0
+    out = capsys.readouterr().out
+    assert f"gmkit lab: a new campaign file, created: {new}\n" in out
+    assert f"gmkit lab: campaign file {new}\n" in out
+    assert lab_served[-1]["environment"] == {"GMKIT_CAMPAIGN": str(new)}
+    with CampaignStore(new, readonly=True) as store:  # a campaign file, empty
+        assert (store.rosters(), store.encounters()) == ([], [])
+    assert main(["lab", str(new), "--port", str(free_port), "--no-browser"]) == 0
+    assert f"gmkit lab: the campaign file {new}\n" in capsys.readouterr().out  # opened, kept
+    document = tmp_path / "next-week.yaml"
+    assert main(["lab", str(document), "--port", str(free_port), "--no-browser"]) == 2
+    assert "no such campaign document (a new campaign is a .gmk file)" in capsys.readouterr().err
+    assert not document.exists()
+
+
+def test_table_on_a_missing_campaign_file_says_how_to_make_one(tmp_path, free_port, capsys):
+    missing = tmp_path / "next-week.gmk"
+    assert main(["table", str(missing), "--port", str(free_port), "--no-browser"]) == 2
+    assert capsys.readouterr().err == (
+        f"gmkit table: {missing}: no such campaign file (gmkit lab next-week.gmk makes a new "
+        "one; gmkit demo next-week.gmk writes the demo campaign there)\n"
+    )
+    assert not missing.exists()

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -88,7 +89,23 @@ def test_serving_is_printed_only_once_voila_answers(fixture, request):
     server, _ = request.getfixturevalue(fixture)
     output = server.output()
     assert "starting Voila on port" in output
-    assert output.index("Voilà is running at") < output.index(f"serving {server.url}")
+    assert output.index("Voilà is running") < output.index(f"serving {server.url}")
+
+
+@pytest.mark.parametrize("fixture", ["table_server", "players_server"])
+def test_every_address_printed_is_one_that_opens_the_page(fixture, request):
+    """Voila's own "running at http://127.0.0.1:PORT/" (no token, no path: refused) is not
+    printed; the addresses left hold the table's token or the players' path."""
+    server, _ = request.getfixturevalue(fixture)
+    output = server.output()
+    printed = re.findall(r"https?://[^\s'\"]+", output)
+    assert printed  # gmkit's own
+    secret = urllib.parse.urlsplit(server.url)
+    for address in printed:
+        parts = urllib.parse.urlsplit(address)
+        assert parts.path.startswith(secret.path), address  # the players' random path
+        assert secret.query in parts.query, address  # the table's token
+    assert "Voilà is running at" not in output
 
 
 @pytest.mark.parametrize("fixture", ["table_server", "players_server"])
@@ -101,6 +118,7 @@ def test_the_served_notebooks_are_trusted(fixture, request):
 
 def test_a_port_taken_when_voila_binds_is_the_same_clear_error(tmp_path, capsys, monkeypatch):
     """The port is free when gmkit looks, and taken by the time Voila binds it."""
+    monkeypatch.setattr("gmkit.cli.check_port", lambda port, ip: None)
     monkeypatch.setattr("gmkit.launch.check_port", lambda port, ip: None)
     campaign = create_demo_store(tmp_path / "c.gmk")
     with socket.socket() as holder:
@@ -116,10 +134,9 @@ def test_a_port_taken_when_voila_binds_is_the_same_clear_error(tmp_path, capsys,
 
 def test_lab_prints_the_prep_notebook_s_url_with_its_token(tmp_path):
     """``gmkit lab`` as a user runs it (Jupyter's own config, which asks for a token); its
-    folders are this test's, and root is allowed (CI runs as root)."""
+    folders are this test's. Run as root (CI is), JupyterLab runs: gmkit allows it, saying so."""
     config = tmp_path / "config"
-    config.mkdir()
-    (config / "jupyter_server_config.json").write_text('{"ServerApp": {"allow_root": true}}')
+    config.mkdir()  # no allow_root in it: gmkit's doing
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(config)}
     env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp_path / "workspaces")
@@ -150,6 +167,8 @@ def test_lab_prints_the_prep_notebook_s_url_with_its_token(tmp_path):
         assert token, url
         assert len(token.group(1)) >= 32  # Jupyter's own, random
         assert "gmkit lab: campaign file " in log.read_text()
+        as_root = "gmkit lab: running as root: JupyterLab started with --allow-root\n"
+        assert (as_root in log.read_text()) == (os.geteuid() == 0)
         with urllib.request.urlopen(
             f"http://127.0.0.1:{port}/api/status?token={token.group(1)}"
         ) as ok:
