@@ -21,8 +21,10 @@ Defaults and resets, so no setting of one attack carries into the next by accide
 - Another target: its circumstances, distance and reaction cleared (pinned ones stay).
 - After an attack is applied: the reaction cleared, the rest kept where still offered (the
   same attacker shooting again at the same target, from the same place).
-- The combatants' conditions are read from the encounter on every request (the circumstances
-  they imply are worked out then, never kept), so a condition that ended sets nothing.
+- The combatants' conditions and the target's sheet are read from the encounter on every
+  request (the circumstances they imply are worked out then, never kept), so a condition that
+  ended sets nothing; one the GM turns off goes to the rules as False (his word, which they
+  keep), so it stays off for that attack.
 - :meth:`pin` keeps a circumstance for the whole fight (darkness, a storm) through every reset.
 
 Dice (:mod:`gmkit.forms.dice`): gmkit's seeded dice, or the table's, typed; a typed attack
@@ -120,13 +122,14 @@ class AttackForm:
 
     @property
     def implied(self) -> dict[str, Any]:
-        """The circumstances the combatants' conditions set now (worked out, never kept)."""
+        """The circumstances the combatants' conditions and the target's sheet set now (worked
+        out, never kept)."""
         state = self.encounter.state
         attacker, target = state.combatants.get(self.attacker), state.combatants.get(self.target)
         if attacker is None or target is None or not self.action:
             return {}
         found = choices.implied_circumstances(
-            self.game, self.action, attacker.conditions, target.conditions
+            self.game, self.action, attacker.conditions, target.conditions, target.sheet
         )
         known = {choice.id for choice in self.offered.circumstances} - self.suppressed
         return {key: value for key, value in found.items() if key in known}
@@ -409,12 +412,15 @@ class AttackForm:
         options = dict(self.options)
         if self.reaction:
             options["reaction"] = self.reaction
+        # an implied circumstance the GM turned off goes as False: the rules take it as his
+        # word, not as one left for the conditions or the sheet to set
+        turned_off = {key: False for key in self.suppressed if key not in self.circumstances}
         return {
             "action": self.action,
             "mode": self.mode,
             "distance": self.distance,
             "called_location": self.location or None,
-            "circumstances": self.in_effect,
+            "circumstances": {**turned_off, **self.in_effect},
             "options": options,
         }
 

@@ -11,6 +11,8 @@ for every total modifier from -60 to +60 (002 has no cap: the modifier is added 
 
 Read from the resolver's own parts, never copied:
 
+- ``wfrp2.with_encounter_state``: the circumstances the combatants' conditions and the target's
+  sheet set, added as the resolver adds them (a stunned target, a shield in the other hand).
 - ``wfrp2.setup.attack_setup``: the characteristic, its modifiers, the number of attacks,
   automatic hits, Impact's dice, extra damage, Armour Piercing, Precise, the reactions the
   target may use (each a ``ReactionOption`` with its characteristic and modifiers);
@@ -65,6 +67,7 @@ from gmkit.systems.base import AttackRequest
 from gmkit.systems.percentile import LOCATIONS, capped
 from gmkit.systems.tables import table
 from gmkit.systems.wfrp2 import damage as wfrp2_damage
+from gmkit.systems.wfrp2 import with_encounter_state
 from gmkit.systems.wfrp2.damage import roll_critical, roll_damage, soak
 from gmkit.systems.wfrp2.resolve import GAME, reaction_choices, wound_state_at
 from gmkit.systems.wfrp2.setup import AttackSetup, attack_setup, options_of, sheets
@@ -148,6 +151,7 @@ class WFRPOdds:
         if fury_depth < 1:
             raise OddsError(Message("wfrp2.odds.fury_depth"))
         attacker, target = sheets(request)
+        request = with_encounter_state(request)  # as the resolver: conditions, the sheet
         setup = attack_setup(request)
         self.request, self.setup = request, setup
         self.attacker, self.target_sheet = attacker, target

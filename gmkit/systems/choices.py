@@ -134,10 +134,16 @@ def reactions_available(game: str, request: AttackRequest) -> dict[str, Text]:
 
 
 def implied_circumstances(
-    game: str, action: str, attacker_conditions: Iterable[str], target_conditions: Iterable[str]
+    game: str,
+    action: str,
+    attacker_conditions: Iterable[str],
+    target_conditions: Iterable[str],
+    target_sheet: Sheet | None = None,
 ) -> dict[str, Any]:
-    """Circumstances the combatants' conditions set (WFRP 2e: a running target, an aim)."""
-    return offers(game).implied(action, attacker_conditions, target_conditions)
+    """Circumstances the combatants' conditions set (WFRP 2e: a running target, an aim) and
+    those the target's sheet sets (WFRP 2e: a shield or a second weapon carried, a weapon in
+    the other hand)."""
+    return offers(game).implied(action, attacker_conditions, target_conditions, target_sheet)
 
 
 def state_options(game: str, request: AttackRequest) -> dict[str, Any]:

@@ -65,7 +65,11 @@ class Offers(Protocol):
     def preview(self, request: AttackRequest) -> Preview | None: ...
     def reactions_available(self, request: AttackRequest) -> dict[str, Text]: ...
     def implied(
-        self, action: str, attacker: Iterable[str], target: Iterable[str]
+        self,
+        action: str,
+        attacker: Iterable[str],
+        target: Iterable[str],
+        target_sheet: Sheet | None = None,
     ) -> dict[str, Any]: ...
     def state_options(self, request: AttackRequest) -> dict[str, Any]: ...
 
@@ -128,7 +132,11 @@ class ShootingOffers:
         return {}
 
     def implied(
-        self, action: str, attacker: Iterable[str], target: Iterable[str]
+        self,
+        action: str,
+        attacker: Iterable[str],
+        target: Iterable[str],
+        target_sheet: Sheet | None = None,
     ) -> dict[str, Any]:
         return {}
 

@@ -200,3 +200,44 @@ def test_a_side_shoots_fighter_by_fighter_the_next_ready_once_one_has_shot():
     assert form.distance is None  # measured again for this fighter
     fight.next_turn()  # close combat, a new phase: the first of the side who may act in it
     assert form.attacker == side[0]
+
+
+def test_a_shield_bearer_may_parry_by_default_and_the_gm_may_turn_it_off(wfrp):
+    """Issue 21: Gunther (Hand Weapon + Shield) read "parry not possible" unless the GM ticked
+    "Target holds a weapon in the other hand" on every attack: the sheet sets it now."""
+    form = AttackForm(wfrp)
+    form.select_attacker("Gor Bloodhorn")
+    form.select_target("Gunther Brandauer")
+    assert form.in_effect == {"target_second_weapon": True}
+    assert "parry" in ids(form.offered.reactions)
+    form.select_reaction("parry")
+    result = form.resolve("20 20")  # hit; Gunther parries with his shield: WS 41 + 10
+    assert result is not None
+    assert result.hits == 0
+    form.set_circumstance("target_second_weapon", False)  # the GM: his shield is slung
+    assert form.in_effect == {}
+    assert "parry" not in ids(form.offered.reactions)
+    assert "parry" in form.offered.reactions_refused
+    result = form.resolve("20 5")
+    assert result is not None
+    assert result.hits == 1
+    reactions = next(s for s in result.steps if str(s.title) == "Reactions")
+    assert str(reactions.outcome).startswith("parry not available (needs a parry stance")
+
+
+def test_an_implied_circumstance_the_gm_turns_off_stays_off_when_resolved(wfrp):
+    """A running target (+20 WS, implied by his condition) turned off by the GM: the preview
+    said WS 41 while the resolution, reading the condition again, gave 61."""
+    wfrp.add_condition("Gor Bloodhorn", "running", rounds=1)
+    form = AttackForm(wfrp)
+    form.select_attacker("Gunther Brandauer")
+    form.select_target("Gor Bloodhorn")
+    assert form.in_effect == {"target_running": True, "target_second_weapon": True}
+    form.set_circumstance("target_running", False)
+    assert form.preview is not None
+    assert form.preview.target == 41
+    result = form.resolve("50 5")
+    assert result is not None
+    test = next(s for s in result.steps if str(s.title) == "WS test")
+    assert test.target == 41
+    assert result.hits == 0  # 50 misses WS 41 (it hit 61 before)

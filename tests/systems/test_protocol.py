@@ -107,11 +107,13 @@ def test_wfrp_maps_the_encounters_conditions_to_its_circumstances():
             "target_reactions": {"parry": 1, "dodge": 0},
         },
     )
-    # prone: 002 prices no prone target (gm_modifier); a reaction spent: no second one
+    # prone: 002 prices no prone target (gm_modifier); a reaction spent: no second one; Gor's
+    # sheet carries a hand weapon and a shield: a weapon in the other hand (issue 21)
     assert encounter_circumstances(request) == {
         "aimed": True,
         "target_parried": True,
         "target_running": True,
+        "target_second_weapon": True,
         "target_stunned": True,
         "target_surprised": True,
     }
@@ -120,7 +122,7 @@ def test_wfrp_maps_the_encounters_conditions_to_its_circumstances():
         "Hand Weapon",
         gor,
         action="charge_attack",
-        circumstances={"target_stunned": False},  # the GM's word stays
+        circumstances={"target_stunned": False, "target_second_weapon": False},  # the GM's word
         options={"attacker_conditions": ["aiming"], "target_conditions": ["stunned"]},
     )
     assert encounter_circumstances(charge) == {}  # aimed goes with a standard attack only

@@ -144,6 +144,7 @@ def test_a_gm_catalog_replaces_the_packaged_one(tmp_path, monkeypatch, fresh_tab
         ("actions", [{"id": "hit", "type": "half", "modifiers": {"WS": "lots"}}], "whole numbers"),
         ("circumstances", [{"id": "fog", "blocks": ["duck"]}], "parry or dodge only"),
         ("circumstances", [{"id": "fog", "bearer": "bystander"}], "bearer is target or attacker"),
+        ("circumstances", [{"id": "fog", "sheet": "a_cloak"}], "sheet: names no reading"),
         ("qualities", [{"name": "Huge", "damage_dice": 0}], "damage_dice"),
         ("qualities", {"Impact": 2}, "must be a YAML list"),
     ],

@@ -94,9 +94,45 @@ def test_the_parry_weapon_can_be_chosen_and_a_bow_cannot_parry():
 
 
 def test_a_parry_needs_a_parry_stance_or_a_second_weapon():
-    result = attack([20, 5], options={"reaction": "parry"})
+    one_sword = character("Gor", weapons=[HAND, BOW], skills=["Dodge Blow"])
+    result = attack([20, 5], target=one_sword, options={"reaction": "parry"})
     assert str(step(result, "Parry").outcome).startswith("not possible: needs a parry stance")
     assert [e.kind for e in result.effects] == ["damage"]  # no reaction spent, no die for it
+
+
+def test_a_shield_on_the_sheet_is_a_weapon_in_the_other_hand_so_the_target_parries():
+    """Issue 21: Gunther (Hand Weapon + Shield) read "parry not possible" unless the GM ticked
+    the circumstance on every attack; 002 gives the parry to a weapon in the other hand."""
+    result = attack([20, 51], options={"reaction": "parry"})  # DEFENDER: Hand Weapon + Shield
+    parry = step(result, "Parry")
+    assert (str(parry.outcome), parry.target) == ("success: the attack is turned aside", 51)
+    assert result.request.circumstances["target_second_weapon"] is True  # as resolved
+    assert result.hits == 0
+
+
+@pytest.mark.parametrize(
+    ("weapons", "parries"),
+    [
+        ([HAND, SHIELD], True),
+        ([HAND, HAND | {"name": "Dagger", "damage": "SB-3"}], True),  # a weapon in each hand
+        ([RAPIER, {"name": "Main Gauche", "group": "Parrying", "damage": "SB-3"}], True),
+        ([HAND, BOW], False),  # a bow is no weapon for the other hand
+        ([GREAT, SHIELD], False),  # a great weapon takes both hands
+        ([HAND], False),
+    ],
+)
+def test_the_sheet_says_whether_a_weapon_is_in_the_other_hand(weapons, parries):
+    target = character("Gor", weapons=weapons)
+    options = SYSTEM.reactions_available(request(target=target))
+    assert options["parry"].available is parries
+
+
+def test_the_gm_turns_the_sheets_second_weapon_off():
+    result = attack(
+        [20, 5], circumstances={"target_second_weapon": False}, options={"reaction": "parry"}
+    )
+    assert str(step(result, "Parry").outcome).startswith("not possible: needs a parry stance")
+    assert [e.kind for e in result.effects] == ["damage"]
 
 
 def test_a_parry_needs_a_melee_weapon_ready():
@@ -190,7 +226,7 @@ def test_a_standing_choice_is_used_on_the_first_hit_only():
 
 
 def test_the_result_reports_what_was_available():
-    result = attack([99])
+    result = attack([99], circumstances={"target_second_weapon": False})
     assert str(step(result, "Reactions").outcome) == (
         "parry not available (needs a parry stance or a weapon in the other hand (002)); "
         "dodge available (Ag 33)"

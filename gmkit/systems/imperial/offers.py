@@ -227,7 +227,11 @@ class ImperialOffers:
         return found
 
     def implied(
-        self, action: str, attacker: Iterable[str], target: Iterable[str]
+        self,
+        action: str,
+        attacker: Iterable[str],
+        target: Iterable[str],
+        target_sheet: Sheet | None = None,
     ) -> dict[str, Any]:
         return {}  # the rules read the conditions from the standings themselves
 

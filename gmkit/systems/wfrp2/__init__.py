@@ -66,10 +66,13 @@ circumstances whose ``condition`` the catalog names, for the bearer it names (a 
 +20 WS and no parry or dodge; a helpless one: hit automatically, +1d10 damage; a surprised one,
 a running one, an aiming attacker...), and the reactions the target spent this round
 (``request.target_standing.reactions``: ``{"parry": 1}``) rule out another of the same (002: one
-parry and one dodge a round). A circumstance the request gives, even as False, is the GM's
-word and stays. Conditions the catalog does not price (prone: 002 gives no modifier) change
-nothing; ``gm_modifier`` is for them. :meth:`WFRP2System.apply_effect` applies one effect to a
-sheet for the encounter (:func:`~gmkit.systems.wfrp2.effects.apply_effect`).
+parry and one dodge a round). The target's sheet sets those whose ``sheet`` the catalog
+names (:mod:`~gmkit.systems.wfrp2.carried`: a shield or a second one-handed melee weapon
+carried is a weapon in the other hand, so the target may parry, 002). A circumstance the
+request gives, even as False, is the GM's word and stays. Conditions the catalog does not
+price (prone: 002 gives no modifier) change nothing; ``gm_modifier`` is for them.
+:meth:`WFRP2System.apply_effect` applies one effect to a sheet for the encounter
+(:func:`~gmkit.systems.wfrp2.effects.apply_effect`).
 """
 
 from __future__ import annotations
@@ -82,6 +85,7 @@ from gmkit.dice import DiceSource
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
 from gmkit.systems.wfrp2.acting import attack_effects, refuse_unable
+from gmkit.systems.wfrp2.carried import sheet_circumstances
 from gmkit.systems.wfrp2.catalogs import (
     Action,
     Circumstance,
@@ -149,8 +153,8 @@ REACTION_CIRCUMSTANCES = {"parry": "target_parried", "dodge": "target_dodged"}
 
 
 def encounter_circumstances(request: AttackRequest) -> dict[str, Any]:
-    """The circumstances the encounter's standings in ``request`` set (see the module
-    docstring); those the request gives are left out."""
+    """The circumstances the encounter's standings and the target's sheet in ``request`` set
+    (see the module docstring); those the request gives are left out."""
     held = {
         "attacker": set(request.attacker_standing.conditions),
         "target": set(request.target_standing.conditions),
@@ -166,6 +170,7 @@ def encounter_circumstances(request: AttackRequest) -> dict[str, Any]:
     for reaction, circumstance in REACTION_CIRCUMSTANCES.items():
         if int(spent.get(reaction, 0) or 0) > 0:
             found[circumstance] = True
+    found.update(sheet_circumstances(request.target))
     return {key: value for key, value in found.items() if key not in request.circumstances}
 
 

@@ -25,6 +25,7 @@ from typing import Any, Literal, TypeVar, cast
 from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message
 from gmkit.systems.tables import table
+from gmkit.systems.wfrp2.carried import SHEET_READINGS
 from gmkit.systems.wfrp2.terms import slug
 
 ActionType = Literal["full", "half", "free", "varies"]
@@ -105,6 +106,7 @@ class Circumstance:
     extra_damage: str | None = None
     off_hand: bool = False
     actions: tuple[str, ...] = ()
+    sheet: str | None = None  # set by the target's sheet: a reading of carried.SHEET_READINGS
     source: str = "002"
 
     @property
@@ -251,6 +253,9 @@ def _circumstances() -> dict[str, Circumstance]:
                 raise _fail("circumstances", entry, Message("wfrp2.catalog.reactions", key=key))
         if entry.get("bearer", "target") not in ("target", "attacker"):
             raise _fail("circumstances", entry, Message("wfrp2.catalog.bearer"))
+        if entry.get("sheet") is not None and entry["sheet"] not in SHEET_READINGS:
+            problem = Message("wfrp2.catalog.sheet_reading", known=tuple(SHEET_READINGS))
+            raise _fail("circumstances", entry, problem)
         item = Circumstance(
             **{
                 **entry,

@@ -3,7 +3,9 @@
 Weapons: the sheet's and "Unarmed" (002 fights bare-handed). Modes: "melee" or "ranged" (a
 weapon is used in its own mode only). Actions: the catalog's attack actions; an action is
 refused as ``attack_setup`` refuses it. Circumstances set by a combatant's conditions (a
-running target, an aim) are implied (``implied``).
+running target, an aim) or by the target's sheet (a shield or a second weapon carried: a weapon
+in the other hand, so it may parry) are implied (``implied``): the panel shows them set, and the
+GM may turn one off.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from gmkit.systems.base import AttackRequest, Choice, Modifier
 from gmkit.systems.offers import UNARMED, Preview, first_preferred, reaction_choice
 from gmkit.systems.percentile import characteristic, modifiers_text
 from gmkit.systems.wfrp2 import catalogs
+from gmkit.systems.wfrp2.carried import sheet_circumstances
 from gmkit.systems.wfrp2.catalogs import Circumstance
 from gmkit.systems.wfrp2.setup import attack_setup, find_weapon, reactions_available
 from gmkit.systems.wfrp2.terms import action_type, rated, reaction_name
@@ -131,16 +134,21 @@ class WFRP2Offers:
         }
 
     def implied(
-        self, action: str, attacker: Iterable[str], target: Iterable[str]
+        self,
+        action: str,
+        attacker: Iterable[str],
+        target: Iterable[str],
+        target_sheet: Sheet | None = None,
     ) -> dict[str, Any]:
         held = {"attacker": set(attacker), "target": set(target)}
-        return {
+        found: dict[str, Any] = {
             item.id: True
             for item in catalogs.circumstances().values()
             if item.condition
             and item.condition in held[item.bearer]
             and not (item.actions and action not in item.actions)
         }
+        return {**found, **sheet_circumstances(target_sheet)}
 
     def state_options(self, request: AttackRequest) -> dict[str, Any]:
         return {}

@@ -115,7 +115,11 @@ class DuelOffers:
         return {}
 
     def implied(
-        self, action: str, attacker: Iterable[str], target: Iterable[str]
+        self,
+        action: str,
+        attacker: Iterable[str],
+        target: Iterable[str],
+        target_sheet: Sheet | None = None,
     ) -> dict[str, Any]:
         return {}
 
