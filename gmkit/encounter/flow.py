@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from gmkit.dice import DiceSource, DieRoll
+from gmkit.dice import DiceSource, DieRoll, EnteredDice
 from gmkit.encounter.core import EncounterCore, as_json, check_dice, roll_record
 from gmkit.encounter.dues import dues_between, phase_of
 from gmkit.encounter.permits import Permit, may_act, may_react, may_take
@@ -26,9 +26,16 @@ class TurnCommands(EncounterCore):
         return phase_of(self.state)
 
     def roll_initiative(
-        self, source: DiceSource, *, ids: Iterable[str] | None = None, by_group: bool = False
+        self,
+        source: DiceSource,
+        *,
+        ids: Iterable[str] | None = None,
+        by_group: bool = False,
+        rest: bool = False,
     ) -> dict[str, int]:
-        """Roll 1d10 + the game's base for each combatant (or ``ids``).
+        """Roll 1d10 + the game's base for each combatant (or ``ids``); ``rest``: only for
+        those of them without a score yet (the scores the players called out stay), refused
+        when everyone has one.
 
         ``by_group`` (Dark Heresy 001's option): one d10 per group, each member adding its own
         base. Physical dice: pass an ``EnteredDice`` with the values in the order rolled.
@@ -37,6 +44,10 @@ class TurnCommands(EncounterCore):
         if structure.kind != "initiative":
             raise RulesError(Message("turns.initiative_by_sides", game=self.game))
         chosen = [self.combatant(i) for i in ids] if ids is not None else self.state.present
+        if rest and chosen and all(c.initiative is not None for c in chosen):
+            raise RulesError(Message("turns.initiative_all_scored"))
+        if rest:
+            chosen = [c for c in chosen if c.initiative is None]
         if not chosen:
             raise RulesError(Message("turns.initiative_no_one"))
         keys: dict[str, str] = {}
@@ -63,22 +74,25 @@ class TurnCommands(EncounterCore):
         self._append({"kind": "initiative", "entries": entries})
         return {entry["id"]: entry["score"] for entry in entries}
 
-    def set_initiative(self, ident: str, score: int) -> None:
-        """The GM types a combatant's initiative score."""
+    def set_initiative(
+        self, ident: str, score: int | None = None, *, die: int | str | None = None
+    ) -> int:
+        """The GM types a combatant's initiative: its ``score`` (the total a player called
+        out), or the ``die`` as rolled at the table (the d10: the game's base is added, and
+        the log keeps it as a physical die). Returns the score."""
         combatant = self.combatant(ident)
-        self._append(
-            {
-                "kind": "initiative",
-                "entries": [
-                    {
-                        "id": combatant.id,
-                        "base": combatant.initiative_base,
-                        "roll": None,
-                        "score": score,
-                    }
-                ],
-            }
-        )
+        base = combatant.initiative_base
+        roll: dict[str, Any] | None = None
+        if die is not None and score is None:
+            typed = EnteredDice([die]).roll_die(10, _initiative_die(combatant.name))
+            roll, total = roll_record(typed), typed.value + base
+        elif score is not None and die is None:
+            total = int(score)
+        else:
+            raise RulesError(Message("turns.initiative_score_or_die", name=combatant.name))
+        entry = {"id": combatant.id, "base": base, "roll": roll, "score": total}
+        self._append({"kind": "initiative", "entries": [entry]})
+        return total
 
     def start(self, source: DiceSource | None = None, *, surprised: Iterable[str] = ()) -> None:
         """Begin round 1. Surprised combatants (ids or names) lose the first round."""

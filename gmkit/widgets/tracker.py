@@ -48,6 +48,13 @@ from gmkit.widgets.i18n import LANGUAGE, t, words
 from gmkit.widgets.shared_looks import Shared
 from gmkit.widgets.style import THEME_CLASS, style_widget
 from gmkit.widgets.tracker_drawn import Drawn, by_owner
+from gmkit.widgets.tracker_initiative import (
+    box_help,
+    read_initiative,
+    roll_button,
+    rolled_rest,
+    took,
+)
 from gmkit.widgets.tracker_marks import NO_MARKS, Marks
 from gmkit.widgets.tracker_row import ConfirmBar, TrackerRow
 from gmkit.widgets.tracker_style import tracker_style_widget
@@ -185,22 +192,28 @@ class InitiativeTracker(widgets.VBox):
         self._run(self.encounter.redo)
 
     def set_initiative(self, ident: str, value: str | int) -> bool:
-        """The table's initiative for a combatant (id or name), typed in its row's box: a whole
-        number, else refused naming the combatant; the rows are sorted again. True if set."""
+        """The table's initiative for a combatant (id or name), typed in its row's box: the
+        total (``12``), the d10 as rolled (``d7``: the base added) or a sum (``7+4``), and the
+        message line says which it took (:mod:`gmkit.widgets.tracker_initiative`); anything
+        else is refused naming the combatant. The rows are sorted again. True if set."""
         found = self._run(lambda: self.encounter.combatant(ident))
         if found is None:
             return False
         text = str(value).strip()
-        try:
-            score = int(text)
-        except ValueError:
+        typed = read_initiative(text)
+        if typed is None:
             if text:  # an emptied box: the score stays, nothing to say
                 problem = Message("widgets.initiative_not_number", name=found.name, value=text)
                 self._say(words(problem), error=True)
             if found.id in self._rows:
                 self._rows[found.id].show_initiative(found.initiative)
             return False
-        return self._run(lambda: self.encounter.set_initiative(found.id, score)) is not None
+        fight = self.encounter
+        score = self._run(lambda: fight.set_initiative(found.id, typed.score, die=typed.die))
+        if score is None:
+            return False
+        self._say(words(took(typed, found.name, score, found.initiative_base)))
+        return True
 
     def remove_condition(self, ident: str, name: str) -> bool:
         """Take condition ``name`` off a combatant (id or name): its chip's cross."""
@@ -212,11 +225,17 @@ class InitiativeTracker(widgets.VBox):
         return self._run(remove) is not None
 
     def roll_initiative(self, values: str | None = None) -> dict[str, int] | None:
-        """Roll initiative for everyone present: with ``values`` (``"7, 4, 9"``, physical
-        dice in the order rolled), else the dice field's values, else the tracker's dice.
-        Returns the scores by id, or None if refused."""
+        """Roll initiative for everyone present without a score ("Roll the rest": the scores
+        typed stay, and the message line says whose): with ``values`` (``"7, 4, 9"``,
+        physical dice in the order rolled), else the dice field's values, else the tracker's
+        dice. Returns the scores rolled by id, or None if refused."""
         source = self._source(values)
-        return self._run(lambda: self.encounter.roll_initiative(source), source, values)
+        fight = self.encounter
+        rolled = self._run(lambda: fight.roll_initiative(source, rest=True), source, values)
+        kept = rolled_rest(fight.state, rolled) if rolled else None
+        if kept is not None:
+            self._say("; ".join(part for part in (words(kept), self.message) if part))
+        return rolled
 
     def start(self, values: str | None = None, *, surprised: Iterable[str] = ()) -> None:
         """Begin round 1 (``surprised``: ids or names who lose it); a tie's roll-off takes
@@ -357,7 +376,6 @@ class InitiativeTracker(widgets.VBox):
     def _relabel(self) -> None:
         self.previous_button.description = t("previous_turn")
         self.next_button.description = t("next_turn")
-        self.roll_button.description = t("roll_initiative")
         self.start_button.description = t("start")
         self.dice_values.description = t("physical_dice")
         if self._confirm is not None:
@@ -385,7 +403,7 @@ class InitiativeTracker(widgets.VBox):
         self._place_confirm(list(self._shown))
         self._render_history()
         self.start_button.disabled = state.started
-        self.roll_button.disabled = state.started  # a late joiner rolls as it is added
+        self._render_roll(state)
         self.next_button.disabled = not state.started
         self.previous_button.disabled = not state.started
 
@@ -399,6 +417,13 @@ class InitiativeTracker(widgets.VBox):
             combatant = state.combatants[ident]
             row = self._rows[ident]
             row.show(row_html(self._structure, state, combatant, triggers))
+    def _render_roll(self, state: EncounterState) -> None:
+        """Roll initiative, or "Roll the rest (3)" once some rows have a score; off when
+        everyone has one, or once the fight has started (a late joiner rolls as it is added)."""
+        label, help_text, off = roll_button(state)
+        _assign(self.roll_button, description=words(label), tooltip=words(help_text))
+        _assign(self.roll_button, disabled=off)
+
             row.show_initiative(combatant.initiative)
             row.show_conditions(chips(self.encounter.game, combatant))
 
@@ -410,6 +435,9 @@ class InitiativeTracker(widgets.VBox):
 
     def _render_history(self) -> None:
         """Undo and Redo labelled with what they take back (the full text as the tooltip);
+            if row.initiative_box is not None:
+                help_text = box_help(combatant.name, combatant.initiative_base)
+                _assign(row.initiative_box, tooltip=words(help_text))
         live when there is something to take back (the text is None exactly when not: each
         is read once, as ``can_undo`` reads the whole log)."""
         fight = self.encounter
@@ -503,3 +531,10 @@ class InitiativeTracker(widgets.VBox):
         reminders = reminders_html(state)
         if self.reminder_area.value != reminders:
             self.reminder_area.value = reminders
+
+
+def _assign(widget: widgets.Widget, **values: object) -> None:
+    """Assign only the traits whose value differs: an equal value sends nothing."""
+    for name, value in values.items():
+        if getattr(widget, name) != value:
+            setattr(widget, name, value)

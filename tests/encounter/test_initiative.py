@@ -201,6 +201,46 @@ def test_set_initiative_types_a_score_and_records_no_roll(sheet):
     assert fight.log_frame()["dice"].tolist() == ["", "", "", "", ""]
 
 
+def test_roll_the_rest_keeps_the_scores_the_players_called_out(sheet, refused):
+    """Issue 21, item 4: rolling initiative overwrote the players' typed scores. ``rest``
+    rolls only the combatants without one (the typed dice in their order: Ban, then Hesk);
+    with everyone scored it is refused, changing nothing."""
+    fight = Encounter("dark_heresy")
+    tull = fight.add(sheet("dark_heresy", "Sergeant Varro Tull"))  # AgB 3
+    ban = fight.add(sheet("dark_heresy", "Cultist Ban"))  # AgB 3
+    ilse = fight.add(sheet("dark_heresy", "Ilse Marr"))  # AgB 4
+    hesk = fight.add(sheet("dark_heresy", "Cultist Hesk"))
+    fight.set_initiative(tull, 13)
+    fight.set_initiative(ilse, 6)
+    assert fight.roll_initiative(EnteredDice([2, 9]), rest=True) == {ban: 5, hesk: 12}
+    scores = {c.id: c.initiative for c in fight.state.present}
+    assert scores == {tull: 13, ban: 5, ilse: 6, hesk: 12}
+    assert [e["id"] for e in fight.effective_events[-1]["entries"]] == [ban, hesk]
+    refused(fight, lambda: fight.roll_initiative(EnteredDice([5]), rest=True), "everyone has")
+
+
+def test_the_die_as_rolled_is_typed_and_the_base_added(sheet, refused):
+    """The initiative box takes the d10 as rolled at the table: Dark Heresy adds the Agility
+    Bonus (Ilse's 4: d10 7 is 11), WFRP the Agility (Elsa's 41: d10 0 reads 10, 51); the log
+    keeps a physical die. A score is the total as typed; both or neither, or a die a d10
+    cannot show, is refused naming the combatant."""
+    fight = Encounter("dark_heresy")
+    ilse = fight.add(sheet("dark_heresy", "Ilse Marr"))
+    assert fight.set_initiative(ilse, die=7) == 11
+    assert fight.state.combatant(ilse).initiative == 11
+    entry = fight.effective_events[-1]["entries"][0]
+    assert (entry["base"], entry["roll"]["value"], entry["roll"]["physical"]) == (4, 7, True)
+    assert fight.log_frame()["dice"].tolist()[-1] == "physical"
+    assert fight.set_initiative(ilse, 7) == 7  # a number alone is the total
+    too_high = "initiative: Ilse Marr: 12 cannot come from a d10"
+    refused(fight, lambda: fight.set_initiative(ilse, die=12), too_high, error=DiceValueError)
+    refused(fight, lambda: fight.set_initiative(ilse, 7, die=7), "of Ilse Marr: give the score")
+    refused(fight, lambda: fight.set_initiative(ilse), "of Ilse Marr: give the score")
+    road = Encounter("wfrp2")
+    elsa = road.add(sheet("wfrp2", "Elsa Wendt"))
+    assert road.set_initiative(elsa, die="0") == 51
+
+
 def test_start_is_refused_until_everyone_has_a_score(sheet, refused):
     fight = Encounter("dark_heresy")
     refused(fight, fight.start, "no one in the fight")

@@ -237,20 +237,89 @@ def test_a_typed_initiative_that_is_no_number_is_refused_by_name(made):
     events = fight.events
     box = tracker.rows["ilse-marr"].initiative_box
     box.value = "fourteen"
-    assert tracker.message == "Initiative of Ilse Marr: 'fourteen' is not a whole number"
+    assert tracker.message == (
+        "Initiative of Ilse Marr: 'fourteen' is neither a total (12) nor a d10 as rolled (d7)"
+    )
     assert "gmkit-error" in tracker.message_area.value
     assert fight.events == events
     assert box.value == ""  # the encounter's score shown again
     LANGUAGE.value = "es"
     assert tracker.set_initiative("ilse-marr", "7,5") is False
-    assert tracker.message == "Iniciativa de Ilse Marr: «7,5» no es un número entero"
+    assert tracker.message == (
+        "Iniciativa de Ilse Marr: «7,5» no es ni un total (12) ni un d10 tal como salió (d7)"
+    )
     LANGUAGE.value = "en"
     box.value = "14"
-    assert tracker.message == ""
+    assert tracker.message == "Ilse Marr: initiative 14, taken as the total"
+    assert "gmkit-error" not in tracker.message_area.value
     box.value = ""  # emptied: the score stays, nothing said
     assert box.value == "14"
     assert tracker.message == ""
     assert fight.state.combatants["ilse-marr"].initiative == 14
+
+
+def test_the_box_takes_the_die_as_rolled_or_the_total_and_says_which(made):
+    """Issue 21, item 4: "7" for Ilse (Agility Bonus 4): the d10 or the total? A number is
+    the total, and the line says how to type the die; "d7" is the die (7 + 4 = 11, a physical
+    d10 in the log); "7+4" a sum. The box's tooltip says so, in the page's language."""
+    tracker = tracker_of(made, prepared("dark_heresy", 3))
+    fight = tracker.encounter
+    box = tracker.rows["ilse-marr"].initiative_box
+    assert box.tooltip == (
+        "Initiative of Ilse Marr: the total (as a player calls it out), or the d10 as rolled "
+        "after a d: d7 is 7 + 4 = 11"
+    )
+    box.value = "7"
+    assert fight.state.combatants["ilse-marr"].initiative == 7
+    assert tracker.message == (
+        "Ilse Marr: initiative 7, taken as the total; if 7 is the d10 as rolled, type d7 "
+        "(7 + 4 = 11)"
+    )
+    box.value = "d7"
+    assert fight.state.combatants["ilse-marr"].initiative == 11
+    assert box.value == "11"
+    assert tracker.message == "Ilse Marr: initiative 11 = d10 7 + 4"
+    roll = fight.effective_events[-1]["entries"][0]["roll"]
+    assert (roll["sides"], roll["value"], roll["physical"]) == (10, 7, True)
+    tracker.rows["sergeant-varro-tull"].initiative_box.value = "8 + 3"
+    assert tracker.message == "Sergeant Varro Tull: initiative 11 (8 + 3), taken as the total"
+    box.value = "D12"  # a d10 shows no 12: refused by name, nothing recorded
+    assert tracker.message == (
+        "initiative: Ilse Marr: 12 cannot come from a d10; type 1 to 10 (0 reads 10)"
+    )
+    assert fight.state.combatants["ilse-marr"].initiative == 11
+    LANGUAGE.value = "es"
+    assert box.tooltip.startswith("Iniciativa de Ilse Marr: el total (como lo canta un jugador)")
+    box.value = "d0"
+    assert tracker.message == "Ilse Marr: iniciativa 14 = d10 10 + 4"
+
+
+def test_roll_initiative_rolls_the_rest_and_keeps_the_typed_scores(made):
+    """Issue 21, item 4: Roll initiative overwrote the players' typed scores without a word.
+    Once some rows have a score it reads "Roll the rest (n)" and rolls only the others (the
+    dice typed in their order: Fenn's d10 5 + AgB 3), saying whose scores stayed; with every
+    row scored it is off."""
+    tracker = tracker_of(made, prepared("dark_heresy", 3))
+    fight = tracker.encounter
+    assert tracker.roll_button.description == "Roll initiative"
+    assert not tracker.roll_button.disabled
+    tracker.rows["sergeant-varro-tull"].initiative_box.value = "13"  # a player called it out
+    tracker.rows["ilse-marr"].initiative_box.value = "d2"
+    assert tracker.roll_button.description == "Roll the rest (1)"
+    assert tracker.roll_button.tooltip.startswith("Roll for the 1 without a score")
+    tracker.dice_values.value = "5"
+    tracker.roll_button.click()
+    scores = {c.name: c.initiative for c in fight.state.present}
+    assert scores == {"Sergeant Varro Tull": 13, "Ilse Marr": 6, "Adept Cornelius Fenn": 8}
+    assert tracker.message == (
+        "Rolled for Adept Cornelius Fenn; the scores typed stay: Sergeant Varro Tull and Ilse Marr"
+    )
+    assert tracker.roll_button.disabled
+    assert tracker.roll_button.tooltip == "Everyone has a score; type over one to change it"
+    tracker.undo()
+    LANGUAGE.value = "es"
+    assert tracker.roll_button.description == "Tirar el resto (1)"
+    assert not tracker.roll_button.disabled
 
 
 def test_the_sides_games_have_no_initiative_box(made):
