@@ -407,6 +407,13 @@ class InitiativeTracker(widgets.VBox):
         self.next_button.disabled = not state.started
         self.previous_button.disabled = not state.started
 
+    def _render_roll(self, state: EncounterState) -> None:
+        """Roll initiative, or "Roll the rest (3)" once some rows have a score; off when
+        everyone has one, or once the fight has started (a late joiner rolls as it is added)."""
+        label, help_text, off = roll_button(state)
+        _assign(self.roll_button, description=words(label), tooltip=words(help_text))
+        _assign(self.roll_button, disabled=off)
+
     def _render_rows(self, state: EncounterState, idents: Iterable[str]) -> None:
         """The text, initiative box and chips of the rows of ``idents`` that are shown, in the
         order shown."""
@@ -417,14 +424,10 @@ class InitiativeTracker(widgets.VBox):
             combatant = state.combatants[ident]
             row = self._rows[ident]
             row.show(row_html(self._structure, state, combatant, triggers))
-    def _render_roll(self, state: EncounterState) -> None:
-        """Roll initiative, or "Roll the rest (3)" once some rows have a score; off when
-        everyone has one, or once the fight has started (a late joiner rolls as it is added)."""
-        label, help_text, off = roll_button(state)
-        _assign(self.roll_button, description=words(label), tooltip=words(help_text))
-        _assign(self.roll_button, disabled=off)
-
             row.show_initiative(combatant.initiative)
+            if row.initiative_box is not None:
+                help_text = box_help(combatant.name, combatant.initiative_base)
+                _assign(row.initiative_box, tooltip=words(help_text))
             row.show_conditions(chips(self.encounter.game, combatant))
 
     def _typed_initiative(self, ident: str, value: str) -> None:
@@ -435,9 +438,6 @@ class InitiativeTracker(widgets.VBox):
 
     def _render_history(self) -> None:
         """Undo and Redo labelled with what they take back (the full text as the tooltip);
-            if row.initiative_box is not None:
-                help_text = box_help(combatant.name, combatant.initiative_base)
-                _assign(row.initiative_box, tooltip=words(help_text))
         live when there is something to take back (the text is None exactly when not: each
         is read once, as ``can_undo`` reads the whole log)."""
         fight = self.encounter
