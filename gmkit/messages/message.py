@@ -29,6 +29,10 @@ Param = Union[int, float, str, "Message", tuple["Param", ...]]
 VERBATIM = "common.verbatim"
 """The id of a message that shows its ``text`` parameter as it is, in every language."""
 
+NAMED = "common.named"
+"""The id of a message that shows a data entry's ``name`` (its English) in the reader's
+language, as the data files give it (:mod:`gmkit.messages.names`)."""
+
 
 class MessageError(ValueError):
     """A message the code built wrongly: an unknown id, or parameters its text does not name.
@@ -142,6 +146,12 @@ class Message:
         """``text`` as it is, in every language (a name, a value a GM typed)."""
         return cls._trusted(VERBATIM, (("text", str(text)),))
 
+    @classmethod
+    def named(cls, name: str) -> Message:
+        """A data entry's name (a weapon's, a talent's: its English), shown in the reader's
+        language where the data gives one (``"Sword"``: Espada), else as it is."""
+        return cls._trusted(NAMED, (("name", str(name)),))
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a Message is immutable")
 
@@ -232,4 +242,13 @@ def as_message(text: Text) -> Message:
     return text if isinstance(text, Message) else Message.verbatim(text)
 
 
-__all__ = ["VERBATIM", "Message", "MessageError", "Param", "Text", "as_message", "from_json"]
+__all__ = [
+    "NAMED",
+    "VERBATIM",
+    "Message",
+    "MessageError",
+    "Param",
+    "Text",
+    "as_message",
+    "from_json",
+]

@@ -13,6 +13,10 @@ joined. The format specs gmkit adds, for translators:
 - ``{term:cap}`` a nested message with its first letter capitalised; ``{term:lower}`` all in
   lower case.
 
+A parameter that holds a data entry's name (``weapon``, ``armour``, ``quality``...:
+:data:`gmkit.messages.names.NAME_PARAMETERS`) shows that name in the reader's language, as the
+data files give it (:mod:`gmkit.messages.names`); the message keeps the English.
+
 Rendering never raises: a text whose fields do not fit its parameters shows the English with
 the parameters as they are.
 """
@@ -24,7 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gmkit.messages.catalog import LANGUAGES, SOURCE_LANGUAGE, catalogs
-from gmkit.messages.message import Message, Param, Text
+from gmkit.messages.message import NAMED, Message, Param, Text
+from gmkit.messages.names import NAME_PARAMETERS
+from gmkit.messages.names import shown as shown_name
 
 _SEPARATORS = {"": ", ", ",": ", ", ";": "; ", "/": "/", " ": " ", "+": " + ", "-": " - "}
 _DECIMAL_COMMA = str.maketrans({".": ",", ",": "."})
@@ -81,6 +87,19 @@ def _plain(params: Iterable[tuple[str, Param]], language: str) -> str:
     return ", ".join(shown)
 
 
+def _named(params: Iterable[tuple[str, Param]], language: str) -> dict[str, Param]:
+    """The parameters, the names of data entries among them in ``language``."""
+    found: dict[str, Param] = {}
+    for key, value in params:
+        if key in NAME_PARAMETERS:
+            if isinstance(value, str):
+                value = shown_name(value, language)
+            elif isinstance(value, tuple):
+                value = tuple(shown_name(v, language) if isinstance(v, str) else v for v in value)
+        found[key] = value
+    return found
+
+
 def render(text: Text | None, language: str = SOURCE_LANGUAGE) -> str:
     """``text`` in ``language`` (a plain string, from a log written before messages, as it is)."""
     if text is None:
@@ -89,13 +108,17 @@ def render(text: Text | None, language: str = SOURCE_LANGUAGE) -> str:
         return text
     if language not in LANGUAGES:
         language = SOURCE_LANGUAGE
+    if text.id == NAMED and text.params:
+        name = text.params[0][1]
+        return shown_name(name, language) if isinstance(name, str) else str(name)
     chosen = template(text, language)
     if chosen is None:  # an id a later gmkit dropped, read from a stored event
         return f"{text.id} ({_plain(text.params, language)})" if text.params else text.id
     if not text.params and "{" not in chosen:
         return chosen
+    params = dict(text.params) if language == SOURCE_LANGUAGE else _named(text.params, language)
     try:
-        return _Formatter(language).vformat(chosen, (), dict(text.params))
+        return _Formatter(language).vformat(chosen, (), params)
     except (KeyError, IndexError, ValueError, TypeError):
         english = template(text, SOURCE_LANGUAGE) or text.id
         try:

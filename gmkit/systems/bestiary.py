@@ -5,7 +5,8 @@ it stands on a roster (weapons and armour may be catalog names), without ``game`
 plus ``source``: where its numbers come from (a seed's own profile, the demo's example, or a
 common profile the seeds do not give). Like the catalogs (:mod:`gmkit.systems.catalogs`), the
 GM's extra files and ``GMKIT_DATA_PATH`` stack over it: a later entry of the same name replaces
-the earlier one, ``{name: ..., remove: true}`` takes it out.
+the earlier one, ``{name: ..., remove: true}`` takes it out. An entry's ``name_es`` is its Spanish
+name: shown on a Spanish page, and accepted wherever the name is typed (``npc: Cultista``).
 
 >>> npcs("dark_heresy", "Cultist", 3, side="Pale Throne")[2].name
 'Cultist 3'
@@ -22,7 +23,14 @@ from gmkit.errors import SheetError
 from gmkit.messages import Message
 from gmkit.sheets import sheet_type
 from gmkit.sheets.base import Sheet
-from gmkit.systems.catalogs import data_files, stacked_entries, stamp, unknown_entry
+from gmkit.systems.catalogs import (
+    SPANISH,
+    data_files,
+    english_name,
+    stacked_entries,
+    stamp,
+    unknown_entry,
+)
 
 FILE_NAME = "bestiary.yaml"
 
@@ -34,6 +42,8 @@ class Creature:
     name: str
     source: str
     sheet: Sheet
+    name_es: str = ""
+    """Its Spanish name ("" when its data gives none)."""
 
 
 def bestiary(game: str, *extra: str | Path) -> dict[str, Creature]:
@@ -42,12 +52,14 @@ def bestiary(game: str, *extra: str | Path) -> dict[str, Creature]:
 
 
 def creature(game: str, name: str) -> Creature:
-    """The creature called ``name`` (case does not matter), or a SheetError listing them."""
+    """The creature called ``name`` in English or Spanish (case does not matter), or a
+    SheetError listing them."""
     found = bestiary(game)
+    wanted = {name.strip().casefold(), english_name(game, name).casefold()}
     for key, entry in found.items():
-        if key.casefold() == name.strip().casefold():
+        if key.casefold() in wanted or (entry.name_es and entry.name_es.casefold() in wanted):
             return entry
-    raise SheetError(name, [("npc", unknown_entry("npc", name, list(found)))])
+    raise SheetError(name, [("npc", unknown_entry("npc", name, list(found), game))])
 
 
 def npc(game: str, name: str, /, **changes: Any) -> Sheet:
@@ -59,12 +71,15 @@ def npc(game: str, name: str, /, **changes: Any) -> Sheet:
 
 def npcs(game: str, name: str, count: int, /, *, named: str = "", **changes: Any) -> list[Sheet]:
     """``count`` copies of the bestiary's ``name``, called "<named> 1".."<named> N" (``named``
-    defaults to the creature's name), each with ``changes`` made to it."""
+    defaults to the creature's name in the language it was asked by: "Cultista 1" for
+    ``"cultista"``), each with ``changes`` made to it."""
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 500:
         problem = Message("catalogs.copies_count", count=str(count))
         raise SheetError(name, [("count", problem)])
     base = npc(game, name, **changes)
-    stem = named.strip() or creature(game, name).name
+    found = creature(game, name)
+    spanish = found.name_es and found.name_es.casefold() == name.strip().casefold()
+    stem = named.strip() or (found.name_es if spanish else found.name)
     return [base.edit(name=f"{stem} {number}") for number in range(1, count + 1)]
 
 
@@ -73,7 +88,7 @@ def _bestiary(game: str, files: tuple[tuple[str, int], ...]) -> dict[str, Creatu
     cls = sheet_type(game)
     found: dict[str, Creature] = {}
     for path, label, item in stacked_entries(files):
-        data = {key: value for key, value in item.items() if key != "source"}
+        data = {key: value for key, value in item.items() if key not in ("source", SPANISH)}
         source = item.get("source")
         if not isinstance(source, str) or not source.strip():
             raise SheetError(f"{path}: {label}", [("source", Message("catalogs.no_source"))])
@@ -81,7 +96,10 @@ def _bestiary(game: str, files: tuple[tuple[str, int], ...]) -> dict[str, Creatu
             sheet = cls.build({"game": game, **data})
         except SheetError as error:
             raise SheetError(f"{path}: {label}", error.problems) from None
-        found[sheet.name] = Creature(sheet.name, source.strip(), sheet)
+        spanish = item.get(SPANISH)
+        if spanish is not None and (not isinstance(spanish, str) or not spanish.strip()):
+            raise SheetError(f"{path}: {label}", [(SPANISH, Message("catalogs.name_es"))])
+        found[sheet.name] = Creature(sheet.name, source.strip(), sheet, (spanish or "").strip())
     return found
 
 

@@ -40,9 +40,10 @@ from traitlets import Bool, Unicode
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.forms import DICE_MODES, AttackForm
-from gmkit.messages import Text, render
+from gmkit.messages import Message, Text, render
 from gmkit.systems import choices
 from gmkit.systems.base import AttackResult
+from gmkit.systems.percentile import location_name
 from gmkit.systems.turns import pool_name
 from gmkit.widgets.attack_circumstances import CircumstanceEditor
 from gmkit.widgets.attack_options import OptionEditor
@@ -55,7 +56,7 @@ from gmkit.widgets.attack_view import (
     steps_html,
 )
 from gmkit.widgets.dice_entry import DiceEntry
-from gmkit.widgets.i18n import LANGUAGE, t
+from gmkit.widgets.i18n import LANGUAGE, named, t
 from gmkit.widgets.odds_view import OddsView
 from gmkit.widgets.render import STYLE
 from gmkit.widgets.sync import assign as _set
@@ -475,8 +476,16 @@ class AttackPanel(widgets.VBox):
         self._render()
 
     def _name(self, ident: str) -> str:
+        """A combatant as the choices list it: "Ban (Pale Throne)", marked when the players
+        do not see it ("· secret")."""
         combatant = self.encounter.state.combatants.get(ident)
-        return f"{combatant.name} ({combatant.side})" if combatant else ident
+        if combatant is None:
+            return ident
+        if combatant.hidden:
+            return _words(
+                Message("widgets.secret_choice", name=combatant.name, side=combatant.side)
+            )
+        return f"{combatant.name} ({combatant.side})"
 
     def _render(self) -> None:
         """Show the form's state: the controls' options and values, then the HTML."""
@@ -567,7 +576,8 @@ class AttackPanel(widgets.VBox):
         names = [(self._name(i), i) for i in offered.attackers]
         _choose(self.attacker_box, names, form.attacker or None)
         _set(self.weapon_box, description=t("weapon"))
-        _choose(self.weapon_box, offered.weapons, form.weapon or None)
+        weapons = [(named(self.game, weapon), weapon) for weapon in offered.weapons]
+        _choose(self.weapon_box, weapons, form.weapon or None)
         _set(self.mode_box, description=t("mode"))
         modes = [(_words(c.label), c.id) for c in offered.modes]
         _choose(self.mode_box, modes, form.mode or None)
@@ -578,7 +588,7 @@ class AttackPanel(widgets.VBox):
         targets = [(self._name(i), i) for i in offered.targets]
         _choose(self.target_box, targets, form.target or None)
         _set(self.location_box, description=label("location", "Location"))
-        locations = [(loc.replace("_", " "), loc) for loc in offered.locations]
+        locations = [(_words(location_name(loc)), loc) for loc in offered.locations]
         _choose(self.location_box, locations, form.location or None)
         _set(self.location_box.layout, display="" if offered.locations else "none")
         _set(self.distance_box, description=f"{t('distance')} ({form.unit})")

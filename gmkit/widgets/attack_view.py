@@ -11,7 +11,7 @@ from gmkit.messages import Message, Text, catalogs, render
 from gmkit.systems.base import AttackResult, Effect, Modifier, Step
 from gmkit.systems.offers import Preview
 from gmkit.systems.percentile import location_name
-from gmkit.widgets.i18n import LANGUAGE, t
+from gmkit.widgets.i18n import LANGUAGE, named, t
 
 _E = html.escape
 
@@ -176,7 +176,7 @@ def describe(effect: Effect, game: str = "") -> str:
         known = catalogs().english(kind) is not None
         parts.append(f"({render(Message(kind) if known else effect.damage_type, LANGUAGE.value)})")
     if effect.weapon:
-        parts.append(f"[{effect.weapon}]")
+        parts.append(f"[{named(game, effect.weapon) if game else effect.weapon}]")
     if effect.rounds:
         parts.append(Message("attack.effect.rounds", rounds=effect.rounds))
     if effect.note:

@@ -6,7 +6,9 @@ edits those, not code); ``LANGUAGE.value = "es"`` switches every widget that obs
 ``LANGUAGE`` (``LANGUAGE.observe(callback, names="value")``). A label with no Spanish text falls
 back to English, and an unknown key to itself, so a new widget never breaks;
 ``tests/widgets/test_i18n.py`` checks every label has both. Rule texts are messages rendered in
-the same language (:func:`words`).
+the same language (:func:`words`), and names of data entries (a weapon, a talent, a creature)
+through :func:`named`: the Spanish name its data file gives beside the English, which is what
+sheets and events keep.
 """
 
 from __future__ import annotations
@@ -48,4 +50,13 @@ def words(text: Text | None, language: str | None = None) -> str:
     return render(text, language or LANGUAGE.value)
 
 
-__all__ = ["LANGUAGE", "LANGUAGE_NAMES", "Language", "t", "words"]
+def named(game: str, name: str, language: str | None = None) -> str:
+    """A data entry's name as a sheet keeps it (English: "Hand Weapon", "Pistol Training (SP)")
+    in ``language`` (default: the current one), as ``game``'s data files name it ("Arma de
+    mano"); a name the data does not translate (a GM's own weapon) as it is."""
+    from gmkit.systems.catalogs import local_name  # the data files, read when first asked
+
+    return local_name(game, name, language or LANGUAGE.value)
+
+
+__all__ = ["LANGUAGE", "LANGUAGE_NAMES", "Language", "named", "t", "words"]

@@ -10,7 +10,8 @@ import html
 from collections.abc import Mapping
 from typing import Any
 
-from gmkit.widgets.i18n import t
+from gmkit.sheets.labels import field_label
+from gmkit.widgets.i18n import named, t, words
 
 __all__ = ["SHOWN", "sheet_details"]
 
@@ -35,18 +36,25 @@ SHOWN = (
 """The fields a friend's folded sheet shows (``profile``: the d6 games' M WS BS ... Ld)."""
 
 
-def _named(item: Any) -> str:
-    return str(item.get("name", "")) if isinstance(item, Mapping) else str(item)
+def _named(item: Any, game: str, language: str) -> str:
+    """An item (a weapon, a talent) by its name in ``language``, as its game's data names it."""
+    name = str(item.get("name", "")) if isinstance(item, Mapping) else str(item)
+    return named(game, name, language)
 
 
-def _shown(value: Any) -> str:
-    """A field's value as one line: a profile as "WS 41, BS 36", a list by its names."""
+def _shown(value: Any, game: str, language: str) -> str:
+    """A field's value as one line: a profile as "WS 41, BS 36" (in Spanish the Spanish books'
+    abbreviations: "HA 41, HP 36"), a list by its names."""
     if isinstance(value, Mapping) and "name" in value:  # one item (Necromunda's armour)
-        return _named(value)
+        return _named(value, game, language)
     if isinstance(value, Mapping):
-        return ", ".join(f"{key} {number}" for key, number in value.items())
+        return ", ".join(
+            f"{words(field_label(game, str(key)), language)} {number}"
+            for key, number in value.items()
+        )
     if isinstance(value, list):
-        return ", ".join(name for name in (_named(item) for item in value) if name)
+        listed = (_named(item, game, language) for item in value)
+        return ", ".join(name for name in listed if name)
     return str(value)
 
 
@@ -60,7 +68,7 @@ def sheet_details(sheet: Mapping[str, Any], language: str) -> str:
         value = values.get(key)
         if value in (None, "", [], {}) or isinstance(value, bool):
             continue
-        shown = _shown(value)
+        shown = _shown(value, str(values.get("game", "")), language)
         if shown:
             label = html.escape(t(f"sheet_{key}", language))
             parts.append(f"<b>{label}</b> {html.escape(shown)}")

@@ -11,10 +11,10 @@ from typing import Any
 
 import pandas as pd
 
-from gmkit.messages import Message, catalogs
+from gmkit.messages import VERBATIM, Message, catalogs
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.labels import field_label
-from gmkit.widgets.i18n import t, words
+from gmkit.widgets.i18n import named, t, words
 
 _SKIP = {"game", "name", "side", "notes"}
 
@@ -32,18 +32,19 @@ def _cell(value: Any, game: str = "") -> str:
             return _table(value, game)
         return ", ".join(_cell(item, game) for item in value) or "-"
     if isinstance(value, str) and value:
-        return html.escape(_value(value))
+        return html.escape(_value(value, game))
     return html.escape(str(value)) if value not in (None, "") else "-"
 
 
-def _value(text: str) -> str:
+def _value(text: str, game: str = "") -> str:
     """A value of the rules' own vocabulary (a damage state, a fighter type, a hit location:
-    ``sheets.value.<value>`` in the catalogs) in the GM's language; any other text (a name,
-    a value the GM typed) as it is."""
+    ``sheets.value.<value>`` in the catalogs) in the GM's language; a name of the game's data
+    (a weapon, a quality, a talent) as its data names it in that language; any other text (a
+    character's name, a value the GM typed) as it is."""
     slug = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
     message_id = f"sheets.value.{'v' if slug[:1].isdigit() else ''}{slug}"
     if not slug or catalogs().english(message_id) is None:
-        return text
+        return named(game, text) if game else text
     return words(Message(message_id))
 
 
@@ -55,18 +56,29 @@ def _table(rows: Iterable[Mapping[str, Any]], game: str = "") -> str:
 
 
 def _label(key: str, game: str = "") -> str:
-    return words(field_label(game, key)) if game else key.replace("_", " ")
+    """A field's label, or a key that is a name of the game's data (a weapon's, in a sheet's
+    strength per weapon), in the GM's language."""
+    if not game:
+        return key.replace("_", " ")
+    found = field_label(game, key)
+    return named(game, key) if found.id == VERBATIM else words(found)
 
 
 def _row(game: str, key: str, value: Any) -> str:
     return f"<tr><th>{html.escape(_label(key, game))}</th><td>{_cell(value, game)}</td></tr>"
 
 
+def field_rows(game: str, values: Mapping[str, Any]) -> str:
+    """Table rows of a sheet's values (its derived ones...), each labelled and shown in the
+    GM's language."""
+    return "".join(_row(game, key, value) for key, value in values.items())
+
+
 def sheet_html(sheet: Sheet, *, show_gm: bool = True) -> str:
     """The sheet as an HTML card: identity, typed fields, then what the rules derive."""
     data = sheet.model_dump(mode="json") if show_gm else sheet.public_view()
     rows = "".join(_row(sheet.game, key, value) for key, value in data.items() if key not in _SKIP)
-    derived = "".join(_row(sheet.game, key, value) for key, value in sheet.derived().items())
+    derived = field_rows(sheet.game, sheet.derived())
     notes = ""
     if show_gm and sheet.notes:
         gm = html.escape(t("gm"))

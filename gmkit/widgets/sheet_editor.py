@@ -19,6 +19,9 @@ Choices made:
   such a list (``weapons[0].damage``) is shown beside the list's input.
 - Numbers are typed as text and handed to the sheet as typed when they are not numbers, so the
   refusal is the sheet's own ("should be a valid integer"), naming the field.
+- Each input is labelled in the GM's language, and names of the game's data (weapons, armour,
+  talents, qualities) show as the data names them in that language; a name typed in either
+  language is read as the sheet keeps it, in English (the sheet's build does that).
 - The game of a sheet is not editable (another game is another sheet).
 """
 
@@ -36,8 +39,11 @@ from traitlets import Bool, Dict, Unicode
 from gmkit.errors import GmkitError, SheetError
 from gmkit.messages import render
 from gmkit.sheets.base import Sheet
+from gmkit.sheets.labels import field_label
 from gmkit.sheets.reading import load_yaml
-from gmkit.widgets.i18n import LANGUAGE, t
+from gmkit.systems.catalogs import NAME_LISTS
+from gmkit.widgets.i18n import LANGUAGE, named, t, words
+from gmkit.widgets.render import field_rows
 
 Kind = Literal["int", "float", "bool", "str", "text", "list", "yaml"]
 GENERAL = "(sheet)"
@@ -77,15 +83,30 @@ def flatten(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Ki
             yield path, "yaml", value
 
 
-def shown(kind: Kind, value: Any) -> Any:
-    """A value as its input shows it."""
+def shown(kind: Kind, value: Any, game: str = "", language: str = "en") -> Any:
+    """A value as its input shows it; the names of ``game``'s data (a talent, a weapon and its
+    qualities) in ``language``."""
+
+    def name(item: Any) -> Any:
+        return named(game, item, language) if game and isinstance(item, str) else item
+
+    def record(item: Any) -> Any:
+        if not isinstance(item, Mapping):
+            return item
+        found = {k: name(v) if k in ("name", "group") else v for k, v in item.items()}
+        for key in NAME_LISTS:
+            if isinstance(item.get(key), list):
+                found[key] = [name(v) for v in item[key]]
+        return found
+
     if kind == "bool":
         return bool(value)
     if kind == "list":
-        return ", ".join(str(item) for item in value)
+        return ", ".join(str(name(item)) for item in value)
     if kind == "yaml":
         if value is None:
             return ""
+        value = [record(item) for item in value] if isinstance(value, list) else record(value)
         return yaml.safe_dump(value, allow_unicode=True, sort_keys=False).strip()
     if kind == "float":
         return f"{value:g}"
@@ -137,16 +158,6 @@ def owner(paths: list[str], error_path: str) -> str:
         if error_path.startswith(f"{path}.") or error_path.startswith(f"{path}[")
     ]
     return max(found, key=len) if found else GENERAL
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return ", ".join(f"{html.escape(str(k))} {_cell(v)}" for k, v in value.items()) or "-"
-    if isinstance(value, list | tuple):
-        return ", ".join(_cell(item) for item in value) or "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return html.escape(str(value)) if value not in (None, "") else "-"
 
 
 class SheetEditor(widgets.VBox):
@@ -203,7 +214,9 @@ class SheetEditor(widgets.VBox):
         self._syncing = True
         try:
             kind = self.kinds[path]
-            self.inputs[path].value = shown(kind, value) if not isinstance(value, str) else value
+            self.inputs[path].value = (
+                self._shown(kind, value) if not isinstance(value, str) else value
+            )
         finally:
             self._syncing = False
         return self._check()
@@ -224,19 +237,26 @@ class SheetEditor(widgets.VBox):
         self._render_title()
         return self.sheet
 
+    def label(self, path: str) -> str:
+        """The label of ``path``'s input in the GM's language ("characteristics.WS":
+        características HA)."""
+        game = self.sheet.game
+        return " ".join(words(field_label(game, part)) for part in path.split("."))
+
     def reset(self) -> None:
         """Put the saved sheet's values back in every input."""
         self._syncing = True
         try:
             for path, kind, value in flatten(self._dump(self.sheet)):
                 if path in self.inputs:
-                    self.inputs[path].value = shown(kind, value)
+                    self.inputs[path].value = self._shown(kind, value)
         finally:
             self._syncing = False
         self._check()
 
     def close(self) -> None:
-        LANGUAGE.unobserve(self._on_language, names="value")
+        if self.comm is not None:  # not closed yet (ipywidgets closes again when collecting)
+            LANGUAGE.unobserve(self._on_language, names="value")
         super().close()
 
     # --- inside ------------------------------------------------------------------------------
@@ -246,17 +266,21 @@ class SheetEditor(widgets.VBox):
         data: dict[str, Any] = sheet.model_dump(mode="json")
         return data
 
+    def _shown(self, kind: Kind, value: Any) -> Any:
+        return shown(kind, value, self.sheet.game, LANGUAGE.value)
+
     def _row(self, path: str, kind: Kind, value: Any) -> widgets.Widget:
         layout = {"width": "24em"}
         style = {"description_width": "12em"}
-        description = path.replace("_", " ")
+        description = self.label(path)
         control: widgets.Widget
         if kind == "bool":
             control = widgets.Checkbox(value=bool(value), description=description, style=style)
         elif kind in ("text", "yaml"):
-            rows = 2 if kind == "text" else max(2, min(12, shown(kind, value).count("\n") + 1))
+            text = self._shown(kind, value)
+            rows = 2 if kind == "text" else max(2, min(12, text.count("\n") + 1))
             control = widgets.Textarea(
-                value=shown(kind, value),
+                value=text,
                 description=description,
                 rows=rows,
                 style=style,
@@ -264,7 +288,7 @@ class SheetEditor(widgets.VBox):
             )
         else:
             control = widgets.Text(
-                value=shown(kind, value), description=description, style=style, layout=layout
+                value=self._shown(kind, value), description=description, style=style, layout=layout
             )
             control.continuous_update = True
         message = widgets.HTML()
@@ -324,10 +348,7 @@ class SheetEditor(widgets.VBox):
             else ""
         )
         shown_sheet = self.candidate or self.sheet
-        rows = "".join(
-            f"<tr><th>{html.escape(key.replace('_', ' '))}</th><td>{_cell(value)}</td></tr>"
-            for key, value in shown_sheet.derived().items()
-        )
+        rows = field_rows(shown_sheet.game, shown_sheet.derived())
         stale = "" if self.candidate is not None else f" ({_label('stale', 'last valid values')})"
         self.derived_html.value = (
             f"<h4>{html.escape(t('derived'))}{html.escape(stale)}</h4>"
@@ -346,6 +367,10 @@ class SheetEditor(widgets.VBox):
         )
 
     def _on_language(self, change: dict[str, Any]) -> None:
+        for path, control in self.inputs.items():
+            control.description = self.label(path)
+        if not self.dirty:  # the saved values, their names in the new language
+            self.reset()
         self._render(self.errors)
 
 

@@ -11,10 +11,11 @@ import ipywidgets as widgets
 
 from gmkit.encounter.terms import condition_name, known_conditions
 from gmkit.games import game as find_game
+from gmkit.messages import LANGUAGES
 from gmkit.systems.base import Choice
 from gmkit.systems.turns import action_type_name
 from gmkit.widgets.attack_view import result_html
-from gmkit.widgets.i18n import LANGUAGE, t, words
+from gmkit.widgets.i18n import LANGUAGE, named, t, words
 
 if TYPE_CHECKING:
     from gmkit.widgets.turn_panel import TurnPanel
@@ -117,7 +118,8 @@ class ActionControls:
             wants_weapon = info is not None and info.weapon
             self.weapon.layout.display = "" if wants_weapon else "none"
             if wants_weapon:
-                set_options(self.weapon, [(w, w) for w in form.weapons], form.weapon)
+                weapons = [(named(state.game, w), w) for w in form.weapons]
+                set_options(self.weapon, weapons, form.weapon)
             self._render_inputs(info.inputs if info is not None else ())
         finally:
             self._syncing = False
@@ -207,12 +209,22 @@ class ConditionControls:
             lambda c: self._syncing or panel.set_skip_fallen(bool(c["new"])), names="value"
         )
         self.add.on_click(
-            lambda _b: panel.add_condition(self.who.value or "", self.name.value, self.rounds.value)
+            lambda _b: panel.add_condition(
+                self.who.value or "", self.condition_key(self.name.value), self.rounds.value
+            )
         )
         game = panel.encounter.game
-        self.name.options = tuple(
-            dict.fromkeys((*known_conditions(game), *find_game(game).turns.fallen))
-        )
+        self._keys = tuple(dict.fromkeys((*known_conditions(game), *find_game(game).turns.fallen)))
+
+    def condition_key(self, typed: str) -> str:
+        """The condition a picked or typed name is (its key), in either language ("aturdido":
+        stunned); a condition of the GM's own as typed."""
+        game, text = self.panel.encounter.game, typed.strip().casefold()
+        for key in self._keys:
+            named = {words(condition_name(game, key), code).casefold() for code in LANGUAGES}
+            if text == key.casefold() or text in named:
+                return key
+        return typed
 
     def cleared(self) -> None:
         self.name.value = self.rounds.value = ""
@@ -261,6 +273,8 @@ class ConditionControls:
         self.who.description = t("character")
         self.who.style.description_width = "initial"
         self.name.placeholder = t("condition_name")
+        game = self.panel.encounter.game  # the suggestions by name, in the page's language
+        self.name.options = tuple(dict.fromkeys(words(condition_name(game, k)) for k in self._keys))
         self.rounds.placeholder = t("rounds_or_empty")
         self.add.description = t("add_condition")
         self.skip_fallen.description = t("skip_fallen")

@@ -19,11 +19,13 @@ DATA = Path(__file__).resolve().parents[2] / "gmkit" / "systems" / "data"
 
 
 def catalog_entries(game: str, filename: str) -> list[dict[str, Any]]:
-    """The entries of one game's catalog file, as the YAML holds them."""
+    """The entries of one game's catalog file, as the YAML holds them but for each entry's
+    Spanish name (``name_es``: the catalogs' to show and find, not a field of the model)."""
     entries = yaml.safe_load((DATA / game / filename).read_text(encoding="utf-8"))
     assert isinstance(entries, list)
     assert entries
-    return entries
+    assert all(isinstance(entry.get("name_es"), str) for entry in entries), filename
+    return [{k: v for k, v in entry.items() if k != "name_es"} for entry in entries]
 
 
 @pytest.fixture(name="catalog_entries")

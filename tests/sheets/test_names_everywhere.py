@@ -189,7 +189,8 @@ def test_an_unknown_weapon_names_its_field_and_lists_the_catalog(way: str) -> No
     assert [field for field, _ in error.problems] == ["weapons[1]"]
     text = str(error)
     known = ", ".join(sorted(catalog("dark_heresy", "weapons")))
-    assert f"'Bolter' in the catalog; known: {known}" in text
+    # "Bolter" is near Boltgun's Spanish name, Bólter
+    assert f"'Bolter' in the catalog (did you mean Boltgun?); known: {known}" in text
     assert "Tull" in str(error.character)
 
 

@@ -53,7 +53,7 @@ DEMO_TWINS = {
 }
 """Bestiary entry -> the demo character its ``gmkit demo roster`` numbers were taken from."""
 S = TypeVar("S", bound=Sheet)
-IGNORED = {"name", "side", "notes", "unit", "game"}
+IGNORED = {"name", "name_es", "side", "notes", "unit", "game"}
 """Fields a bestiary entry may set apart from its demo twin (the GM's choices, not numbers)."""
 
 
@@ -68,7 +68,8 @@ def entries(game: str) -> list[dict[str, Any]]:
 
 def sheets(game: str) -> dict[str, Sheet]:
     items = [
-        {**{k: v for k, v in item.items() if k != "source"}, "game": game} for item in entries(game)
+        {**{k: v for k, v in item.items() if k not in ("source", "name_es")}, "game": game}
+        for item in entries(game)
     ]
     return {sheet.name: sheet for sheet in load_sheets(items, source=f"{game} bestiary")}
 

@@ -271,7 +271,8 @@ def test_every_text_of_every_path_reads_in_spanish(cast):
     )
     assert "el ataque queda anulado" in joined["a dodge that negates the shot"]
     assert (
-        "Furia Virtuosa (impacto 1): confirmada" in joined["Righteous Fury confirmed twice (001)"]
+        "Furia Justiciera (impacto 1): confirmada"  # one term in both games (issue 21)
+        in joined["Righteous Fury confirmed twice (001)"]
     )
     assert "no confirmada" in joined["Righteous Fury not confirmed (001)"]
     assert "de daño crítico" in joined["001's house Fury"]
@@ -318,7 +319,8 @@ def test_refusals_read_in_spanish(cast):
         refused.append(error.value.render("es"))
     assert refused[0].startswith("campo 'arma': 'Plasma gun' no está en la hoja de Marr")
     assert refused[1] == "campo 'distancia': Cargar necesita 4 m, no 2"
-    assert refused[2] == "campo 'arma': Lasgun está encasquillada: desencasquíllala primero"
+    # the weapon by its Spanish name, as weapons.yaml gives it (name_es)
+    assert refused[2] == "campo 'arma': Rifle láser está encasquillada: desencasquíllala primero"
     assert refused[3] == (
         'campo "condiciones del atacante": Aturdido: el atacante no puede realizar ninguna acción'
     )

@@ -257,7 +257,7 @@ def test_a_jammed_weapon_is_read_from_the_shooters_standing():
         "this battle"
     )
     assert refused.value.render("es") == (
-        "Mordecai no puede disparar a Tom: munición: autogun falló su chequeo de munición: no "
+        "Mordecai no puede disparar a Tom: munición: rifle automático falló su chequeo de munición: no "
         "puede volver a usarse en esta batalla"
     )
 
@@ -317,9 +317,9 @@ def test_the_seeds_example_in_spanish():
     request = shot(JUVE, "laspistol", distance=12, circumstances={"partial_cover": True})
     result = SYSTEM.resolve_attack(request, EnteredDice([6, 4, 5, 3]))
     assert steps_es(result.steps) == [
-        'Alcance: largo alcance (12") (laspistol)',
+        'Alcance: largo alcance (12") (pistola láser)',  # the seed's own name for it
         "Para impactar: impacta (7 - HP 2 = 5; Parcialmente a cubierto -1, largo alcance "
-        "(laspistol) -1; 6, luego 4 contra 4+ para 7+: éxito)",
+        "(pistola láser) -1; 6, luego 4 contra 4+ para 7+: éxito)",
         "Aturdido: Tom queda aturdido (todo impacto aturde)",
         "Chequeo de munición: superado (5 contra 2+: éxito)",
         "Para herir: no hiere (F 3 contra R 3; 3 contra 4+: fallo)",

@@ -155,7 +155,7 @@ def test_the_panel_shows_the_labels_and_helps_in_the_gms_language() -> None:
         assert render(gm["gm_allows_shot"].label) == "GM allows the shot"
         assert render(gm["gm_allows_shot"].label, "es") == "El DJ permite el disparo"
     assert render(imperial["righteous_fury_house_rule"].label, "es") == (
-        "Furia Virtuosa (regla de la casa)"
+        "Furia Justiciera (regla de la casa)"
     )
     assert render(imperial["parry_weapon"].help) == (
         "The target's melee weapon that parries (else its first melee weapon)"

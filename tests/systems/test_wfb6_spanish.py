@@ -283,7 +283,7 @@ def test_the_spanish_of_a_shot_in_the_seeds_words():
     far = shots()["out of range"]
     assert far.steps[-1].render("es") == (
         "Para impactar: fuera de alcance: todos los disparos fallan (61,5 cm supera los 60 cm de "
-        "alcance de bow)"
+        "alcance de arco)"
     )
 
 

@@ -290,7 +290,8 @@ def test_a_friend_s_folded_sheet_is_labelled_in_the_page_s_language(view):
         assert bookkeeping not in row
     view.set_language("es")
     row = next(r for r in view.table.value.split("<tr") if "Ilse Marr" in r)
-    assert "<summary>Hoja</summary><b>Características</b> WS 41" in row
-    assert "<b>Armas</b> Laspistol, Sword" in row
-    assert "<b>Armadura</b> Mesh Vest" in row
+    # the Spanish books' abbreviations and the data's Spanish names (issue 21)
+    assert "<summary>Hoja</summary><b>Características</b> HA 41, HP 36" in row
+    assert "<b>Armas</b> Pistola láser, Espada" in row
+    assert "<b>Armadura</b> Chaleco de malla" in row
     assert "Weapons" not in row

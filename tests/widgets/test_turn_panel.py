@@ -194,7 +194,7 @@ def test_next_skips_the_fallen_unless_the_setting_keeps_them(sheet_dh):
         controls = panel.condition_controls
         assert controls is not None
         assert controls.skip_fallen.value is True
-        assert "dead" in controls.name.options
+        assert "Dead" in controls.name.options  # by name, as the page's language says it
         controls.skip_fallen.value = False
         assert fight.state.settings["skip_fallen"] is False
         fight.next_turn()

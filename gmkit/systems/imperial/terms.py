@@ -114,7 +114,7 @@ def quality(game: str, name: str) -> Message:
 
 
 def fury(game: str) -> Message:
-    """The game's name for Righteous Fury (Furia Virtuosa in 001, Furia Justiciera in 004)."""
+    """The game's name for Righteous Fury (in Spanish one term in both games: Furia Justiciera)."""
     return _known(f"{game}.righteous_fury", "Righteous Fury")
 
 

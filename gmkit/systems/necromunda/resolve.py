@@ -274,7 +274,7 @@ def resolve_shot(
     if setup.band is not None:
         distance = request.distance if request.distance is not None else 0.0
         band = Message("necromunda.range.band", band=range_band(setup.band), distance=distance)
-        steps.append(Step(_title("range"), band, Message.verbatim(setup.weapon.name)))
+        steps.append(Step(_title("range"), band, Message.named(setup.weapon.name)))
     hit_step, hit, first = _to_hit(setup, source)
     steps.append(hit_step)
     ammo_steps, ammo_effects = _ammo(setup, first, shooter.name, settings, source)

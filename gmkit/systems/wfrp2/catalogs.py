@@ -122,6 +122,7 @@ class Quality:
     name: str
     covered: bool = False
     source: str = "book"
+    name_es: str = ""  # its Spanish name (shown by gmkit.systems.catalogs.local_name)
     damage_dice: int = 1
     armour_ignored: int = 0
     target_reaction_modifier: int = 0

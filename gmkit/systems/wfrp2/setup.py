@@ -124,7 +124,7 @@ def find_weapon(sheet: WFRP2Character, name: str) -> Weapon:
             return weapon
     if name.strip().casefold() == UNARMED.casefold():
         return Weapon(name=UNARMED, damage=UNARMED_DAMAGE)
-    known = (*(Message.verbatim(w.name) for w in sheet.weapons), weapon_name(UNARMED))
+    known = (*(Message.named(w.name) for w in sheet.weapons), weapon_name(UNARMED))
     raise RulesError(
         Message("wfrp2.refusal.no_weapon", character=sheet.name, weapon=repr(name), known=known)
     )

@@ -53,8 +53,8 @@ def wound_state(state: str) -> Message:
 
 
 def weapon_name(name: str) -> Message:
-    """A weapon's name as it is; bare hands in the reader's language."""
-    return Message("wfrp2.weapon.unarmed") if name == UNARMED else Message.verbatim(name)
+    """A weapon's name, as the data files name it in the reader's language; bare hands too."""
+    return Message("wfrp2.weapon.unarmed") if name == UNARMED else Message.named(name)
 
 
 def weapon_group(group: str) -> Message:
