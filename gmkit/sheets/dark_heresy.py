@@ -26,16 +26,15 @@ from pydantic import Field
 
 from gmkit.messages import Message
 from gmkit.sheets import percentile as d100
-from gmkit.sheets.imperial import ImperialCharacter, ImperialWeapon
-from gmkit.sheets.percentile import ImperialArmour
+from gmkit.sheets.imperial import ImperialCharacter, ImperialWeapon, SealedArmour
 
 
 class Weapon(ImperialWeapon):
     """A Dark Heresy weapon."""
 
 
-class Armour(ImperialArmour):
-    """A piece of Dark Heresy armour."""
+class Armour(SealedArmour):
+    """A piece of Dark Heresy armour (``sealed``: completely sealed, 004's fire)."""
 
 
 class DarkHeresyCharacter(ImperialCharacter):

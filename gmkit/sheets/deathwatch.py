@@ -36,8 +36,8 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from gmkit.messages import Message
 from gmkit.sheets.base import Model
 from gmkit.sheets.fields import Refusal, Whole, at_most, fill_absent, ranged
-from gmkit.sheets.imperial import ImperialCharacter, ImperialWeapon
-from gmkit.sheets.percentile import IMPERIAL_QUALITIES, ImperialArmour, quality_table
+from gmkit.sheets.imperial import ImperialCharacter, ImperialWeapon, SealedArmour
+from gmkit.sheets.percentile import IMPERIAL_QUALITIES, quality_table
 
 DEATHWATCH_QUALITIES = {
     **IMPERIAL_QUALITIES,
@@ -159,8 +159,8 @@ class Weapon(ImperialWeapon):
     QUALITIES: ClassVar[dict[str, bool]] = DEATHWATCH_QUALITIES
 
 
-class Armour(ImperialArmour):
-    """A piece of Deathwatch armour."""
+class Armour(SealedArmour):
+    """A piece of Deathwatch armour (``sealed``: completely sealed, 004's fire)."""
 
 
 class DeathwatchCharacter(ImperialCharacter):

@@ -30,6 +30,13 @@ Choices where the rule texts are silent:
   location (a stat block, natural armour, an override). Untyped, each location takes the best
   piece there: the books do not add armour up, and Dark Heresy's house rule of "two layers"
   (001) does not say how they would.
+- Sealed armour (004: on fire, the Willpower test is passed in completely sealed armour): a
+  piece's ``sealed`` (the catalog's power armour), or the sheet's ``sealed_armour`` where the
+  GM says so (a stat block with typed armour points; a piece that is not); ``in_sealed_armour``.
+- Size: ``size`` a category of the game's ``sizes.yaml`` (its id, English or Spanish name:
+  "Hulking", "Corpulento"; the id is kept) or a whole number, the modifier to hit it as the
+  attack's circumstance took it before (-60..60); absent, the default (Average). The rules
+  (``systems.imperial.sizes``) give the attack its modifier.
 """
 
 from __future__ import annotations
@@ -159,6 +166,24 @@ class ImperialWeapon(Model):
         return d100.quality_value(self.qualities, name)
 
 
+class SealedArmour(ImperialArmour):
+    """A piece of armour that may be completely sealed (power armour: 004's fire)."""
+
+    sealed: bool = Field(False, description="completely sealed: on fire, WP passes (004)")
+
+
+def _size(game: str, value: Any) -> str | int | None:
+    """A sheet's ``size`` as kept: a category's id, a whole number, or None (the default)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    from gmkit.systems.imperial import sizes  # the rules read the sheets' models
+
+    found = sizes.read(game, value)
+    if found is None:
+        raise Refusal(sizes.refusal(game))
+    return found
+
+
 class ImperialCharacter(Sheet):
     """A Dark Heresy or Deathwatch character; subclasses set ``game`` and their models."""
 
@@ -178,6 +203,8 @@ class ImperialCharacter(Sheet):
     fate_current: Annotated[Small, at_most("fate_total")] = 0
     armour: list[ImperialArmour] = Field(default_factory=list, description="pieces worn")
     armour_points: ArmourPoints | None = Field(None, description="typed; absent: from armour")
+    sealed_armour: bool | None = Field(None, description="sealed; absent: from the pieces worn")
+    size: str | int | None = Field(None, description="size category or modifier; absent: Average")
     weapons: list[ImperialWeapon] = Field(default_factory=list)
     talents: d100.Tags = Field(default_factory=list)
     traits: d100.Tags = Field(default_factory=list)
@@ -186,6 +213,20 @@ class ImperialCharacter(Sheet):
     @classmethod
     def _all_fate(cls, data: Any) -> Any:
         return fill_absent(data, "fate_current", "fate_total", 0)
+
+    @field_validator("size", mode="before")
+    @classmethod
+    def _size(cls, value: Any) -> str | int | None:
+        game = cls.model_fields["game"].default
+        return _size(game if game in ("dark_heresy", "deathwatch") else "deathwatch", value)
+
+    @property
+    def in_sealed_armour(self) -> bool:
+        """Whether the character wears completely sealed armour: the sheet's ``sealed_armour``
+        when given, else any piece worn that is ``sealed``."""
+        if self.sealed_armour is not None:
+            return self.sealed_armour
+        return any(getattr(piece, "sealed", False) for piece in self.armour)
 
     # --- derived values ------------------------------------------------------------------
 

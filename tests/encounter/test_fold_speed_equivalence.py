@@ -19,8 +19,9 @@ from .fold_fights import GAMES, fingerprint, play
 # fingerprint(states, events) of play(game), as the fold before issue 14 gave them
 BEFORE = {
     "necromunda": (203, "90007d0b8b8d1d02"),
-    "dark_heresy": (195, "a5c8173da3512092"),
-    "deathwatch": (217, "6f9a5897a81e322a"),
+    # the 40k sheets' size and sealed armour (issue 21) are in every state and "added" event
+    "dark_heresy": (195, "8589e7ff2c633810"),
+    "deathwatch": (217, "69bbffd95502971d"),
     "wfrp2": (195, "c66ec4e70fb7fb58"),
     "wfb6": (189, "b1b84233874fe2fa"),
 }

@@ -162,7 +162,7 @@ def test_the_chapel_fight_by_the_rules_of_the_turn(demo_sheets, refused) -> None
     assert ("remove_condition", "Sergeant Varro Tull", "pinned") in [
         (e.kind, e.target, e.condition) for e in charge.effects
     ]
-    assert fight.combatant("sergeant-varro-tull").conditions == {}
+    assert set(fight.combatant("sergeant-varro-tull").conditions) == {"engaged"}  # a charge
     assert fight.combatant("cultist-lorn").spent == {"actions": 2}
 
     fight.next_turn()  # Ilse

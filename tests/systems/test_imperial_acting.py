@@ -140,7 +140,8 @@ def test_moving_into_melee_ends_pinning(fight_of) -> None:
     fight = fight_of("deathwatch", "Brother Castor", "Nob Gritfang")
     fight.add_condition("brother-castor", "pinned")
     moved = fight.act("brother-castor", "move", as_type="half", inputs={"engages": True})
-    assert "Move: in melee: no longer pinned" in moved.explain()
+    assert "Move: Brother Castor in melee: no longer pinned" in moved.explain()
     assert "pinned" not in fight.combatant("brother-castor").conditions
+    assert "engaged" in fight.combatant("brother-castor").conditions
     with pytest.raises(RulesError, match="into melee: yes or no"):
         fight.act("brother-castor", "move", as_type="half", inputs={"engages": "yes"})

@@ -33,6 +33,7 @@ def test_the_actions_offered_are_the_catalogs_non_attacks() -> None:
         "use_skill",
         "clear_jam",  # the turn_actions, outside 004's list
         "put_out_fire",
+        "engage",
     ]
     assert offered["aim"].types == ("half", "full")
     assert offered["clear_jam"].types == ("full",)
@@ -40,6 +41,9 @@ def test_the_actions_offered_are_the_catalogs_non_attacks() -> None:
     assert offered["reload"].weapon
     assert not offered["aim"].weapon
     assert [choice.id for choice in offered["move"].inputs] == ["engages"]
+    assert offered["engage"].target
+    assert offered["engage"].types == ("half", "full")
+    assert [(c.id, c.kind) for c in offered["put_out_fire"].inputs] == [("modifier", "number")]
     assert [info.id for info in DEATHWATCH.actions()] == list(offered)
 
 
@@ -194,6 +198,33 @@ def test_put_out_fire_is_an_agility_test_at_minus_20(fight_of) -> None:
     put_out = fight.act("jessa-kell", "put_out_fire", EnteredDice([20]))
     assert str(put_out.steps[0]).startswith("Put Out Fire: passed: no longer on fire")
     assert "on_fire" not in fight.combatant("jessa-kell").conditions
+
+
+def test_put_out_fire_takes_the_gms_modifier(fight_of) -> None:
+    """004: the GM makes putting the fire out easier or harder (issue 21, item 7): the number
+    typed with the action weighs on the test, and its explanation names it."""
+    fight = fight_of("deathwatch", "Brother Castor", "Nob Gritfang")
+    fight.add_condition("brother-castor", "on_fire")
+    helped = fight.act("brother-castor", "put_out_fire", EnteredDice([40]), inputs={"modifier": 20})
+    assert str(helped.steps[0]) == (
+        "Put Out Fire: passed: no longer on fire (Ag 40 +0 = 40 [Put Out Fire -20, GM's modifier "
+        "+20]; rolled 40: success, 0 degrees of success)"
+    )
+    spanish = helped.steps[0].render("es")
+    assert spanish.startswith(
+        "Apagar el fuego: superada: deja de estar en llamas (Ag 40 +0 = 40 [Apagar el fuego -20, "
+        "Modificador del DJ +20]"
+    )
+    fight.undo()
+    harder = fight.act(
+        "brother-castor", "put_out_fire", EnteredDice([11]), inputs={"modifier": -10}
+    )
+    assert str(harder.steps[0]).startswith("Put Out Fire: failed (Ag 40 -30 = 10 [")
+    fight.undo()
+    with pytest.raises(RulesError, match=r"the GM's modifier is a whole number, not 2\.5"):
+        fight.act("brother-castor", "put_out_fire", EnteredDice([5]), inputs={"modifier": 2.5})
+    with pytest.raises(RulesError, match="GM's modifier: a number"):
+        fight.act("brother-castor", "put_out_fire", EnteredDice([5]), inputs={"modifier": "easy"})
 
 
 def test_attacks_and_reactions_are_not_taken_as_actions_here(fight_of) -> None:

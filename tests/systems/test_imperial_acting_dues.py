@@ -116,3 +116,52 @@ def test_the_medicine_test_is_no_roll_due_and_other_moments_ask_nothing(demo_she
     ]
     assert DEATHWATCH.turn_rolls("start_of_phase", bearer) == ()
     assert DARK_HERESY.turn_rolls("end_of_turn", Bearer(sheet, Standing.of(["pinned"]))) == ()
+
+
+def test_a_marine_on_fire_in_sealed_armour_passes_willpower_without_a_die(fight_of) -> None:
+    """004: in completely sealed armour the Willpower test to act is passed automatically (issue
+    21, item 5): the roll due says so, and rolling it takes no die (a 99 typed is not read)."""
+    fight = fight_of("deathwatch", "Nob Gritfang", "Brother Castor")
+    castor = fight.combatant("brother-castor").sheet
+    assert castor.in_sealed_armour  # type: ignore[attr-defined]  # Astartes power armour
+    fight.add_condition("brother-castor", "on_fire")
+    fight.next_turn()  # Castor's turn begins
+    assert dues(fight) == [("brother-castor", "on_fire.start_of_turn", False)]
+    assert render(fight.due[0].text) == (
+        "On fire: test passed without a die (sealed armour); nothing to roll"
+    )
+    assert render(fight.due[0].text, "es") == (
+        "En llamas: tirada superada sin dado (armadura sellada); no hay nada que tirar"
+    )
+    passed = fight.roll_due(0, EnteredDice([99]))
+    assert passed.rolls == ()
+    assert str(passed.steps[0]).startswith("On fire: passed without a die: sealed armour")
+    spanish = passed.steps[0].render("es")
+    assert spanish.startswith("En llamas: superada sin tirar dado: armadura sellada")
+    assert str(passed.summary) == "Brother Castor: passed without a die: sealed armour"
+    logged = fight.log_frame("es").iloc[-1]
+    assert (logged["kind"], logged["rolls"]) == ("due_rolled", "")
+    assert logged["outcome"] == "Brother Castor: superada sin tirar dado: armadura sellada"
+    assert "on_fire" in fight.combatant("brother-castor").conditions  # it still burns
+
+
+def test_what_counts_as_sealed_is_the_armour_worn_or_the_gms_word(fight_of, demo_sheet) -> None:
+    castor = demo_sheet("deathwatch", "Brother Castor")
+    [armour] = castor.armour  # type: ignore[attr-defined]
+    assert armour.sealed  # the catalog's power armour is sealed
+    opened = castor.edit(sealed_armour=False)  # the GM: his helmet is off
+    bearer = Bearer(opened, Standing.of(["on_fire"]))
+    [due] = DEATHWATCH.turn_rolls("start_of_turn", bearer)
+    assert render(due.text).startswith("On fire: Willpower test to act normally")
+    failed = DEATHWATCH.roll_due(due, bearer, EnteredDice([99]))
+    assert str(failed.steps[0]).startswith("On fire: failed (WP 42 +0 = 42")
+    nob = demo_sheet("deathwatch", "Nob Gritfang")
+    assert not nob.in_sealed_armour  # type: ignore[attr-defined]  # ork flak
+    sealed = nob.edit(sealed_armour=True)  # a stat block the GM marks sealed
+    sealed_bearer = Bearer(sealed, Standing.of(["on_fire"]))
+    assert DEATHWATCH.roll_due(due, sealed_bearer, EnteredDice([])).rolls == ()
+    acolyte = demo_sheet("dark_heresy", "Jessa Kell").edit(
+        armour=[{"name": "Void suit", "kind": "other", "sealed": True, "points": {"all": 1}}]
+    )
+    [dh_due] = DARK_HERESY.turn_rolls("start_of_turn", Bearer(acolyte, Standing.of(["on_fire"])))
+    assert render(dh_due.text).startswith("On fire: test passed without a die (sealed armour)")

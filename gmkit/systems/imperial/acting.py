@@ -36,9 +36,9 @@ from gmkit.systems.acting import (
     Restriction,
 )
 from gmkit.systems.base import Choice, Effect
-from gmkit.systems.imperial import acting_actions, acting_dues
+from gmkit.systems.imperial import acting_actions, acting_dues, melee
+from gmkit.systems.imperial.actions import Action, check_game
 from gmkit.systems.imperial.actions import actions as catalog
-from gmkit.systems.imperial.actions import check_game
 from gmkit.systems.imperial.conditions import about, conditions
 from gmkit.systems.imperial.criticals import CriticalPrompt
 from gmkit.systems.turns import REACTION_CONDITIONS
@@ -89,8 +89,13 @@ class ImperialTurns(NoTurnRules):
         return f"ImperialTurns({self.game!r})"
 
     def restrictions(self, conditions: Iterable[str]) -> tuple[Restriction, ...]:
+        names = tuple(dict.fromkeys(conditions))
+        let_go = melee.freed(self.game, names)  # in melee: pinned binds no more (001, 004)
         return tuple(
-            rule for name in dict.fromkeys(conditions) for rule in restriction_of(self.game, name)
+            rule
+            for name in names
+            if about(name)[0] not in let_go
+            for rule in restriction_of(self.game, name)
         )
 
     def actions(self) -> tuple[ActionInfo, ...]:
@@ -99,8 +104,9 @@ class ImperialTurns(NoTurnRules):
                 item.id,
                 item.label,
                 tuple(kind for kind in item.types if kind != "reaction"),
+                target=item.target,
                 weapon=item.weapon,
-                inputs=_inputs(item.id),
+                inputs=_inputs(item),
             )
             for item in acting_actions.offered(self.game)
         )
@@ -128,13 +134,19 @@ class ImperialTurns(NoTurnRules):
         return tuple(found)
 
 
-def _inputs(action_id: str) -> tuple[Choice, ...]:
-    if action_id == "move":
+def _inputs(item: Action) -> tuple[Choice, ...]:
+    """The inputs an action declares: Move's "into melee"; a GM's modifier to the test of an
+    action whose entry allows one (``gm_modifier``: Put Out Fire, 004)."""
+    found: list[Choice] = []
+    if item.id == "move":
         label = Message("imperial.acting.input.engages")
-        return (
-            Choice("engages", label, "flag", help=Message("imperial.acting.input.engages_help")),
-        )
-    return ()
+        help_text = Message("imperial.acting.input.engages_help")
+        found.append(Choice("engages", label, "flag", help=help_text))
+    if item.gm_modifier:
+        label = Message("imperial.acting.input.modifier")
+        help_text = Message("imperial.acting.input.modifier_help")
+        found.append(Choice(acting_actions.GM_MODIFIER, label, "number", help=help_text))
+    return tuple(found)
 
 
 DARK_HERESY = ImperialTurns("dark_heresy")

@@ -13,14 +13,19 @@ extended), with the steps that explain it and the effects the encounter applies:
 - The states the actions leave (``gains``: Defensive Stance, Run, Tactical Advance, braced).
   A movement action ends a brace (004: moving loses it).
 - Delay: the turn ends keeping a half action (``ActionResult.delays``; the encounter's delay).
-- Move with the input ``engages``: the actor enters melee, which ends the conditions flagged
-  ``ends_in_melee`` (pinned: 001, 004). Stand/Mount ends prone.
+- Move with the input ``engages`` (and the foe it reaches as ``target``, from Python), and
+  Move into melee (``engage``, its foe named): the actor, and the foe, enter melee, which ends
+  their conditions flagged ``ends_in_melee`` (pinned: 001, 004) and leaves them ``engaged``
+  (:mod:`.melee`); the actions a condition names in ``ended_by`` end it (Disengage, a Move
+  that does not engage, Run end ``engaged``). Stand/Mount ends prone.
 - Reload: the weapon's ``reload`` ("Half", "Full", "2 Full") says the type to take it as
   (Half: a half or full action; Full: a full one; N Full: an extended action, the GM counting
   its turns). The encounter counts the rounds fired as ``counters["ammo spent: <weapon>"]``:
   a reload brings that count back to 0 (an ``ammo`` effect of minus the rounds spent).
 - Clear Jam: the Ballistic Skill test and loss of ``jam_clearing.yaml`` (``resolve_fire``).
-- Put Out Fire: an Agility test at its ``test_modifier``; a success ends its ``removes``.
+- Put Out Fire: an Agility test at its ``test_modifier``, and the GM's modifier typed with it
+  (``inputs["modifier"]``, its entry's ``gm_modifier``: 004 lets the GM make it easier or
+  harder); a success ends its ``removes``.
 - Ready, Disengage, Jump, Focus Power, Use a Skill, Stand/Mount: their effects as notes.
 """
 
@@ -32,6 +37,7 @@ from gmkit.sheets.imperial import ImperialWeapon
 from gmkit.sheets.percentile import reload_half_actions
 from gmkit.systems.acting import ActionRequest, ActionResult
 from gmkit.systems.base import Effect, Modifier, Step
+from gmkit.systems.imperial import melee
 from gmkit.systems.imperial.actions import (
     Action,
     action,
@@ -47,6 +53,7 @@ from gmkit.systems.imperial.terms import action_type
 from gmkit.systems.percentile import roll_test
 
 AIM_ROUNDS = 2
+GM_MODIFIER = "modifier"  # the input of an action whose test the GM makes easier or harder
 _HALVES = {"half": 1, "full": 2, "extended": 2}
 
 
@@ -89,6 +96,8 @@ def perform(game: str, request: ActionRequest, source: DiceSource) -> ActionResu
     ]
     if "movement" in chosen.subtypes and "braced" in held:
         ended.append(lose(game, name, "braced"))
+    if not _engages(chosen, request):
+        ended += melee.left(game, chosen.id, name, held)
     gains = gained(game, name, [str(value) for key, value in chosen.effects if key == "gains"])
     effects = [*ended, *effects, *gains]
     summary = Message(
@@ -103,7 +112,8 @@ Outcome = tuple[list[Step], list[Effect], bool]
 def _noted(
     game: str, chosen: Action, kind: str, request: ActionRequest, source: DiceSource
 ) -> Outcome:
-    notes = effect_notes(game, chosen.effects)
+    engaged = melee.engaged(game, request.actor_standing.conditions)  # in melee (.melee)
+    notes = effect_notes(game, chosen.effects, {"engaged"} if engaged else set())  # effect_when
     step = Step(chosen.label, Message("imperial.acting.taken"), _joined(notes))
     return [step], [], False
 
@@ -129,20 +139,28 @@ def _delay(
     return steps, [], True
 
 
+def _engages(chosen: Action, request: ActionRequest) -> bool:
+    return chosen.id == "engage" or (chosen.id == "move" and bool(request.inputs.get("engages")))
+
+
 def _move(
     game: str, chosen: Action, kind: str, request: ActionRequest, source: DiceSource
 ) -> Outcome:
+    """A Move; into melee (``engages``, or Move into melee), the actor and the foe it
+    reaches (``request.target``) enter melee."""
     steps, _, _ = _noted(game, chosen, kind, request, source)
-    if not request.inputs.get("engages"):
+    if not _engages(chosen, request):
         return steps, [], False
-    name, effects = request.actor.name, []
-    ids, _ = split_names(game, request.actor_standing.conditions)
-    for key in ids:
-        item = conditions(game)[key]
-        if "ends_in_melee" in item.flags:
-            effects.append(lose(game, name, key))
-            outcome = Message("imperial.acting.melee_ends", condition=item.label)
-            steps.append(Step(chosen.label, outcome))
+    if request.target is not None and request.target.name == request.actor.name:
+        raise refuse("target", Message("imperial.acting.engages_self"))
+    effects: list[Effect] = []
+    sides = [(request.actor, request.actor_standing)]
+    if request.target is not None:
+        sides.append((request.target, request.target_standing))
+    for sheet, standing in sides:
+        more_steps, more = melee.engagement(game, chosen.label, sheet.name, standing.conditions)
+        steps += more_steps
+        effects += more
     return steps, effects, False
 
 
@@ -205,7 +223,7 @@ def _clear_jam(
     jammed = f"jammed: {name}".casefold()
     if not any(one.casefold() == jammed for one in request.actor_standing.conditions):
         raise refuse("weapon", Message("imperial.acting.not_jammed", weapon=name))
-    ids, _ = split_names(game, request.actor_standing.conditions)
+    ids = melee.bound(game, request.actor_standing.conditions)
     modifiers = bearer_modifiers(ids, "BS", game=game)
     if getattr(request.actor, "fatigue", 0) and "fatigued" not in ids:
         modifiers += bearer_modifiers(["fatigued"], "BS", game=game)
@@ -214,10 +232,16 @@ def _clear_jam(
 
 
 def _test_modifiers(game: str, chosen: Action, test: str, request: ActionRequest) -> list[Modifier]:
-    ids, _ = split_names(game, request.actor_standing.conditions)
+    ids = melee.bound(game, request.actor_standing.conditions)
     if getattr(request.actor, "fatigue", 0) and "fatigued" not in ids:
         ids.append("fatigued")
     own = [Modifier(chosen.label, chosen.test_modifier)] if chosen.test_modifier else []
+    given = request.inputs.get(GM_MODIFIER)
+    if chosen.gm_modifier and given not in (None, 0):
+        if isinstance(given, bool) or not isinstance(given, int | float) or given != int(given):
+            problem = Message("imperial.acting.modifier_whole", value=repr(given))
+            raise refuse(f"inputs[{GM_MODIFIER!r}]", problem)
+        own.append(Modifier(Message("imperial.acting.gm_modifier_source"), int(given)))
     return own + bearer_modifiers(ids, test, game=game)
 
 
@@ -253,6 +277,7 @@ _HANDLERS = {
     "aim": _aim,
     "delay": _delay,
     "move": _move,
+    "engage": _move,
     "stand_mount": _stand,
     "reload": _reload,
     "clear_jam": _clear_jam,

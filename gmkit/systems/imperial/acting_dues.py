@@ -8,13 +8,16 @@ fields say what the roll does (the file's header documents them):
   Deathwatch (004); ``success: lose`` ends pinning. Its ``bonus: 30`` (no longer shot at) is a
   second roll due, optional: the GM rolls the one that applies and passes over the other.
 - On fire: the Willpower test to act normally at the start of the turn (a failure only runs
-  screaming, as the reminder says); at the end of each round ``1d10`` Energy damage to the
-  body that armour does not reduce (the Toughness Bonus does: 004 names only the armour) and a
-  level of fatigue.
+  screaming, as the reminder says), passed without a die in sealed armour (004; its
+  ``passed_by: sealed_armour``: a worn piece ``sealed``, or the sheet's ``sealed_armour``):
+  the roll due says so, and rolling it rolls nothing; at the end of each round ``1d10``
+  Energy damage to the body that armour does not reduce (the Toughness Bonus does: 004 names
+  only the armour) and a level of fatigue.
 - Blood loss: at the end of each round a d100; at or under 10 the bearer dies (``gains:
   dead``). The Medicine test to stop it is a skill test, left to the GM (no roll due).
 
-The test takes the bearer's own condition modifiers (fatigue -10...). ``Due.rule`` is
+The test takes the bearer's own condition modifiers (fatigue -10...). A condition that binds
+the bearer no more (pinned while in melee: :mod:`.melee`) asks nothing. ``Due.rule`` is
 ``"<condition>.<moment>"`` (``".bonus"`` added for the easier variant).
 """
 
@@ -27,6 +30,7 @@ from gmkit.errors import RulesError
 from gmkit.messages import Message, Text
 from gmkit.systems.acting import ActionResult, Bearer, Due, Moment
 from gmkit.systems.base import Effect, Modifier, Step
+from gmkit.systems.imperial import melee
 from gmkit.systems.imperial.conditions import (
     Reminder,
     bearer_modifiers,
@@ -34,7 +38,6 @@ from gmkit.systems.imperial.conditions import (
     gain,
     lose,
     reminders,
-    split_names,
 )
 from gmkit.systems.imperial.terms import damage_type
 from gmkit.systems.percentile import roll_test
@@ -61,7 +64,7 @@ def _dice(reminder: Reminder) -> tuple[int, ...]:
 
 
 def _held(game: str, bearer: Bearer) -> list[str]:
-    ids, _ = split_names(game, bearer.standing.conditions)
+    ids = melee.bound(game, bearer.standing.conditions)
     if getattr(bearer.sheet, "fatigue", 0) and "fatigued" not in ids:
         ids.append("fatigued")
     return ids
@@ -74,12 +77,26 @@ def _text(game: str, reminder: Reminder, bonus: int | None = None) -> Message:
     return Message("imperial.acting.due_bonus", condition=label, text=reminder.text, bonus=bonus)
 
 
-def dues_of(game: str, reminder: Reminder) -> tuple[Due, ...]:
-    """The rolls due ``reminder`` asks for (none for a mere reminder or a skill test)."""
+def passed_by(reminder: Reminder, bearer: Bearer | None) -> Message | None:
+    """Why ``bearer`` passes the reminder's test without a die (in sealed armour), or None."""
+    if bearer is None or reminder.passed_by is None:
+        return None
+    sealed = bool(getattr(bearer.sheet, "in_sealed_armour", False))
+    return Message("imperial.acting.sealed_armour") if sealed else None
+
+
+def dues_of(game: str, reminder: Reminder, bearer: Bearer | None = None) -> tuple[Due, ...]:
+    """The rolls due ``reminder`` asks for (none for a mere reminder or a skill test); one
+    ``bearer`` passes without a die says so (rolling it rolls nothing)."""
     rule = f"{reminder.condition}.{reminder.when}"
     if reminder.test is not None:
         if _test(reminder) is None:
             return ()
+        why = passed_by(reminder, bearer)
+        if why is not None:
+            label = condition(game, reminder.condition).label
+            text = Message("imperial.acting.due_passes", condition=label, why=why)
+            return (Due(rule, text, (100,)),)
         found = [Due(rule, _text(game, reminder), (100,))]
         if reminder.bonus:
             found.append(
@@ -96,8 +113,10 @@ def turn_rolls(game: str, moment: Moment, bearer: Bearer) -> tuple[Due, ...]:
     """The rolls ``moment`` asks of ``bearer`` for the conditions it bears."""
     if moment not in _MOMENTS:
         return ()
-    held = split_names(game, bearer.standing.conditions)[0]
-    return tuple(due for item in reminders(held, moment, game=game) for due in dues_of(game, item))
+    held = melee.bound(game, bearer.standing.conditions)
+    return tuple(
+        due for item in reminders(held, moment, game=game) for due in dues_of(game, item, bearer)
+    )
 
 
 def _reminder(game: str, rule: str) -> tuple[Reminder, bool] | None:
@@ -118,6 +137,9 @@ def roll_due(game: str, due: Due, bearer: Bearer, source: DiceSource) -> ActionR
     if found is None:
         return None
     reminder, easier = found
+    why = passed_by(reminder, bearer) if reminder.test is not None else None
+    if why is not None:
+        return _passed(game, reminder, bearer, why)
     if reminder.test is not None and _test(reminder) is not None:
         return _tested(game, reminder, easier, bearer, source)
     if reminder.chance is not None:
@@ -153,6 +175,19 @@ def _tested(
         tuple(effects),
         Message("imperial.acting.due_summary", name=sheet.name, outcome=outcome),
     )
+
+
+def _passed(game: str, reminder: Reminder, bearer: Bearer, why: Message) -> ActionResult:
+    """The test passed without a die (``why``: in sealed armour); a ``success: lose`` ends the
+    condition as a passed roll would."""
+    label = condition(game, reminder.condition).label
+    outcome: Text = Message("imperial.acting.passed_without_die", why=why)
+    effects: list[Effect] = []
+    if reminder.success == "lose":
+        effects.append(lose(game, bearer.sheet.name, reminder.condition))
+    step = Step(label, outcome, reminder.text)
+    summary = Message("imperial.acting.due_summary", name=bearer.sheet.name, outcome=outcome)
+    return ActionResult((step,), tuple(effects), summary)
 
 
 def _chance(game: str, reminder: Reminder, bearer: Bearer, source: DiceSource) -> ActionResult:

@@ -266,6 +266,8 @@ class Action:
     effects: Effects = ()
     requires_condition: str | None = None
     weapon: bool = False  # taken on one of the actor's weapons (Reload, Clear Jam)
+    target: bool = False  # taken on another combatant (Move into melee)
+    gm_modifier: bool = False  # the GM may make its test easier or harder (Put Out Fire)
     test_modifier: int = 0  # the modifier of a non-attack action's test (Put Out Fire)
     removes: str | None = None  # the condition a passed test ends (Put Out Fire: on_fire)
 
@@ -333,6 +335,8 @@ def _action(raw: Mapping[str, Any], game: str) -> Action:
         effects=effects_of(raw.get("effects")),
         requires_condition=raw.get("requires_condition"),
         weapon=bool(raw.get("weapon", False)),
+        target=bool(raw.get("target", False)),
+        gm_modifier=bool(raw.get("gm_modifier", False)),
         test_modifier=int(raw.get("test_modifier", 0)),
         removes=raw.get("removes"),
     )

@@ -36,6 +36,7 @@ from typing import Any
 
 from gmkit.messages import Message, render
 from gmkit.systems.base import AttackRequest, Modifier
+from gmkit.systems.imperial import sizes
 from gmkit.systems.imperial.actions import (
     ModifierSpec,
     check_game,
@@ -63,6 +64,7 @@ class Circumstance:
     modifiers: tuple[ModifierSpec, ...]
     entry: Mapping[str, Any]
     label: Message  # the name, a term of the game's catalog (``<game>.circumstance.<id>``)
+    game: str = "deathwatch"
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.entry.get(key, default)
@@ -88,6 +90,7 @@ def circumstances(game: str) -> Mapping[str, Circumstance]:
             specs(raw.get("modifiers"), label, where, game),
             raw,
             label,
+            game,
         )
         for key in (item.id, *item.listed("aliases")):
             found.setdefault(key, item)
@@ -123,6 +126,12 @@ def check_value(item: Circumstance, value: Any) -> Any:
         raise refuse(field_name, Message("imperial.circumstance.terrain", name=name))
     if item.kind == "cover":
         cover_spec(value, item)
+    if item.kind == "size" and sizes.read(item.game, value) is None:
+        known, limit = sizes.known(item.game), sizes.LIMIT
+        problem = Message(
+            "imperial.circumstance.size", name=name, known=known, limit=limit, value=shown
+        )
+        raise refuse(field_name, problem)
     return value
 
 
@@ -302,6 +311,10 @@ def circumstance_modifiers(
             s for s in item.modifiers if s.applies(test, flags, attack=bearer == "attacker")
         ]
         if not matching or item.get("condition"):
+            continue  # a condition's modifiers are the condition's
+        if item.kind == "size":  # a category's modifier, or the number itself
+            size = sizes.modifier(game, value, item.label)
+            found += [size] if size is not None else []
             continue
         negated = item.get("negated_by") or {}
         cancel = {*talents, *traits} & {*negated.get("talents", ()), *negated.get("traits", ())}

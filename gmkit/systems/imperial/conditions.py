@@ -69,6 +69,7 @@ from gmkit.systems.imperial.actions import (
 from gmkit.systems.imperial.circumstances import condition_ids
 
 WHEN = ("start_of_turn", "end_of_turn", "end_of_round", "on_gain")
+PASSED_BY = ("sealed_armour",)  # what a reminder's test may be passed by without a die
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,7 @@ class Reminder:
     ignores: frozenset[str] = frozenset()  # what does not reduce it: armour, toughness
     fatigue: int = 0  # levels of fatigue the roll's moment adds
     bonus: int | None = None  # a test's easier variant the GM may pick instead (+30)
+    passed_by: str | None = None  # what passes the test without a die: "sealed_armour"
 
     @property
     def message(self) -> Message:
@@ -116,6 +118,7 @@ class Condition:
     only_actions: frozenset[str]
     auto_fail: frozenset[str]
     reminders: tuple[Reminder, ...]
+    ended_by: frozenset[str] = frozenset()  # actions that end it when its bearer takes them
 
     @property
     def label(self) -> Message:
@@ -132,6 +135,9 @@ def _condition(raw: Mapping[str, Any], game: str) -> Condition:
     for item in raw.get("reminders") or []:
         if item.get("when") not in WHEN:
             problem = Message("imperial.condition.reminder_when", where=where, whens=WHEN)
+            raise refuse("conditions", problem)
+        if item.get("passed_by") not in (None, *PASSED_BY):
+            problem = Message("imperial.condition.passed_by", where=where, known=PASSED_BY)
             raise refuse("conditions", problem)
         reminders.append(
             Reminder(
@@ -150,6 +156,7 @@ def _condition(raw: Mapping[str, Any], game: str) -> Condition:
                 frozenset(item.get("ignores") or ()),
                 int(item.get("fatigue", 0)),
                 item.get("bonus"),
+                item.get("passed_by"),
             )
         )
     return Condition(
@@ -169,6 +176,7 @@ def _condition(raw: Mapping[str, Any], game: str) -> Condition:
         only_actions=frozenset(raw.get("only_actions") or ()),
         auto_fail=frozenset(raw.get("auto_fail") or ()),
         reminders=tuple(reminders),
+        ended_by=frozenset(raw.get("ended_by") or ()),
     )
 
 

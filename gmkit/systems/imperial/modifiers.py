@@ -63,6 +63,7 @@ from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial import actions as catalog
 from gmkit.systems.imperial import circumstances as circ
 from gmkit.systems.imperial import conditions as cond
+from gmkit.systems.imperial import melee, sizes
 from gmkit.systems.imperial.actions import check_game, effect_notes, jam_from, refuse
 from gmkit.systems.imperial.actions_request import (
     Attack,
@@ -92,6 +93,7 @@ def clear_caches() -> None:
     catalog.clear_caches()
     circ.circumstances.cache_clear()
     cond.conditions.cache_clear()
+    sizes.sizes.cache_clear()
 
 
 @dataclass
@@ -339,6 +341,7 @@ def _attack_setup(request: AttackRequest, game: str) -> AttackSetup:
         raise refuse("called_location", Message("imperial.setup.location_needs_called_shot"))
     on = circ.active(game, request.circumstances)
     attacker_ids, target_ids = cond.request_conditions(request, game)
+    attacker_ids, target_ids = melee.bound(game, attacker_ids), melee.bound(game, target_ids)
     for side, name in cond.not_rule_conditions(request, game):
         who = getattr(request, side).name
         draft.warnings.append(
@@ -369,6 +372,8 @@ def _attack_setup(request: AttackRequest, game: str) -> AttackSetup:
     )
     draft.modifiers += found
     draft.notes += notes
+    if "size" not in on:  # none given for this attack: the target sheet's size
+        draft.modifiers += sizes.target_size(game, request, None)
     draft.modifiers += cond.condition_modifiers(
         attacker_ids, target_ids, test=attack.test, game=game, flags=flags
     )

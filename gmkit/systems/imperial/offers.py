@@ -21,6 +21,7 @@ from gmkit.systems import percentile
 from gmkit.systems.base import AttackRequest, Choice, Standing
 from gmkit.systems.imperial import actions as catalog
 from gmkit.systems.imperial import circumstances as circ
+from gmkit.systems.imperial import sizes
 from gmkit.systems.imperial.actions_request import MODE_ACTIONS, read_attack
 from gmkit.systems.imperial.modifiers import attack_setup
 from gmkit.systems.imperial.terms import tested
@@ -125,10 +126,14 @@ class ImperialOffers:
             seen.add(item.id)
             kind = _CIRCUMSTANCE_KINDS.get(item.kind, "choice")
             options: tuple[str, ...] = ()
+            labels: tuple[Text, ...] = ()
             if item.kind == "choice":
                 options = item.listed("choices")
             elif item.kind == "terrain":
                 options = _TERRAIN
+            elif item.kind == "size":  # a dropdown of the categories (a number: from Python)
+                options = tuple(sizes.sizes(self.game))
+                labels = tuple(size.label for size in sizes.sizes(self.game).values())
             parts: list[Message] = [
                 Message(
                     "imperial.offers.modifier",
@@ -140,6 +145,8 @@ class ImperialOffers:
             ]
             if item.kind == "cover":
                 parts.append(Message("imperial.offers.cover"))
+            if item.kind == "size":
+                parts.append(Message("imperial.offers.size"))
             if item.get("steps"):
                 steps = tuple(
                     Message("imperial.offers.step", start=int(s["from"]), value=int(s["value"]))
@@ -147,7 +154,7 @@ class ImperialOffers:
                 )
                 parts.append(Message("common.list", items=steps))
             help_text: Text = Message("common.join", parts=tuple(parts)) if parts else ""
-            labels = tuple(_option_label(option) for option in options)
+            labels = labels or tuple(_option_label(option) for option in options)
             found.append(Choice(item.id, item.label, kind, options, help_text, labels))  # type: ignore[arg-type]
         return tuple(found)
 

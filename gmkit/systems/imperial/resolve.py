@@ -53,10 +53,17 @@ from gmkit.errors import GmkitError
 from gmkit.messages import Message
 from gmkit.sheets.deathwatch import HordeRules
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
-from gmkit.systems.imperial import hordes, resolve_fire, resolve_special
-from gmkit.systems.imperial.actions import action
+from gmkit.systems.imperial import hordes, melee, resolve_fire, resolve_special
+from gmkit.systems.imperial.actions import action, actions
 from gmkit.systems.imperial.actions_request import standing_aim
-from gmkit.systems.imperial.conditions import condition, gain, lose, split_names, standing_names
+from gmkit.systems.imperial.conditions import (
+    condition,
+    conditions,
+    gain,
+    lose,
+    split_names,
+    standing_names,
+)
 from gmkit.systems.imperial.cover import Cover, cover_of
 from gmkit.systems.imperial.modifiers import attack_setup
 from gmkit.systems.imperial.resolve_hit import Strike, find_weapon, resolve_hit
@@ -113,11 +120,8 @@ def resolve_attack(
 def with_turn_effects(result: AttackResult, setup: AttackSetup) -> AttackResult:
     """``result`` with what the attack ends of the turn's states: the attacker's Aim (its
     ``"aimed: <type>"``, read as the option ``prepared``), the target's if it reacted (a Dodge
-    or a Parry ends it: 004), and, for a melee attack, the
-    conditions flagged ``ends_in_melee`` of the attacker and of the target (pinned: 001, 004
-    say being in melee ends it; a melee attack engages both)."""
+    or a Parry ends it: 004), and what melee does (``_in_melee``)."""
     request = result.request
-    game = request.attacker.game
     added: list[Effect] = []
     aimed = standing_aim(request)
     if aimed is not None:
@@ -132,15 +136,33 @@ def with_turn_effects(result: AttackResult, setup: AttackSetup) -> AttackResult:
         added.append(
             Effect("remove_condition", request.target.name, condition=target_aim[0], note=note)
         )
-    if setup.characteristic != "BS":
-        for side, sheet in (("attacker", request.attacker), ("target", request.target)):
-            ids, _ = split_names(game, standing_names(request, side))
-            added += [
-                lose(game, sheet.name, key)
-                for key in ids
-                if "ends_in_melee" in condition(game, key).flags
-            ]
+    added += _in_melee(request, setup)
     return replace(result, effects=(*result.effects, *added)) if added else result
+
+
+def _in_melee(request: AttackRequest, setup: AttackSetup) -> list[Effect]:
+    """A melee attack engages both (and a shot the GM says is made engaged in melee, its
+    attacker): their conditions flagged ``ends_in_melee`` end (pinned: 001, 004). A Charge
+    (a melee attack that moves) leaves both ``engaged``, as a Move into melee does."""
+    game = request.attacker.game
+    in_melee = setup.characteristic != "BS"
+    sides = [("attacker", request.attacker), ("target", request.target)]
+    if not in_melee:
+        engaged = bool(request.circumstances.get("engaged_in_melee"))
+        sides = sides[:1] if engaged else []
+    chosen = actions(game).get(request.action)
+    charge = in_melee and chosen is not None and "movement" in chosen.subtypes
+    found: list[Effect] = []
+    for side, sheet in sides:
+        ids, _ = split_names(game, standing_names(request, side))
+        found += [
+            lose(game, sheet.name, key)
+            for key in ids
+            if "ends_in_melee" in condition(game, key).flags
+        ]
+        if charge and melee.ENGAGED not in ids and melee.ENGAGED in conditions(game):
+            found.append(gain(game, sheet.name, melee.ENGAGED))
+    return found
 
 
 def with_gains(result: AttackResult, setup: AttackSetup, fired_overwatch: bool) -> AttackResult:
