@@ -11,8 +11,11 @@
   catalog names (``weapons: Lasgun; Knife``), bestiary entries (``npc: Cultist``) and copies
   (``count: 5``) expanded the same way in all of them.
 - :func:`summary`: the sheets' roster lines as a DataFrame.
-- :func:`npc`, :func:`npcs`, :func:`bestiary`: the game's ready NPCs; :func:`weapon` and
-  :func:`armour`: catalog entries to change (``.edit(clip=4)``), :func:`catalog` to browse.
+- :func:`npc`, :func:`npcs`, :func:`bestiary`: the game's ready NPCs and the players'
+  archetypes (a Tactical Marine, a Guardsman, a Soldier...), filled in by keyword
+  (``npc("deathwatch", "Tactical Marine", characteristics={"WS": 45}, unnatural={"T": 3})``:
+  only what differs); :func:`weapon` and :func:`armour`: catalog entries to change
+  (``.edit(clip=4)``), :func:`catalog` to browse.
 - :func:`encounter`: an encounter created, or replaced when the notebook runs again, with who
   hides, which sides the players run, how they see enemy wounds and the GM's note.
 - Then the Encounter itself: ``overview()``, ``odds_frame()``, ``attack_request()``...;

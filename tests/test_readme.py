@@ -39,6 +39,11 @@ def test_the_messages_example_reads_in_spanish_and_refuses_an_unknown_option(cap
     assert "option 'reactons_left': unknown option (did you mean reactions_left?)" in printed
 
 
+def test_the_keyword_sheet_example_prints_what_the_readme_says(capsys):
+    block = next(b for b in BLOCKS if "Brother Aquila" in b)
+    assert _lines(_run(block, capsys)) == _lines(_after(block))
+
+
 def _after(block: str) -> str:
     """The ```text block that follows ``block`` in the README: what it prints."""
     rest = README[README.index(block) + len(block) :]
@@ -90,7 +95,13 @@ def test_the_prep_example_prints_what_the_readme_says_and_runs_again(tmp_path, m
 
 
 def test_every_python_example_of_the_readme_is_run_by_a_test_here():
-    markers = ("distribution(", "resolve_attack", "reactons_left", "prep.campaign(")
+    markers = (
+        "distribution(",
+        "resolve_attack",
+        "reactons_left",
+        "prep.campaign(",
+        "Brother Aquila",
+    )
     assert len(BLOCKS) == len(markers)
     for block in BLOCKS:
         assert sum(marker in block for marker in markers) >= 1, block[:80]

@@ -107,9 +107,12 @@ class Sheet(Model):
     def build(cls, data: Mapping[str, Any] | None = None, /, **fields: Any) -> Self:
         """Validate ``data`` (and/or keyword fields) into a sheet, or raise SheetError.
 
-        Catalog names stand for their entries: ``weapons=["Lasgun"]``, ``armour="Flak Vest"``,
-        and ``npc="Cultist"`` (the bestiary's cultist, the other fields changing it); see
-        :func:`gmkit.systems.catalogs.expand_references`.
+        Catalog names stand for their entries: ``weapons=["Lasgun"]``, ``armour="Flak Vest"``
+        (see :func:`gmkit.systems.catalogs.expand_references`). ``npc="Tactical Marine"`` starts
+        from the bestiary's entry, the other fields filling it in as :meth:`edit` does: a
+        profile names only what differs (``characteristics={"WS": 45}``,
+        ``unnatural={"T": 3}``), a list replaces the entry's, and a value bounded by one given
+        follows it (a horde given a smaller ``magnitude_max`` is full at it).
         """
         from gmkit.systems.catalogs import expand_references  # systems read sheets' models
 
@@ -118,11 +121,34 @@ class Sheet(Model):
             default = cls.model_fields["game"].default
             if isinstance(default, str):
                 merged["game"] = default
+        if isinstance(merged.get("npc"), str):
+            filled = cls._filled_npc(merged)
+            if filled is not None:
+                return filled
         merged = expand_references(merged)
         try:
             return cls.model_validate(merged)
         except ValidationError as error:
             raise sheet_error(merged, error) from None
+
+    @classmethod
+    def _filled_npc(cls, data: Mapping[str, Any]) -> Self | None:
+        """The bestiary's ``data["npc"]`` edited by the rest of ``data``; None when the game is
+        not one the registry knows (the validation then says what is wrong)."""
+        from gmkit.sheets import game_ids
+        from gmkit.systems.bestiary import creature  # the bestiary reads sheets' models
+
+        game = data.get("game")
+        if not isinstance(game, str) or game not in game_ids():
+            return None
+        changes = {key: value for key, value in data.items() if key not in ("npc", "game")}
+        try:
+            base = creature(game, str(data["npc"])).sheet
+        except SheetError as error:  # named after the character being made
+            raise SheetError(str(data.get("name") or data["npc"]), error.problems) from None
+        if not isinstance(base, cls):
+            return None
+        return base.edit(**changes) if changes else base
 
     def edit_weapon(self, weapon: str, /, **changes: Any) -> Self:
         """A copy with the weapon named ``weapon`` edited (``clip=4``, ``name="Old Faithful"``);

@@ -225,8 +225,9 @@ def test_an_unknown_npc_names_the_field_and_lists_the_bestiary() -> None:
     error = _refusal(lambda: load_sheets([{"game": "dark_heresy", "npc": "Dragon"}]))
     assert [field for field, _ in error.problems] == ["npc"]
     assert str(error).endswith(
-        "field 'npc': no NPC 'Dragon' in the bestiary; known: Cult demagogue, Cultist, "
-        "Enforcer, Hab militia trooper, Heretek, Hive ganger, Mutant brute"
+        "field 'npc': no NPC 'Dragon' in the bestiary; known: Adept, Arbitrator, Assassin, "
+        "Cleric, Cult demagogue, Cultist, Enforcer, Guardsman, Hab militia trooper, Heretek, "
+        "Hive ganger, Imperial psyker, Mutant brute, Scum, Tech-priest"
     )
 
 

@@ -31,6 +31,14 @@ PACKAGED_DH = (
     "Enforcer",
     "Hab militia trooper",
     "Mutant brute",
+    "Guardsman",
+    "Assassin",
+    "Adept",
+    "Scum",
+    "Arbitrator",
+    "Cleric",
+    "Imperial psyker",
+    "Tech-priest",
 )
 
 

@@ -40,14 +40,49 @@ MUST_HAVE = {
     "wfb6": ("Knight of the Realm", "Swordsman", "Night goblin archer", "Orc boy"),
 }
 
+PLAYER_SIDE = {
+    "necromunda": ("Gang leader", "Heavy", "Hive ganger", "Juve"),
+    "dark_heresy": (
+        "Guardsman",
+        "Assassin",
+        "Adept",
+        "Scum",
+        "Arbitrator",
+        "Cleric",
+        "Imperial psyker",
+        "Tech-priest",
+    ),
+    "deathwatch": ("Tactical Marine", "Assault Marine", "Devastator Marine", "Apothecary"),
+    "wfrp2": ("Soldier", "Hunter", "Initiate", "Mercenary", "Watchman", "Apprentice wizard"),
+    "wfb6": ("General of the Empire", "Battle wizard", "Bretonnian lord", "Orc warboss"),
+}
+"""The players' side of each game (issue 21): the archetypes a GM stats a player's character
+from (Dark Heresy's careers, Deathwatch's battle-brothers...), each with its Spanish name."""
+
 DEMO_TWINS = {
     "necromunda": {"Scavvy": "Rotgut", "Scavvy boss": "Grubnose the Scavvy Boss"},
-    "dark_heresy": {"Cultist": "Cultist Ban", "Cult demagogue": "Demagogue Ostrava"},
-    "deathwatch": {"Ork boyz horde": "Ork Boyz mob", "Ork nob": "Nob Gritfang"},
+    "dark_heresy": {
+        "Cultist": "Cultist Ban",
+        "Cult demagogue": "Demagogue Ostrava",
+        "Guardsman": "Sergeant Varro Tull",
+        "Assassin": "Ilse Marr",
+        "Adept": "Adept Cornelius Fenn",
+        "Scum": "Jessa Kell",
+    },
+    "deathwatch": {
+        "Ork boyz horde": "Ork Boyz mob",
+        "Ork nob": "Nob Gritfang",
+        "Tactical Marine": "Brother Castor",
+        "Assault Marine": "Brother Ilarion",
+        "Devastator Marine": "Brother Varek",
+    },
     "wfrp2": {
         "Gor": "Gor Bloodhorn",
         "Ungor": "Ungor Snitch",
         "Bray-shaman": "Bray-shaman Vhorlag",
+        "Soldier": "Gunther Brandauer",
+        "Hunter": "Elsa Wendt",
+        "Initiate": "Brother Matthias",
     },
     "wfb6": {"Swordsman": "Swordsman", "Night goblin archer": "Night Goblin Archer"},
 }
@@ -110,7 +145,7 @@ def test_every_entry_names_its_source_and_no_game_or_side(game: str) -> None:
 def test_names_are_unique_and_the_issue_creatures_are_there(game: str) -> None:
     names = [item["name"] for item in entries(game)]
     assert len(names) == len({name.casefold() for name in names})
-    assert 5 <= len(names) <= 10
+    assert 5 <= len(names) <= 20
     missing = [name for name in MUST_HAVE[game] if name not in names]
     assert missing == []
 
@@ -221,3 +256,24 @@ def test_wfb6_knight_is_cavalry_with_the_published_save() -> None:
     assert (knight.armour_save, knight.weapon_strengths) == (2, {"lance": 5})
     archer = sheet("wfb6", "Night goblin archer", WFB6Character)
     assert (archer.weapons[0].range_cm, archer.BS) == (40, 3)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_its_players_side_each_with_a_spanish_name(game: str) -> None:
+    found = bestiary(game)
+    for name in PLAYER_SIDE[game]:
+        assert name in found, f"{game}: no {name!r} for the players' side"
+        assert found[name].name_es, f"{game}: {name!r} has no Spanish name"
+
+
+def test_the_battle_brothers_are_power_armoured_with_unnatural_strength_and_toughness() -> None:
+    for name in PLAYER_SIDE["deathwatch"]:
+        brother = sheet("deathwatch", name, DeathwatchCharacter)
+        assert brother.tier == "character", name
+        assert (brother.unnatural.S, brother.unnatural.T) == (2, 2), name
+        assert [piece.name for piece in brother.armour] == [
+            "Astartes Power Armour (Mark VII Aquila)"
+        ], name
+    marine = sheet("deathwatch", "Tactical Marine", DeathwatchCharacter)
+    assert (marine.bonus("S"), marine.bonus("T")) == (8, 8)  # S 45, T 43: bonus 4, doubled
+    assert [w.name for w in marine.weapons] == ["Astartes Bolter (Godwyn)", "Astartes Combat Knife"]
