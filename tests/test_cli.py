@@ -56,12 +56,12 @@ def test_export_names_the_missing_roster(tmp_path, capsys):
     assert demo_campaign().rosters[0].title in error
 
 
-def test_table_refuses_a_bad_campaign_before_serving(tmp_path, capsys):
+def test_table_refuses_a_bad_campaign_before_serving(tmp_path, capsys, free_port):
     bad = tmp_path / "bad.yaml"
     data = demo_campaign().to_dict()
     data["rosters"][0]["characters"][0]["name"] = "   "
     bad.write_text(yaml.safe_dump(data))
-    assert main(["table", str(bad), "--no-browser", "--port", "1"]) == 2
+    assert main(["table", str(bad), "--no-browser", "--port", str(free_port)]) == 2
     error = capsys.readouterr().err
     assert "name" in error
     assert "serving" not in error
@@ -202,15 +202,18 @@ def test_export_needs_its_paths(tmp_path, capsys):
     assert "export" in capsys.readouterr().err
 
 
-def test_players_needs_a_campaign_file_and_an_encounter_it_holds(tmp_path, capsys, monkeypatch):
+def test_players_needs_a_campaign_file_and_an_encounter_it_holds(
+    tmp_path, capsys, monkeypatch, free_port
+):
+    port = str(free_port)  # free: the port is checked first (port 1 is root's alone)
     monkeypatch.setattr("gmkit.cli.tempfile.gettempdir", lambda: str(tmp_path))
-    assert main(["players", "--no-browser", "--port", "1"]) == 2  # no table served yet
+    assert main(["players", "--no-browser", "--port", port]) == 2  # no table served yet
     assert "gmkit table prints it" in capsys.readouterr().err
     document = demo_campaign().save(tmp_path / "c.yaml")
-    assert main(["players", str(document), "--no-browser", "--port", "1"]) == 2
+    assert main(["players", str(document), "--no-browser", "--port", port]) == 2
     assert "not a document" in capsys.readouterr().err
     campaign = create_demo_store(tmp_path / "c.gmk")
-    args = ["players", str(campaign), "--encounter", "Nowhere", "--no-browser", "--port", "1"]
+    args = ["players", str(campaign), "--encounter", "Nowhere", "--no-browser", "--port", port]
     assert main(args) == 2
     error = capsys.readouterr().err
     assert "Nowhere" in error
