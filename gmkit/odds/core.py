@@ -154,17 +154,34 @@ class Odds:
         """The odds as tidy rows: ``kind`` (hit: the chance of at least one hit, always the
         first row; state; event; expected), ``outcome`` (its key
         as the odds name it), ``label`` (its words in ``language``), ``value`` (a float: a
-        chance, or an expected number) and ``exact`` (the Fraction)."""
-        from gmkit.odds.labels import odds_label  # the words come last
+        chance, or an expected number) and ``exact`` (the Fraction).
+
+        A target that loses magnitude (a horde: ``details["magnitude lost"]``) has for states
+        the magnitude it loses ("magnitude -0", "magnitude -1"...: one attack rarely breaks
+        it, so its standing alone would read "standing 100%"); its standing beyond "standing"
+        (broken, destroyed) are events, and the magnitude it is expected to lose a row."""
+        from gmkit.odds.labels import magnitude_key, odds_label  # the words come last
 
         found: list[tuple[str, str, Fraction]] = [("hit", "hit", self.hit)]
-        found += [("state", str(state), self.states.p(state)) for state in self.states]
+        lost = self.details.get("magnitude lost")
+        if lost is None:
+            found += [("state", str(state), self.states.p(state)) for state in self.states]
+        else:
+            found += [("state", magnitude_key(n), lost.p(n)) for n in sorted(lost)]
         found += [("event", name, value) for name, value in self.events.items() if name != "hit"]
+        if lost is not None:
+            found += [
+                ("event", str(state), self.states.p(state))
+                for state in self.states
+                if state != "standing" and str(state) not in self.events
+            ]
         found += [
             ("expected", "hits", self.expected_hits),
             ("expected", "wounds", self.expected_wounds),
             ("expected", "damage", self.expected_damage),
         ]
+        if lost is not None:
+            found.append(("expected", "magnitude lost", lost.mean()))
         return [
             {
                 "kind": kind,

@@ -2,7 +2,8 @@
 
 The odds engines key their outcomes by English names ("out of action", "first hit location");
 those stay keys (tests and callers read them). :func:`odds_label` gives the message a view
-shows one with: ``odds.term.<key>`` in the catalogs, a hit location's own name, "Member:
+shows one with: ``odds.term.<key>`` in the catalogs, a hit location's own name, a horde's
+magnitude lost (:func:`magnitude_key`: "magnitude -2" reads "loses 2 magnitude"), "Member:
 hits" for a model's own distributions, else the key as it is.
 """
 
@@ -13,6 +14,13 @@ from typing import Any
 
 from gmkit.messages import Message, catalogs
 from gmkit.systems.percentile import LOCATIONS, location_name
+
+MAGNITUDE = re.compile(r"^magnitude -(\d+)$")
+
+
+def magnitude_key(lost: int) -> str:
+    """The key of a horde's state after losing ``lost`` magnitude: "magnitude -2"."""
+    return f"magnitude -{lost}"
 
 
 def _slug(key: str) -> str:
@@ -29,6 +37,12 @@ def odds_label(key: Any) -> Message:
         return Message.verbatim(str(key))
     if key in LOCATIONS:
         return location_name(key)
+    lost = MAGNITUDE.match(key)
+    if lost is not None:
+        count = int(lost.group(1))
+        if not count:
+            return Message("odds.term.no_magnitude_lost")
+        return Message("odds.term.magnitude_minus", lost=count)
     found = f"odds.term.{_slug(key)}"
     if catalogs().english(found) is not None:
         return Message(found)
@@ -38,4 +52,4 @@ def odds_label(key: Any) -> Message:
     return Message.verbatim(key.replace("_", " "))
 
 
-__all__ = ["odds_label"]
+__all__ = ["magnitude_key", "odds_label"]

@@ -1,8 +1,10 @@
-"""A plot of an odds table: one bar per attack (attacker, weapon, target), the target's states
-side by side, each as wide as its chance, coloured from the least to the most harmful.
+"""A plot of an odds table: one bar per attack (attacker, weapon, mode, target), the target's
+states side by side, each as wide as its chance, coloured from the least to the most harmful (a
+horde's states are the magnitude it loses).
 
 Formatting only: :func:`odds_plot` draws the rows of :func:`gmkit.encounter.overview.odds_frame`
-(its ``label`` column already in the reader's language). No rule lives here.
+(its ``label`` column already in the reader's language; the mode named in the frame's language,
+``frame.attrs``). No rule lives here.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
+from gmkit.messages import Message, render
+from gmkit.systems.offers import mode_label
 from gmkit.widgets.odds_charts import severity_colours
 
 _E = html.escape
@@ -29,18 +33,22 @@ def odds_plot(frame: pd.DataFrame, *, width: int = 360) -> widgets.HTML:
     """The ``state`` rows of an odds table as bars, with a legend; hover a part for its
     chance. Rows of other kinds are left out (print the frame to read them)."""
     states = frame[frame["kind"] == "state"]
+    language = str(frame.attrs.get("language", "en"))
     if states.empty:
-        return widgets.HTML("<p>(no attacks: the table has no state rows)</p>")
-    keys = ["attacker", "weapon", "target"]
+        empty = render(Message("widgets.odds_plot_empty"), language)
+        return widgets.HTML(f"<p>{_E(empty)}</p>")
+    keys = ["attacker", "weapon", "mode", "target"]
     order = _severity_order(states, keys)
     colours = severity_colours(order)
     names = dict(zip(states["outcome"], states["label"], strict=False))
+    game = frame.attrs.get("game", "")
     rows = []
-    for (attacker, weapon, target), group in states.groupby(keys, sort=False):
+    for (attacker, weapon, mode, target), group in states.groupby(keys, sort=False):
         parts = "".join(_part(row, colours[row["outcome"]], width) for _, row in group.iterrows())
+        mode_words = render(mode_label(str(mode), str(game)), language)
         rows.append(
             f"<tr><td>{_E(str(attacker))}</td><td>{_E(str(weapon))}</td>"
-            f"<td>{_E(str(target))}</td><td><div class='gmkit-bar' "
+            f"<td>{_E(mode_words)}</td><td>{_E(str(target))}</td><td><div class='gmkit-bar' "
             f"style='width:{width}px'>{parts}</div></td></tr>"
         )
     legend = "".join(

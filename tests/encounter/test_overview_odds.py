@@ -167,6 +167,8 @@ def test_the_odds_of_one_attack_are_odds_of_its_request_exactly(fight: Encounter
     frame = fight.odds_frame([TULL], [BAN], weapons=["lasgun"], distance=20)
     assert list(frame.columns) == [*ODDS_COLUMNS, "exact"]
     assert set(frame["weapon"]) == {"Lasgun"}
+    assert list(dict.fromkeys(frame["mode"])) == ["single", "semi", "melee"]  # every mode
+    frame = frame[frame["mode"] == "single"]
     (mode,) = set(frame["mode"])
     (action,) = set(frame["action"])
     assert (mode, action) == ("single", "standard_attack")
@@ -189,7 +191,7 @@ def test_the_odds_of_one_attack_are_odds_of_its_request_exactly(fight: Encounter
 def test_every_attacks_states_sum_to_exactly_one(fight: Encounter) -> None:
     frame = fight.odds_frame(distance=20)
     states = frame[frame["kind"] == "state"]
-    groups = states.groupby(["attacker", "weapon", "target"], sort=False)["exact"]
+    groups = states.groupby(["attacker", "weapon", "mode", "target"], sort=False)["exact"]
     totals = groups.apply(lambda values: sum(values, Fraction(0)))
     assert len(totals) == len(frame[frame["kind"] == "hit"])
     assert set(totals) == {Fraction(1)}
@@ -240,7 +242,6 @@ def test_a_single_name_may_be_given_as_a_string(fight: Encounter) -> None:
 # --- Odds repr, per game ----------------------------------------------------------------------
 
 
-
 @pytest.mark.parametrize(
     "game",
     [
@@ -285,15 +286,20 @@ def test_the_plot_has_one_bar_per_attack_and_widths_follow_the_values(fight: Enc
     frame = fight.odds_frame([TULL, "Ilse Marr"], ["Cultist Ban", "Cultist Hesk"], distance=20)
     html = prep.odds_plot(frame).value
     bars = re.findall(r"<tr>(.*?)</tr>", html)
-    attacks = frame[frame["kind"] == "hit"][["attacker", "weapon", "target"]]
-    assert len(bars) == len(attacks) == 2 * 3 * 2
-    for bar, (attacker, weapon, target) in zip(bars, attacks.itertuples(index=False), strict=True):
+    attacks = frame[frame["kind"] == "hit"][["attacker", "weapon", "mode", "target"]]
+    # Tull: lasgun single and semi-auto, knife thrown; Ilse: laspistol; at 20 m no melee
+    assert len(bars) == len(attacks) == 4 * 2
+    words = {"single": "Single shot", "semi": "Semi-auto burst", "thrown": "Thrown"}
+    for bar, (attacker, weapon, mode, target) in zip(
+        bars, attacks.itertuples(index=False), strict=True
+    ):
         cells = re.findall(r"<td>([^<]*)</td>", bar)
-        assert cells == [attacker, weapon, target]
+        assert cells == [attacker, weapon, words[mode], target]
         rows = frame[
             (frame["kind"] == "state")
             & (frame["attacker"] == attacker)
             & (frame["weapon"] == weapon)
+            & (frame["mode"] == mode)
             & (frame["target"] == target)
         ]
         shown = [(state, float(width)) for state, width in SPAN.findall(bar)]
@@ -308,6 +314,7 @@ def test_the_plot_has_one_bar_per_attack_and_widths_follow_the_values(fight: Enc
 
 def test_the_lasgun_bar_in_numbers(fight: Encounter) -> None:
     frame = fight.odds_frame([TULL], [BAN], weapons=["Lasgun"], distance=20)
+    frame = frame[frame["mode"] == "single"]
     html = prep.odds_plot(frame).value
     assert SPAN.findall(html) == [
         ("unharmed", "172.8"),  # 12/25 of 360
@@ -394,10 +401,14 @@ def test_an_attack_the_rules_refuse_is_one_refused_row_and_the_rest_of_the_table
         return real(attacker, weapon, target, **request)
 
     monkeypatch.setattr(fight, "attack_request", refusing)
-    table = fight.odds_frame(["Drax"], distance=10)
-    refused = table[table["kind"] == "refused"]
+    table = fight.odds_frame(["Drax"], distance=None)  # no distance: melee in reach too
+    refused = table[table["label"].str.contains("Cultist 2", na=False)]
+    assert set(refused["kind"]) == {"refused"}
     assert set(refused["target"]) == {"Cultist 2"}
-    assert len(refused) == len(set(refused["weapon"]))  # one row per refused attack
+    attacks = refused[["weapon", "mode"]].drop_duplicates()
+    assert len(refused) == len(attacks)  # one row per refused attack
+    stood = table[(table["target"] == "Cultist 1") & (table["kind"] == "hit")]
+    assert len(stood) >= 2  # Cultist 1's attacks have their odds (a shotgun's feint: none)
     assert refused["value"].isna().all()
     assert refused["label"].str.contains("Cultist 2").all()
     standing = table[(table["target"] == "Cultist 1") & (table["kind"] == "state")]
@@ -414,3 +425,99 @@ def test_a_roster_list_may_hold_frames_and_files_among_sheets(tmp_path) -> None:
         [prep.npc("dark_heresy", "Heretek", name="Vorn"), frame, path], game="dark_heresy"
     )
     assert [sheet.name for sheet in sheets] == ["Vorn", "Ganger 1", "Ganger 2", "Ban"]
+
+
+# --- every mode, melee in reach, a horde's magnitude (issue 21, item 15) --------------------
+
+CASTOR, BOLTER, NOB, BOYZ = (
+    "Brother Castor",
+    "Astartes Bolter (Godwyn)",
+    "Nob Gritfang",
+    "Ork Boyz mob",
+)
+
+
+@pytest.fixture
+def breach(store: CampaignStore) -> Encounter:
+    return Encounter.open(store, DEMO_FIGHTS["deathwatch"])
+
+
+def test_a_bolter_has_the_odds_of_every_fire_mode(breach: Encounter) -> None:
+    """A bolter was only ever a single shot: every mode the rules allow has its odds, each
+    the odds of that mode's own request (004: BS 47, short range at 30 m +10; semi-auto +10,
+    full auto +20, suppressing fire -20)."""
+    frame = breach.odds_frame(CASTOR, NOB, weapons=[BOLTER], distance=30)
+    hits = frame[frame["kind"] == "hit"]
+    assert dict(zip(hits["mode"], hits["exact"], strict=True)) == {
+        "single": Fraction(57, 100),
+        "semi": Fraction(67, 100),
+        "full": Fraction(77, 100),
+        "suppressing": Fraction(37, 100),
+    }
+    assert list(hits["action"]) == [
+        "standard_attack",
+        "semi_auto_burst",
+        "full_auto_burst",
+        "suppressing_fire",
+    ]
+    full = frame[frame["mode"] == "full"]
+    request = breach.attack_request(
+        CASTOR, BOLTER, NOB, mode="full", action="full_auto_burst", distance=30
+    )
+    shown = full[["kind", "outcome", "exact"]].to_dict("records")
+    assert shown == [
+        {k: row[k] for k in ("kind", "outcome", "exact")} for row in odds(request).rows()
+    ]
+
+
+def test_a_melee_weapon_out_of_reach_is_a_refused_row_saying_why(fight: Encounter) -> None:
+    """A knife had 54% to hit at 30 m: melee needs an adjacent foe; thrown, it has its odds."""
+    far = fight.odds_frame(TULL, BAN, weapons=["Knife"], distance=30)
+    melee = far[far["mode"] == "melee"]
+    assert melee[["kind", "label"]].to_dict("records") == [
+        {
+            "kind": "refused",
+            "label": "a melee attack reaches an adjacent foe (2 m); this target stands 30 m away",
+        }
+    ]
+    assert list(far[far["kind"] == "hit"]["mode"]) == ["thrown"]
+    spanish = fight.odds_frame(TULL, BAN, weapons=["Knife"], distance=30, language="es")
+    (why,) = spanish[spanish["mode"] == "melee"]["label"]
+    assert why == (
+        "un ataque cuerpo a cuerpo alcanza a un adversario adyacente (2 m); este objetivo "
+        "está a 30 m"
+    )
+    near = fight.odds_frame(TULL, BAN, weapons=["Knife"], distance=2)
+    knife = near[(near["mode"] == "melee") & (near["kind"] == "hit")]
+    request = fight.attack_request(TULL, "Knife", BAN, mode="melee", distance=2)
+    assert list(knife["exact"]) == [odds(request).hit]
+    untold = fight.odds_frame(TULL, BAN, weapons=["Knife"])  # no distance: engaged
+    assert set(untold[untold["mode"] == "melee"]["kind"]) != {"refused"}
+
+
+def test_a_hordes_states_are_the_magnitude_it_loses(breach: Encounter) -> None:
+    """A horde read "standing 100%": one shot seldom breaks it. Its states are the magnitude it
+    loses: a bolt hits (57 + 10 for a horde of magnitude 30: 67 in 100) and, Explosive, counts
+    one more hit (004); 2d10+5 Tearing, Pen 5, against AP 2 and TB 8 damages unless low."""
+    frame = breach.odds_frame(CASTOR, BOYZ, weapons=[BOLTER], distance=30)
+    single = frame[frame["mode"] == "single"]
+    states = single[single["kind"] == "state"]
+    request = breach.attack_request(CASTOR, BOLTER, BOYZ, distance=30)
+    lost = odds(request).details["magnitude lost"]
+    assert list(states["outcome"]) == ["magnitude -0", "magnitude -1", "magnitude -2"]
+    assert list(states["exact"]) == [lost.p(0), lost.p(1), lost.p(2)]
+    assert sum(states["exact"], Fraction(0)) == 1
+    assert lost.p(0) > 1 - Fraction(67, 100)  # a miss, or two hits that both fail to damage
+    assert list(states["label"]) == ["loses no magnitude", "loses 1 magnitude", "loses 2 magnitude"]
+    assert "standing" not in set(single["outcome"])
+    (expected,) = single[(single["kind"] == "expected") & (single["outcome"] == "magnitude lost")][
+        "exact"
+    ]
+    assert expected == lost.mean()
+    spanish = breach.odds_frame(CASTOR, BOYZ, weapons=[BOLTER], distance=30, language="es")
+    labels = spanish[(spanish["mode"] == "single") & (spanish["kind"] == "state")]["label"]
+    assert list(labels) == ["no pierde magnitud", "pierde 1 de magnitud", "pierde 2 de magnitud"]
+    html = prep.odds_plot(spanish).value
+    assert "data-state='magnitude -2'" in html
+    assert "<td>Ráfaga semiautomática</td>" in html  # the mode in the reader's language
+    assert "en pie" not in html
