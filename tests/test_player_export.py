@@ -244,8 +244,8 @@ def test_a_spanish_export_reads_spanish(campaign, tmp_path):
     assert "Turno: <span class='gmkit-now'>Ilse Marr</span>" in header
     heads = "<th>Personaje</th><th>Bando</th><th>Heridas</th><th>Estados</th>"
     assert heads in table
-    assert "<summary>Hoja</summary><b>Características</b> WS 41" in table
-    assert "<b>Puntos de destino</b> 2 · <b>Armadura</b> Mesh Vest · <b>Armas</b>" in table
+    assert "<summary>Hoja</summary><b>Características</b> HA 41" in table  # the Spanish books'
+    assert "<b>Puntos de destino</b> 2 · <b>Armadura</b> Chaleco de malla · <b>Armas</b>" in table
     assert ">herido<" in table
     assert ">ileso<" in table
     assert log.startswith("## Registro\n\n<ul><li>Ilse Marr ataca a Cultist Ban con ")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from gmkit.messages import Message, catalogs
+from gmkit.systems.turns import ACTION_TYPES, action_type_name
 
 BANDS = ("unhurt", "hurt", "bloodied", "down")
 """The wound bands of :func:`gmkit.encounter.views.wound_band`."""
@@ -45,6 +46,9 @@ def condition_name(game: str, key: str) -> Message:
     kind, _, weapon = key.partition(": ")
     if kind == "jammed" and weapon:
         return Message("encounter.condition.jammed", weapon=weapon)
+    if weapon:  # "aimed: half": the condition and what it is of, in words, not the key
+        of = action_type_name(weapon) if weapon in ACTION_TYPES else Message.named(weapon)
+        return Message("encounter.condition.of", condition=condition_name(game, kind), of=of)
     return Message.verbatim(key)
 
 

@@ -234,8 +234,10 @@ class AttackForm:
         ids = [choice.id for choice in self.offered.reactions]
         if reaction and reaction not in ids:
             why = self.offered.reactions_refused.get(reaction)
-            if why:
-                raise FormError(Message("form.reaction_refused", reaction=repr(reaction), why=why))
+            if why:  # the reaction by its name in the GM's words, not its key ("dodge")
+                named = {c.id: c.label for c in choices.reactions(self.game)}
+                shown = named.get(reaction, repr(reaction))
+                raise FormError(Message("form.reaction_refused", reaction=shown, why=why))
             raise not_offered("reaction", reaction, ids)
         self.reaction = reaction
         self._update()

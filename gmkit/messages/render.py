@@ -12,6 +12,8 @@ joined. The format specs gmkit adds, for translators:
   number itself is another field: ``{count} {count:plural:herida|heridas}``).
 - ``{term:cap}`` a nested message with its first letter capitalised; ``{term:lower}`` all in
   lower case.
+- ``{name:poss}`` English's possessive: "Ban's", "the Boss's", "The Sump Scavvies'" (a name
+  ending in a plural's s takes the apostrophe alone; in -ss, -us, -is it is a singular's).
 
 A parameter that holds a data entry's name (``weapon``, ``armour``, ``quality``...:
 :data:`gmkit.messages.names.NAME_PARAMETERS`) shows that name in the reader's language, as the
@@ -57,6 +59,10 @@ class _Formatter(string.Formatter):
         return kwargs[str(key)]
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "poss":
+            text = render(value, self.language) if isinstance(value, Message) else str(value)
+            plural = text.endswith("s") and not text.endswith(("ss", "us", "is"))
+            return f"{text}'" if plural else f"{text}'s"
         if format_spec.startswith("plural:"):
             one, _, other = format_spec[len("plural:") :].partition("|")
             return one if value == 1 else other

@@ -42,7 +42,7 @@ SPANISH = "name_es"
 """The field of a data entry that gives its Spanish name."""
 NAMED_FILES = ("weapons.yaml", "armour.yaml", "bestiary.yaml", "qualities.yaml", "names.yaml")
 """The data files whose entries name things (each a list of entries with ``name``)."""
-NAME_LISTS = ("talents", "traits", "skills", "special_rules", "qualities", "special")
+NAME_LISTS = ("talents", "traits", "skills", "special_rules", "qualities", "special", "injuries")
 """The fields of a sheet, a weapon or an armour piece that list names."""
 
 

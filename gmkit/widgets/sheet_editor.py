@@ -21,7 +21,8 @@ Choices made:
   refusal is the sheet's own ("should be a valid integer"), naming the field.
 - Each input is labelled in the GM's language, and names of the game's data (weapons, armour,
   talents, qualities) show as the data names them in that language; a name typed in either
-  language is read as the sheet keeps it, in English (the sheet's build does that).
+  language is read as the sheet keeps it, in English (the sheet's build does that). A record's
+  keys and vocabulary are the GM's language's too (:mod:`gmkit.widgets.sheet_yaml`).
 - The game of a sheet is not editable (another game is another sheet).
 """
 
@@ -41,15 +42,23 @@ from gmkit.messages import render
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.labels import field_label
 from gmkit.sheets.reading import load_yaml
-from gmkit.systems.catalogs import NAME_LISTS
 from gmkit.widgets.i18n import LANGUAGE, named, t, words
 from gmkit.widgets.render import field_rows
+from gmkit.widgets.sheet_yaml import (
+    read_record,
+    read_value,
+    shown_record,
+    shown_value,
+    values_in,
+)
 
 Kind = Literal["int", "float", "bool", "str", "text", "list", "yaml"]
 GENERAL = "(sheet)"
 _INT = re.compile(r"[+-]?\d+")
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)")
 _LONG_TEXT = ("notes",)
+_TYPED = ("name", "side", "notes")
+"""The sheet's own texts, as the GM typed them (never read as a word of the rules)."""
 
 
 def _label(key: str, english: str) -> str:
@@ -90,15 +99,6 @@ def shown(kind: Kind, value: Any, game: str = "", language: str = "en") -> Any:
     def name(item: Any) -> Any:
         return named(game, item, language) if game and isinstance(item, str) else item
 
-    def record(item: Any) -> Any:
-        if not isinstance(item, Mapping):
-            return item
-        found = {k: name(v) if k in ("name", "group") else v for k, v in item.items()}
-        for key in NAME_LISTS:
-            if isinstance(item.get(key), list):
-                found[key] = [name(v) for v in item[key]]
-        return found
-
     if kind == "bool":
         return bool(value)
     if kind == "list":
@@ -106,7 +106,7 @@ def shown(kind: Kind, value: Any, game: str = "", language: str = "en") -> Any:
     if kind == "yaml":
         if value is None:
             return ""
-        value = [record(item) for item in value] if isinstance(value, list) else record(value)
+        value = shown_record(game, value, language) if game else value
         return yaml.safe_dump(value, allow_unicode=True, sort_keys=False).strip()
     if kind == "float":
         return f"{value:g}"
@@ -215,7 +215,7 @@ class SheetEditor(widgets.VBox):
         try:
             kind = self.kinds[path]
             self.inputs[path].value = (
-                self._shown(kind, value) if not isinstance(value, str) else value
+                self._shown(kind, value, path) if not isinstance(value, str) else value
             )
         finally:
             self._syncing = False
@@ -249,7 +249,7 @@ class SheetEditor(widgets.VBox):
         try:
             for path, kind, value in flatten(self._dump(self.sheet)):
                 if path in self.inputs:
-                    self.inputs[path].value = self._shown(kind, value)
+                    self.inputs[path].value = self._shown(kind, value, path)
         finally:
             self._syncing = False
         self._check()
@@ -266,8 +266,11 @@ class SheetEditor(widgets.VBox):
         data: dict[str, Any] = sheet.model_dump(mode="json")
         return data
 
-    def _shown(self, kind: Kind, value: Any) -> Any:
-        return shown(kind, value, self.sheet.game, LANGUAGE.value)
+    def _shown(self, kind: Kind, value: Any, path: str = "") -> Any:
+        game = self.sheet.game
+        if kind == "str" and path not in _TYPED and isinstance(value, str):  # a rule's word
+            return shown_value(game, path.rpartition(".")[2], value, LANGUAGE.value)
+        return shown(kind, value, game, LANGUAGE.value)
 
     def _row(self, path: str, kind: Kind, value: Any) -> widgets.Widget:
         layout = {"width": "24em"}
@@ -277,7 +280,7 @@ class SheetEditor(widgets.VBox):
         if kind == "bool":
             control = widgets.Checkbox(value=bool(value), description=description, style=style)
         elif kind in ("text", "yaml"):
-            text = self._shown(kind, value)
+            text = self._shown(kind, value, path)
             rows = 2 if kind == "text" else max(2, min(12, text.count("\n") + 1))
             control = widgets.Textarea(
                 value=text,
@@ -288,7 +291,10 @@ class SheetEditor(widgets.VBox):
             )
         else:
             control = widgets.Text(
-                value=self._shown(kind, value), description=description, style=style, layout=layout
+                value=self._shown(kind, value, path),
+                description=description,
+                style=style,
+                layout=layout,
             )
             control.continuous_update = True
         message = widgets.HTML()
@@ -303,10 +309,17 @@ class SheetEditor(widgets.VBox):
 
     def _typed_data(self) -> tuple[dict[str, Any], dict[str, str]]:
         data = self._dump(self.sheet)
+        saved = {path: value for path, _, value in flatten(data)}
         unreadable: dict[str, str] = {}
         for path, control in self.inputs.items():
             try:
-                _place(data, path, parse(self.kinds[path], control.value))
+                typed = parse(self.kinds[path], control.value)
+                if self.kinds[path] == "yaml":  # keys and words in either language
+                    typed = read_record(self.sheet.game, typed, values_in(saved.get(path)))
+                elif self.kinds[path] == "str" and path not in _TYPED and isinstance(typed, str):
+                    key = path.rpartition(".")[2]
+                    typed = read_value(self.sheet.game, key, typed, values_in(saved.get(path)))
+                _place(data, path, typed)
             except _Unreadable as error:
                 unreadable[path] = str(error)
         return data, unreadable

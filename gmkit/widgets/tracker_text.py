@@ -22,8 +22,8 @@ def chips(game: str, combatant: Combatant) -> tuple[Chip, ...]:
     chips = []
     for name, condition in combatant.conditions.items():
         shown = condition_name(game, name)
-        label = (
-            words(shown)
+        label = (  # each chip capitalised: "Stunned", "Pinned" ("pinned" is a key), "On fire"
+            words(Message("widgets.condition_chip_plain", condition=shown))
             if condition.rounds is None
             else words(Message("widgets.condition_chip", condition=shown, rounds=condition.rounds))
         )

@@ -11,7 +11,7 @@ import ipywidgets as widgets
 
 from gmkit.encounter.terms import condition_name, known_conditions
 from gmkit.games import game as find_game
-from gmkit.messages import LANGUAGES
+from gmkit.messages import LANGUAGES, Message
 from gmkit.systems.base import Choice
 from gmkit.systems.turns import action_type_name
 from gmkit.widgets.attack_view import result_html
@@ -254,7 +254,8 @@ class ConditionControls:
             child.close()
         chips: list[widgets.Widget] = []
         for name, condition in conditions:
-            shown = words(condition_name(panel.encounter.game, name))
+            named = condition_name(panel.encounter.game, name)  # capitalised, as the tracker's
+            shown = words(Message("widgets.condition_chip_plain", condition=named))
             if condition.rounds is not None:
                 shown += f" · {condition.rounds}"
             chip = widgets.Button(

@@ -39,7 +39,7 @@ def test_language_picker_and_sheet_editor(table_server, table_campaign, chromium
         picker.select_option(label=AMBUSH)
         page.locator(".gmkit-tracker .gmkit-row", has_text="Brother Kael").wait_for(timeout=30_000)
         hidden = page.locator(".gmkit-tracker .gmkit-row", has_text="Scabby Tom")
-        assert "hidden" in hidden.inner_text()
+        assert "secret" in hidden.inner_text()  # the GM's secret (not Necromunda's Hide)
 
         # The sheet of the selected combatant, edited and saved through the encounter.
         page.locator(".gmkit-tracker .gmkit-row", has_text="Mordecai").locator(

@@ -32,20 +32,20 @@ def test_two_half_actions_or_one_full_per_turn(sheet, refused):
     refused(
         fight,
         lambda: fight.spend(ilse, "full"),
-        "over budget: Ilse Marr has 1 actions left this turn, the full action needs 2",
+        "over budget: Ilse Marr has 1 left this turn \\(actions\\); the full action needs 2",
     )
     fight.spend(ilse, "half", action="standard attack")
     refused(
         fight,
         lambda: fight.spend(ilse, "half"),
-        "over budget: Ilse Marr has 0 actions left this turn, the half action needs 1",
+        "over budget: Ilse Marr has 0 left this turn \\(actions\\); the half action needs 1",
     )
     for _ in range(5):
         fight.spend(ilse, "free", action="shout")
     assert fight.state.combatant(ilse).spent == {"actions": 2}
     fight.next_turn()
     fight.spend(tull, "full", action="all out attack")
-    refused(fight, lambda: fight.spend(tull, "extended"), "Sergeant Varro Tull has 0 actions")
+    refused(fight, lambda: fight.spend(tull, "extended"), "Sergeant Varro Tull has 0 left this turn \\(actions\\)")
     fight.next_turn()
     fight.next_turn()
     assert fight.state.combatant(ilse).spent == {}  # a fresh budget on her next turn
@@ -73,7 +73,7 @@ def test_a_gm_override_is_recorded_with_what_it_overrode(sheet):
     event = fight.effective_events[-1]
     assert event["override"] == "Quick Draw talent"
     assert [str(from_json(problem)) for problem in event["problems"]] == [
-        "Ilse Marr has 0 actions left this turn, the half action needs 1"
+        "Ilse Marr has 0 left this turn (actions); the half action needs 1"
     ]
     assert fight.state.combatant(ilse).spent == {"actions": 3}
     fight.spend(ilse, "half", override="")

@@ -74,7 +74,7 @@ ENGLISH = [
     "surprised: Cultist Ban",
     "Sergeant Varro Tull spends a half action",
     "Sergeant Varro Tull spends a full action; allowed by the GM (es rápido) over: Sergeant "
-    "Varro Tull has 1 actions left this turn, the full action needs 2",
+    "Varro Tull has 1 left this turn (actions); the full action needs 2",
     "Ilse Marr spends a reaction: dodge",
     "Sergeant Varro Tull readies: disparar a la puerta",
     "Sergeant Varro Tull declares vigilancia: la nave; until the end of round 2",
@@ -116,7 +116,7 @@ def test_each_event_has_its_line_in_spanish_with_no_english(chapel):
     )
     assert spanish[9] == (
         "Sergeant Varro Tull gasta una acción completa; permitido por el DJ (es rápido) pese "
-        "a: a Sergeant Varro Tull le quedan 1 de acciones este turno, la acción completa "
+        "a: a Sergeant Varro Tull le queda 1 este turno (acciones); la acción completa "
         "necesita 2"
     )
     assert spanish[10] == "Ilse Marr gasta una reacción: esquiva"

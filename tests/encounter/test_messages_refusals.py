@@ -177,7 +177,7 @@ CASES: list[Case] = [
     ),
     (
         "encounter.not_hidden",
-        "reveal: Sergeant Varro Tull is not hidden",
+        "reveal: Sergeant Varro Tull is not secret",
         lambda d, m: chapel(d).reveal("tull"),
     ),
     (

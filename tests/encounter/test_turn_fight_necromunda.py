@@ -65,7 +65,7 @@ def test_three_turns_a_side_through_every_phase(tmp_path, demo_sheets, refused):
         refused(
             fight,
             lambda: fight.act("brother-kael", "run", inputs={"inches": 2}),
-            "Brother Kael has 0 move left this turn",
+            "Brother Kael has 0 left this turn \\(move\\)",
         )
         fight.next_turn()  # shooting
 

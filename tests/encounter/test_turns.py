@@ -239,19 +239,19 @@ def test_sides_budget_per_side_turn(sheet, refused):
     refused(
         fight,
         lambda: fight.spend(kael, "shoot"),
-        "Brother Kael has 0 shoot left this turn, the shoot action needs 1",
+        "Brother Kael has 0 left this turn \\(shoot\\); the shoot action needs 1",
     )
     refused(
         fight,
         lambda: fight.spend(tom, "shoot"),
-        "it is The Ashen Brethren's turn, not The Sump Scavvies's",
+        "it is The Ashen Brethren's turn, not The Sump Scavvies'",
     )
     fight.spend(tom, "free")
     fight.spend(tom, "shoot", override="snap shot house rule")
     event = fight.effective_events[-1]
     assert event["override"] == "snap shot house rule"
     assert [str(from_json(problem)) for problem in event["problems"]] == [
-        "it is The Ashen Brethren's turn, not The Sump Scavvies's"
+        "it is The Ashen Brethren's turn, not The Sump Scavvies'"
     ]
     fight.next_turn()
     assert fight.phase == "close combat"
@@ -275,7 +275,7 @@ def test_wfb6_phases_the_seed_does_not_cover_say_what_to_do_and_casting_costs_no
     fight.start()
     refused(fight, lambda: fight.spend(anselm, "march"), "the seed gives no movement rules")
     fight.spend(anselm, "march", override="marched on the table")
-    refused(fight, lambda: fight.spend(anselm, "move"), "0 move left")
+    refused(fight, lambda: fight.spend(anselm, "move"), "0 left this turn \\(move\\)")
     fight.next_turn()
     assert fight.phase == "magic"
     refused(fight, lambda: fight.spend(anselm, "cast"), "the seed gives no magic rules")

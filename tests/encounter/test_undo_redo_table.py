@@ -120,13 +120,13 @@ def test_undo_and_redo_say_what_they_take_back(demo_sheets):
     line = f"{actor.name} attacks Ork Boyz mob: Astartes Bolt Pistol"  # who, whom, with what
     assert render(fight.undo_text, "en") == f"Undo: {line}"
     assert render(fight.undo_text, "es") == (
-        f"Deshacer: {actor.name} ataca a Ork Boyz mob: Astartes Bolt Pistol"
+        f"Deshacer: {actor.name} ataca a Ork Boyz mob: Pistola bólter Astartes"
     )
     fight.undo()
     assert render(fight.redo_text, "en") == f"Redo: {line}"
     assert (
         render(fight.redo_text, "es")
-        == f"Rehacer: {actor.name} ataca a Ork Boyz mob: Astartes Bolt Pistol"
+        == f"Rehacer: {actor.name} ataca a Ork Boyz mob: Pistola bólter Astartes"
     )
     assert render(fight.undo_text, "en").startswith("Undo: The fight begins")
     fight.redo()

@@ -149,7 +149,7 @@ def test_the_sides_take_turns(underhive):
     panel.apply()
     assert encounter.combatant("little-jeb").spent == {"shoot": 1}
     assert panel.actions == ()
-    assert "0 shoot left this turn" in panel.not_offered["shoot"]
+    assert "0 left this turn (shoot)" in panel.not_offered["shoot"]
 
 
 def test_gmkit_rolls_the_shot_from_its_seed(underhive):

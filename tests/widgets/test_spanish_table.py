@@ -54,13 +54,11 @@ def shown_text(root: widgets.Widget) -> str:
 
 
 def names_of(encounter: Encounter) -> set[str]:
+    """The names typed by whoever made the fight: its characters, sides and ids. The data's
+    names (weapons, armour, talents) are not among them: they show in Spanish (issue 21)."""
     found = set()
     for combatant in encounter.state.combatants.values():
         found |= {combatant.name, combatant.side, combatant.id}
-        found |= {weapon.name for weapon in getattr(combatant.sheet, "weapons", ())}
-        found |= set(getattr(combatant.sheet, "talents", ()) or ())  # as the sheet spells them
-        found |= {"Swift Attack", "Lightning Attack", "Two-Weapon Wielder"}  # talents named
-        found |= {str(armour) for armour in getattr(combatant.sheet, "armour", ()) or ()}
     return found
 
 

@@ -184,14 +184,14 @@ def test_condition_badges_count_down_and_reminders_show_after_the_turn_change(tr
     fight.add_condition("jessa-kell", "stunned")
     ilse = row_of(tracker, "Ilse Marr")
     chip = ilse.chip_buttons["on fire"]
-    assert chip.description == "on fire · 2 rd ✕"
+    assert chip.description == "On fire · 2 rd ✕"  # capitalised, whatever the key's case
     assert chip.tooltip == "Remove on fire (1d10 damage, WP test)"
     assert "gmkit-badge" in chip._dom_classes
     # the condition id "stunned" shown by the game's catalog name, no rounds: no duration
     assert row_of(tracker, "Jessa Kell").chip_buttons["stunned"].description == "Stunned ✕"
     assert tracker.reminder_area.value == ""
     tracker.next_turn()
-    assert ilse.chip_buttons["on fire"].description == "on fire · 1 rd ✕"
+    assert ilse.chip_buttons["on fire"].description == "On fire · 1 rd ✕"
     assert "Ilse Marr: 1d10 damage, WP test" in tracker.reminder_area.value
     tracker.next_turn()  # the next turn change has nothing to remind
     assert tracker.reminder_area.value == ""
@@ -234,9 +234,10 @@ def test_hidden_combatants_are_shown_to_the_gm_marked(track):
     assert ident == "demagogue-ostrava"
     row = tracker.rows[ident]
     assert "<div class='gmkit-line gmkit-hidden'>" in row.html.value
-    assert ">hidden<" in row.html.value
+    assert ">secret<" in row.html.value  # the GM's secret, a word apart from a game's Hide
     tracker.encounter.reveal(ident)
     assert "hidden" not in row.html.value
+    assert "secret" not in row.html.value
 
 
 def test_add_mid_fight_appends_one_row_and_keeps_the_others(track):

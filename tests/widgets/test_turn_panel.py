@@ -106,7 +106,7 @@ def test_a_feint_with_the_tables_die_asks_for_it_then_is_one_event(panel, fight)
     labels = {value: label for label, value in controls.action.options}
     assert labels["feint"] == "Feint ⨯"  # Inigo's one strike is spent
     panel.select_action("feint")
-    assert "0 strikes left" in controls.why.value
+    assert "0 left this turn (strikes)" in controls.why.value
 
 
 def test_too_few_typed_dice_say_which_die_and_record_nothing(fight):
@@ -169,7 +169,7 @@ def test_conditions_are_added_with_rounds_and_removed_by_their_chip(panel, fight
     controls.add.click()
     condition = fight.state.combatant("inigo").conditions["winded"]
     assert condition.rounds == 2
-    assert [chip.description for chip in controls.chips.children] == ["winded · 2 ✕"]
+    assert [chip.description for chip in controls.chips.children] == ["Winded · 2 ✕"]
     assert controls.name.value == ""  # cleared for the next one
     controls.rounds.value = "0"
     controls.name.value = "dazed"
@@ -180,7 +180,7 @@ def test_conditions_are_added_with_rounds_and_removed_by_their_chip(panel, fight
     assert fight.state.combatant("inigo").conditions == {}
     controls.who.value = "rugen"
     fight.add_condition("rugen", "off guard", rounds=1)
-    assert [chip.description for chip in controls.chips.children] == ["off guard · 1 ✕"]
+    assert [chip.description for chip in controls.chips.children] == ["Off guard · 1 ✕"]
 
 
 def test_next_skips_the_fallen_unless_the_setting_keeps_them(sheet_dh):
