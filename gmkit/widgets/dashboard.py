@@ -46,6 +46,7 @@ from gmkit.widgets.dashboard_style import DASHBOARD_STYLE, compact_css
 from gmkit.widgets.deferral import Deferral, deferring
 from gmkit.widgets.dice_tray import DiceTray
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t, words
+from gmkit.widgets.in_view import InView
 from gmkit.widgets.lean_state import install as install_lean_state
 from gmkit.widgets.panes import Panes
 from gmkit.widgets.player import Follower
@@ -177,6 +178,7 @@ class Dashboard(widgets.VBox):
         # the keyboard: N next, R resolve, A apply, U undo, Shift+U redo (invisible)
         self.shortcuts = Shortcuts()
         self.shortcuts.on_action(self.press)
+        self.in_view = InView(self.shortcuts)  # the actor's row, Do it... scrolled to
         super().__init__(
             children=[style, self.shortcuts, topbar, self.message_area, grid], **kwargs
         )
@@ -225,6 +227,7 @@ class Dashboard(widgets.VBox):
         self.attack_slot.children = [self.attack]
         self.tracker.observe(self._on_selected, names="selected")
         self._unsubscribe = encounter.subscribe(self._on_change)
+        self.in_view.watch(encounter, self.tracker, self.turn_panel)
         self._syncing = True
         try:
             if self.picker.value != name:
@@ -404,6 +407,7 @@ class Dashboard(widgets.VBox):
 
     def _drop_encounter(self) -> None:
         self._deferral.flush()  # nothing held for panels about to close
+        self.in_view.drop()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

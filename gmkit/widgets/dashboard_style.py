@@ -31,7 +31,7 @@ DASHBOARD_STYLE = """
 <style>
 .gmkit-dashboard {
   font-size: 15px; box-sizing: border-box; height: calc(100vh - 4px); max-width: 3000px;
-  display: flex; flex-direction: column; overflow: hidden; padding: 4px 8px; margin: 0;
+  display: flex; flex-direction: column; overflow: clip; padding: 4px 8px; margin: 0;
 }
 .gmkit-dashboard > * { flex: 0 0 auto; }
 .gmkit-dashboard .gmkit-topbar { align-items: center; gap: 0.8em; flex-wrap: wrap; }
@@ -51,13 +51,47 @@ DASHBOARD_STYLE = """
 /* in a column that scrolls, a box keeps its height: it never shrinks to fit */
 .gmkit-dashboard .gmkit-column .widget-vbox > *, .gmkit-dashboard .gmkit-column > * {
   flex-shrink: 0; }
-.gmkit-dashboard .gmkit-left { display: flex; flex-direction: column; overflow: hidden; }
+/* clipped, not hidden: a box that clips can never be scrolled (a field focused, a click)
+   and take the top bar or the tracker's header off the screen */
+.gmkit-dashboard .gmkit-left { display: flex; flex-direction: column; overflow: clip; }
+/* the tracker takes the height of its rows first, the panes what is left (never less than
+   12em); only a fight too long for that scrolls, and then only its rows: the header, Next and
+   Undo stay put. Nothing the panes hold (a long log, the turn's forms) shrinks the tracker. */
 .gmkit-dashboard .gmkit-left > .gmkit-tracker {
-  flex: 0 1 auto; max-height: 64%; overflow-y: auto; overflow-x: hidden; }
-.gmkit-dashboard .gmkit-left > .gmkit-panes { flex: 1 1 auto; min-height: 6em; overflow: hidden; }
+  flex: 0 1 auto; min-height: 0; max-height: calc(100% - 12em); display: flex;
+  flex-direction: column; overflow: clip; padding: 4px 6px; }
+.gmkit-dashboard .gmkit-left > .gmkit-tracker > * { flex: 0 0 auto; }
+.gmkit-dashboard .gmkit-left > .gmkit-tracker > .gmkit-rows {
+  flex: 0 1 auto; min-height: 0; max-height: none !important; overflow-x: hidden !important;
+  overflow-y: auto !important; }
+.gmkit-dashboard .gmkit-left > .gmkit-panes { flex: 1 1 0; min-height: 12em; overflow: clip; }
+/* once the fight has begun (Start off): no Start, no Roll initiative (unless it is on), no
+   typed initiative dice; Previous and Next as wide as their words */
+.gmkit-dashboard .gmkit-tracker .jupyter-button.gmkit-start:disabled,
+.gmkit-dashboard .gmkit-tracker:has(.gmkit-start:disabled) .jupyter-button.gmkit-roll:disabled,
+.gmkit-dashboard .gmkit-tracker:has(.gmkit-start:disabled):has(.gmkit-roll:disabled)
+  .gmkit-dice-values { display: none; }
+.gmkit-dashboard .gmkit-tracker .gmkit-toolbar { gap: 0 4px; }
+.gmkit-dashboard .gmkit-tracker .gmkit-toolbar > .jupyter-button { margin: 2px 0; }
+.gmkit-dashboard .gmkit-tracker .jupyter-button.gmkit-previous,
+.gmkit-dashboard .gmkit-tracker .jupyter-button.gmkit-next { width: auto; min-width: 6.5em; }
+/* ... and Undo, Redo on the same line: Undo takes what is left, its words clipped (the whole
+   text is its tooltip) */
+.gmkit-dashboard .gmkit-tracker .jupyter-button.gmkit-undo { flex: 1 1 8em; max-width: none; }
+.gmkit-dashboard .gmkit-tracker .jupyter-button.gmkit-redo {
+  flex: 0 1 auto; width: auto; max-width: 9em; }
 .gmkit-dashboard .gmkit-panes { display: flex; flex-direction: column; }
 .gmkit-dashboard .gmkit-pane-buttons { flex: 0 0 auto; margin: 4px 0; }
 .gmkit-dashboard .gmkit-pane-body { flex: 1 1 auto; min-height: 0; overflow-y: auto; }
+/* the turn pane: the actions' buttons small and close together; folded away while the
+   actions' controls are open (they list the same actions), so Do it is in view */
+.gmkit-dashboard .gmkit-turn-panel .gmkit-quick-actions { gap: 3px 4px; margin: 2px 0; }
+.gmkit-dashboard .gmkit-turn-panel .gmkit-quick-actions > * { margin: 0; }
+.gmkit-dashboard .gmkit-turn-panel .gmkit-quick-actions .jupyter-button {
+  height: auto; line-height: 1.35; padding: 2px 8px; font-size: 0.9em; }
+.gmkit-dashboard .gmkit-turn-panel.gmkit-actions-open .gmkit-quick-actions { display: none; }
+.gmkit-dashboard .gmkit-action-controls .widget-text input[type="number"] {
+  width: 4.5em; flex: 0 0 4.5em; }
 .gmkit-dashboard .widget-html, .gmkit-dashboard .widget-label { font-size: inherit; }
 .gmkit-dashboard .gmkit-attack .widget-html-content, .gmkit-dashboard .gmkit-sheet-slot,
 .gmkit-dashboard .gmkit-players { color: var(--gmkit-fg); }
@@ -115,6 +149,13 @@ DASHBOARD_STYLE = """
     overflow: visible; max-height: none; }
   .gmkit-dashboard .gmkit-choices { grid-template-columns: repeat(2, minmax(0, 1fr)); }
   .gmkit-dashboard .gmkit-outcome-grid { grid-template-columns: minmax(0, 1fr); }
+}
+/* a laptop's short screen (768 px high): the tracker compact (smaller type, lower rows), so
+   every row of a ten-combatant fight fits over the turn's forms */
+@media (min-width: 1101px) and (min-height: 601px) and (max-height: 820px) {
+  .gmkit-dashboard .gmkit-left > .gmkit-tracker {
+    font-size: 16px; --jp-widgets-inline-height: 24px; }
+  .gmkit-dashboard .gmkit-tracker.gmkit-dark .widget-html.gmkit-header { font-size: 1.25em; }
 }
 @media (min-width: 1800px) { .gmkit-dashboard { font-size: 19px; } }
 @media (min-width: 2600px) { .gmkit-dashboard { font-size: 24px; } }

@@ -142,14 +142,24 @@ class InitiativeTracker(widgets.VBox):
         if self._structure.kind == "initiative":
             tools += [self.roll_button, self.dice_values]
         tools.append(self.start_button)
+        for part, css in (
+            (self.previous_button, "gmkit-previous"),
+            (self.next_button, "gmkit-next"),
+            (self.roll_button, "gmkit-roll"),
+            (self.dice_values, "gmkit-dice-values"),
+            (self.start_button, "gmkit-start"),
+        ):  # named for the dashboard's CSS (what it hides once of no use)
+            part.add_class(css)
         self.undo_button.add_class("gmkit-undo")
         self.redo_button.add_class("gmkit-redo")
         tools += [self.undo_button, self.redo_button]  # on a line of their own (the CSS)
         self.toolbar = looks.make(widgets.HBox, children=tools, layout={"flex_flow": "row wrap"})
+        self.toolbar.add_class("gmkit-toolbar")
         self.reminder_area = looks.make(widgets.HTML)
         self.message_area = looks.make(widgets.HTML)
         self._confirm: ConfirmBar | None = None  # made for the first Remove
         self.rows_box = looks.make(widgets.VBox, layout={"max_height": "65vh", "overflow": "auto"})
+        self.rows_box.add_class("gmkit-rows")
         super().__init__(
             children=[
                 *([style_widget()] if with_style else []),

@@ -14,7 +14,6 @@ from gmkit.games import game as find_game
 from gmkit.messages import LANGUAGES, Message
 from gmkit.systems.base import Choice
 from gmkit.systems.turns import action_type_name
-from gmkit.widgets.attack_view import result_html
 from gmkit.widgets.i18n import LANGUAGE, named, t, words
 
 if TYPE_CHECKING:
@@ -47,7 +46,8 @@ def _close_all(root: widgets.Widget) -> None:
 
 
 class ActionControls:
-    """Actor, action, type, target, weapon, inputs, the table's dice, Do it (anyway)."""
+    """Actor, action, type; the table's dice, Do it (anyway) and why not; target, weapon and
+    the action's inputs."""
 
     def __init__(self, panel: TurnPanel) -> None:
         self.panel = panel
@@ -59,19 +59,24 @@ class ActionControls:
         self.inputs = widgets.HBox(layout={"flex_flow": "row wrap"})
         self.dice = widgets.Text(layout={"width": "9em"})
         self.do = widgets.Button(button_style="primary", layout={"width": "auto"})
+        self.do.add_class("gmkit-do")
         self.reason = widgets.Text(layout={"width": "14em"})
         self.anyway = widgets.Button(button_style="warning", layout={"width": "auto"})
         self.why = widgets.HTML()
-        self.result = widgets.HTML()
+        self.anyway.add_class("gmkit-do-anyway")
+        self.do_line = _wrap(self.dice, self.do, self.reason, self.anyway)
+        self.do_line.add_class("gmkit-do-line")
         self.box = widgets.VBox(
             [
                 _wrap(self.actor, self.action, self.action_type),
-                _wrap(self.target, self.weapon, self.inputs),
-                _wrap(self.dice, self.do, self.reason, self.anyway),
+                # Do it under the choice, before the inputs: however many an action has (8
+                # for a Necromunda move), Do it stays where the GM saw it
+                self.do_line,
                 self.why,
-                self.result,
+                _wrap(self.target, self.weapon, self.inputs),
             ]
         )
+        self.box.add_class("gmkit-action-controls")
         self._syncing = False
         self._inputs_shown: tuple[str, ...] = ()
         for picker, method in (
@@ -130,11 +135,6 @@ class ActionControls:
             part.layout.display = "" if refused else "none"
         why = words(permit.why) if refused and permit is not None and permit.why else ""
         self.why.value = f"<div class='gmkit-warning'>{panel.escape(why)}</div>" if why else ""
-        done = form.result
-        game = panel.encounter.game
-        shown = result_html(done.steps, done.summary, done.effects, game) if done else ""
-        if self.result.value != shown:
-            self.result.value = shown
 
     def relabel(self) -> None:
         for picker, key in (
@@ -197,6 +197,7 @@ class ConditionControls:
         self.name = widgets.Combobox(ensure_option=False, layout={"width": "15em"})
         self.rounds = widgets.Text(layout={"width": "6em"})
         self.add = widgets.Button(layout={"width": "auto"})
+        self.add.add_class("gmkit-add-condition")
         self.chips = widgets.HBox(layout={"flex_flow": "row wrap"})
         self.skip_fallen = widgets.Checkbox(indent=False, layout={"width": "auto"})
         self.box = widgets.VBox(

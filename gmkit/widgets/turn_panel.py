@@ -11,9 +11,15 @@ GM's hand on conditions: a thin view of :class:`~gmkit.forms.action.ActionForm`.
   its own opens the actions' controls with it chosen.
 - **Actions** (folded; built when first opened): the actor (following whoever acts now), the
   game's non-attack actions (Aim, Reload, Move, Defensive Stance...; one the actor may not take
-  now is marked and says why), the type it is taken as, its target, weapon and inputs, the
-  table's dice if typed, and *Do it* (refused: *Do it anyway* with the GM's reason). The
-  result's steps and effects show under it.
+  now is marked and says why), the type it is taken as, the table's dice if typed and *Do it*
+  (refused: *Do it anyway* with the GM's reason), then its target, weapon and inputs. While
+  they are open the actions' buttons fold away (the controls list the same actions); with
+  the conditions open too, the conditions come first (the shorter), so *Do it* stays in view.
+- **The last result** (an action's, taken with its button or its controls, or a roll due's):
+  its steps and effects, shown only while it is the last thing done in the fight. Another
+  command (an attack, a condition, an undo) or the turn moving on (a phase too: in a sides game
+  the same fighter may be followed) takes it away, and a refusal or prompt with it: the pane
+  shows what is still true, never an old "hides" after the fighter shot and lost it.
 - **Conditions** (folded): a combatant's conditions as chips (click one to remove it), a
   condition to add from the game's catalog or in the GM's own words, with its rounds, and the
   setting *Next skips the dead and the out of action*.
@@ -37,6 +43,8 @@ from traitlets import Unicode
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError, NeedDie
 from gmkit.forms.action import ActionForm
+from gmkit.systems.acting import ActionResult
+from gmkit.widgets.attack_view import result_html
 from gmkit.widgets.i18n import LANGUAGE, t, words
 from gmkit.widgets.sync import assign as _assign
 from gmkit.widgets.tracker import Shared
@@ -77,7 +85,13 @@ class TurnPanel(widgets.VBox):
         toggles = looks.make(widgets.HBox, children=[self.actions_toggle, self.conditions_toggle])
         self.actions_box = looks.make(widgets.VBox)
         self.conditions_box = looks.make(widgets.VBox)
+        self.result = looks.make(widgets.HTML)
+        self.result.add_class("gmkit-turn-result")
+        self._result_seen: ActionResult | None = None  # the form's last result, and the
+        self._result_at = 0  # event after which it came: shown while no other has come
+        self._result_shown: tuple[Any, ...] = ()
         self.status = looks.make(widgets.HTML)
+        self._said_at = 0  # the event after which the status line was written
         self.action_controls: ActionControls | None = None  # built when first opened
         self.condition_controls: ConditionControls | None = None
         super().__init__(
@@ -86,8 +100,9 @@ class TurnPanel(widgets.VBox):
                 self.due_box,
                 self.quick_box,
                 toggles,
+                self.conditions_box,  # the shorter first: with both open, Do it in view
                 self.actions_box,
-                self.conditions_box,
+                self.result,
                 self.status,
             ],
             **kwargs,
@@ -110,6 +125,10 @@ class TurnPanel(widgets.VBox):
             self.action_controls = ActionControls(self)
             self.action_controls.relabel()
         self._unfold(self.actions_box, self.actions_toggle, self.action_controls, open_)
+        if open_:  # the controls list the same actions as the buttons: those fold away
+            self.add_class("gmkit-actions-open")
+        else:
+            self.remove_class("gmkit-actions-open")
 
     def open_conditions(self, open_: bool = True) -> None:
         """Show (building on first use) or hide the conditions' controls."""
@@ -236,12 +255,16 @@ class TurnPanel(widgets.VBox):
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message = text
+        self._said_at = self.encounter.last_seq
         css = "gmkit-error" if error else "gmkit-prompt"
         self.status.value = f"<div class='{css}'><b>{html.escape(text)}</b></div>" if text else ""
 
     def _render(self) -> None:
+        if self.message and self.encounter.last_seq != self._said_at:
+            self._say("")  # said of a fight that has moved on since
         self._render_due()
         self._render_quick()
+        self._render_result()
         if self.actions_toggle.value and self.action_controls is not None:
             self.action_controls.render()
         if self.conditions_toggle.value and self.condition_controls is not None:
@@ -281,6 +304,24 @@ class TurnPanel(widgets.VBox):
             if count
             else ""
         )
+
+    def _render_result(self) -> None:
+        """The form's last result while nothing else has happened since it came (see the
+        module docstring); drawn again only when it, the language or that changes."""
+        result, last = self.form.result, self.encounter.last_seq
+        if result is not self._result_seen:
+            self._result_seen, self._result_at = result, last
+        current = result if result is not None and last == self._result_at else None
+        key = (id(current), LANGUAGE.value)
+        if key == self._result_shown:
+            return
+        self._result_shown = key
+        shown = ""
+        if current is not None:
+            game = self.encounter.game
+            shown = result_html(current.steps, current.summary, current.effects, game)
+        if self.result.value != shown:
+            self.result.value = shown
 
     def _render_quick(self) -> None:
         """The actor's buttons: the game's actions, each greyed (and saying why on hover) when

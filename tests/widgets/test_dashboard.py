@@ -421,3 +421,43 @@ def test_the_keyboard_shortcuts_do_what_their_buttons_do(dashboard):
     assert fight.state.current.id != first.id
     with pytest.raises(ValueError, match="not one of"):
         dashboard.shortcuts.press("fire")
+
+
+def test_each_turn_change_scrolls_the_actors_row_into_view(dashboard):
+    """Issue 21 items 9 and 10: the actor's row is asked into view on each turn change (its
+    class, fixed for the row), the Remove question under its row when it is asked, Do it and
+    Add condition when their forms open."""
+    started(dashboard)
+    fight, tracker, keys = dashboard.encounter, dashboard.tracker, dashboard.shortcuts
+    assert fight is not None
+    assert tracker is not None
+
+    def actor_row() -> str:
+        assert fight.state.current is not None
+        return f".gmkit-tracker .{tracker.rows[fight.state.current.id].css_class}"
+
+    assert keys.revealed == actor_row()
+    seen = {keys.revealed}
+    for _ in range(8):  # round the table: each actor's row in turn
+        dashboard.press("next")
+        assert keys.revealed == actor_row()
+        seen.add(keys.revealed)
+    assert len(seen) == len(fight.state.present)
+    tracker.remove(fight.state.present[-1].id)
+    assert keys.revealed == ".gmkit-tracker .gmkit-confirm"
+    tracker.cancel_remove()
+    panel = dashboard.turn_panel  # the turn's forms: what the GM presses next
+    assert panel is not None
+    panel.open_conditions()
+    assert keys.revealed == ".gmkit-turn-panel .gmkit-add-condition"
+    panel.open_actions()
+    assert keys.revealed == ".gmkit-turn-panel .gmkit-do-line"  # Do it (anyway)
+    keys.revealed = ""
+    panel.select_action("move")
+    assert keys.revealed == ".gmkit-turn-panel .gmkit-do-line"
+    dashboard.select_encounter(AMBUSH)  # a side acts: its first fighter's row
+    assert dashboard.tracker is not None
+    dashboard.tracker.start()
+    side = dashboard.encounter.state.current_side
+    first = next(c for c in dashboard.encounter.state.present if c.side == side)
+    assert keys.revealed == f".gmkit-tracker .{dashboard.tracker.rows[first.id].css_class}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmkit.widgets.shortcuts import ACTIONS, KEYS, STATIC, Shortcuts
+from gmkit.widgets.shortcuts import ACTIONS, ENTER, KEYS, STATIC, Shortcuts
 
 
 @pytest.fixture
@@ -70,3 +70,20 @@ def test_the_browser_listens_once_per_widget_and_ignores_text_boxes():
     assert '"select"' in code
     assert '"input"' in code
     assert Shortcuts().bindings == KEYS
+
+
+def test_enter_in_the_attack_choices_resolves_and_reveal_asks_the_page(keys):
+    """Issue 21 item 12: Enter in a box of the attack's choices (the distance) asks for
+    resolve; Esc leaves any box (the browser's side, driven in tests/browser). reveal() asks
+    the page to scroll an element into view."""
+    assert ENTER == {".gmkit-attack .gmkit-choices": "resolve"}
+    assert keys.enter == ENTER
+    assert set(ENTER.values()) <= set(ACTIONS)
+    sent: list[object] = []
+    keys.send = sent.append  # type: ignore[method-assign]
+    keys.reveal(".gmkit-tracker .gmkit-r3")
+    assert sent == [{"reveal": ".gmkit-tracker .gmkit-r3"}]
+    assert keys.revealed == ".gmkit-tracker .gmkit-r3"
+    code = (STATIC / "shortcuts.js").read_text()
+    assert '"Escape"' in code
+    assert "capture: true" in code  # the widgets' text boxes stop their keys' bubbling

@@ -9,6 +9,7 @@ import ipywidgets
 import pytest
 
 from gmkit.demo import demo_campaign
+from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError, NeedDie
 from gmkit.forms.action import ActionForm
@@ -98,8 +99,8 @@ def test_a_feint_with_the_tables_die_asks_for_it_then_is_one_event(panel, fight)
     controls.do.click()
     assert len(fight.effective_events) == events + 1
     assert "off guard" in fight.state.combatant("rugen").conditions
-    assert "Feint" in controls.result.value
-    assert "fooled" in controls.result.value
+    assert "Feint" in panel.result.value  # the pane's last result, under the controls
+    assert "fooled" in panel.result.value
     assert controls.dice.value == ""  # the dice of one action do not carry into the next
     assert controls.action.value == ""  # nor the action itself
     assert controls.do.disabled is True
@@ -283,6 +284,9 @@ def test_the_actions_are_buttons_for_whoever_acts_now(fight, panel):
     assert panel.form.action == "feint"
     assert panel.action_controls is not None
     assert panel.actions_toggle.value
+    assert "gmkit-actions-open" in panel._dom_classes  # the buttons fold away meanwhile
+    panel.open_actions(False)
+    assert "gmkit-actions-open" not in panel._dom_classes
     fight.next_turn()  # the buttons follow the actor, changed in place
     now = fight.combatant(panel.form.actor)  # the first of the side whose turn it is
     assert now.side == fight.state.current_side != "Montoya"
@@ -307,5 +311,56 @@ def test_a_hidden_actor_is_revealed_from_the_turn_panel(duel):
         reveal.click()
         assert not fight.combatant("rugen").hidden
         assert reveal not in panel.quick_box.children  # nothing left to reveal
+    finally:
+        panel.close()
+
+
+def test_the_pane_shows_a_result_only_while_it_is_the_last_thing_done(duel):
+    """Issue 21 item 11 ("Little Jeb hides" still shown after he shot and lost it): the pane
+    shows the last result of the actor's turn, taken with its button or its controls, until
+    another command supersedes it (a strike, a condition) or the turn moves on (in a sides
+    game the same first fighter follows the side: the result must go all the same)."""
+    fight = Encounter("duel")
+    fight.add(duel.Duellist.build(name="Inigo", side="Montoya", skill=8), ident="inigo")
+    fight.add(duel.Duellist.build(name="Rugen", side="Rugen", skill=6), ident="rugen")
+    fight.start()
+    panel = TurnPanel(fight, seed=3)
+    try:
+        panel.take("salute")  # its button: no inputs, taken at once
+        assert "Inigo salutes" in panel.result.value
+        fight.attack("inigo", "Sword", "rugen", EnteredDice([1, 1]), spend=True)
+        assert panel.result.value == ""  # he struck since: the salute is no news
+        panel.take("salute")
+        assert "Inigo salutes" in panel.result.value
+        fight.add_condition("rugen", "off guard", rounds=1)
+        assert panel.result.value == ""
+        panel.open_actions()
+        panel.select_action("salute")
+        panel.perform()  # with the controls
+        assert "Inigo salutes" in panel.result.value
+        fight.next_turn()  # Rugen's side
+        fight.next_turn()  # Montoya's again: Inigo is the one followed, as before
+        assert panel.form.actor == "inigo"
+        assert panel.result.value == ""
+    finally:
+        panel.close()
+
+
+def test_a_phase_that_keeps_the_side_clears_the_result_all_the_same():
+    """Necromunda: the side keeps the turn through its phases, and the fighter the pane follows
+    stays the same; a hide in the movement phase is no news in the shooting phase."""
+    roster = next(r for r in demo_campaign().rosters if r.game == "necromunda")
+    fight = Encounter("necromunda")
+    fight.add_many(roster.sheets)
+    fight.start()
+    panel = TurnPanel(fight, seed=3)
+    try:
+        kael = panel.form.actor
+        panel.take("hide")  # it has inputs: chosen, its controls opened, taken with Do it
+        assert panel.perform()
+        assert "Brother Kael" in panel.result.value
+        fight.next_turn()  # the shooting phase: the same side, the same fighter followed
+        assert panel.form.actor == kael
+        assert panel.result.value == ""
     finally:
         panel.close()
