@@ -40,9 +40,10 @@ class CircumstanceEditor(FoldedSection):
         """Show what ``form`` holds: the line, the toggle, and the controls when open."""
         offered = form.offered.circumstances
         names = {choice.id: words(choice.label) for choice in offered}
+        by_id = {choice.id: choice for choice in offered}
         pin = " \N{PUSHPIN}"  # kept for the fight
         chosen = [
-            (names[key] if value is True else f"{names[key]} {value}")
+            (names[key] if value is True else f"{names[key]} {_value(by_id[key], value)}")
             + (pin if key in form.pinned else "")
             for key, value in form.in_effect.items()
             if key in names
@@ -87,6 +88,14 @@ class CircumstanceEditor(FoldedSection):
             return make(widgets.IntText, description=text, style=initial, tooltip=tip)
         options = [("", ""), *((words(choice.option_label(o)), o) for o in choice.options)]
         return make(widgets.Dropdown, description=text, options=options, style=initial, tooltip=tip)
+
+
+def _value(choice: Choice, value: Any) -> str:
+    """A circumstance's value as the line shows it: a choice's option in the GM's words
+    ("Hulking", "Corpulento"; not its id), a number as it is."""
+    if choice.kind == "choice" and value in choice.options:
+        return words(choice.option_label(str(value)))
+    return str(value)
 
 
 __all__ = ["CircumstanceEditor"]

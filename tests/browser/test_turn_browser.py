@@ -23,6 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 CHAPEL = "The Chapel of the Pale Throne"
 SUMP = "Ambush at the Sump Pipes"
+BREACH = "The Breach at Vaxanide"
 FORD = "Arrows over the Reikland Ford"
 DRAKWALD = "Beastmen on the Drakwald Road"
 TURN = ".gmkit-turn-panel"
@@ -42,6 +43,11 @@ def prepare(campaign: Path) -> None:
         drakwald = Encounter.open(store, DRAKWALD)
         drakwald.roll_initiative(EnteredDice([10, 1, 2, 3, 4, 5, 6, 7, 8, 9]))
         drakwald.start()
+        # Ilarion 14 acts first, then Castor 9 (in power armour), set alight by a burna
+        breach = Encounter.open(store, BREACH)
+        breach.roll_initiative(EnteredDice([5, 10, 3, 2, 1]))
+        breach.start()
+        breach.add_condition("Brother Castor", "on_fire")
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +107,11 @@ def snap(gm: Table, artifacts: Path, name: str) -> None:
     gm.page.screenshot(path=str(artifacts / f"turn-{name}.png"), full_page=True)
 
 
+def language(gm: Table, name: str) -> None:
+    """Switch the dashboard to ``name`` ("Español", "English")."""
+    gm.click(".gmkit-dashboard", name, f"the page in {name}")
+
+
 def test_dark_heresy_conditions_rolls_due_and_actions(turn_table, artifacts):
     gm, page, campaign = opened(turn_table, CHAPEL)
     # Conditions: on fire for the next to act (Tull), added with the panel
@@ -153,9 +164,15 @@ def test_necromunda_movement_phases_and_the_recovery_roll(turn_table, artifacts)
     gm.click(TURN, "Do it", "run")
     shows(gm, f"{TURN} .gmkit-summary", "Brother Kael", "the run's result")
     snap(gm, artifacts, "nec-1-run")
+    # issue 21 item 11: the next phase (the same side, the same fighter followed) takes the
+    # run's result away: the pane shows only what is still news
+    gm.click(".gmkit-tracker", "Next", "the shooting phase")
+    summaries = gm.page.locator(f"{TURN} .gmkit-summary")
+    until(gm.page, "the run's result gone", summaries.count, (0).__eq__)
+    snap(gm, artifacts, "nec-1b-shooting")
     gm.choose("Actor", "Mordecai", "the down fighter", scope=TURN)
     shows(gm, f"{TURN} select", "⨯", "a down fighter's refused actions")
-    for _ in range(3):  # shooting, close combat, recovery
+    for _ in range(2):  # close combat, recovery
         gm.click(".gmkit-tracker", "Next", "next phase")
     shows(gm, ".gmkit-tracker .gmkit-header", "recovery", "the recovery phase")
     shows(gm, f"{TURN} .gmkit-slot-title", "Rolls due: 1", "Mordecai's recovery roll")
@@ -206,3 +223,63 @@ def test_wfb_units_and_distances_set_on_the_table(turn_table, artifacts):
     assert (unit.rank_and_file, unit.troop_type) == (15, "infantry")
     assert unit.characters == (fight.combatant("Captain Ottilie Hals").id,)
     assert fight.distance_between("Father Anselm", "Reikland Swordsmen") == 10
+
+
+def test_deathwatch_fire_in_sealed_armour_put_out_fire_and_size_by_name(turn_table, artifacts):
+    """Issue 21, items 5, 6 and 7: Castor burns in power armour (his Willpower test passes
+    without a die), puts the fire out with the GM's modifier, and shoots at a target whose
+    size the GM picks by name; each screen in English and in Spanish."""
+    gm, _, campaign = opened(turn_table, BREACH)
+    gm.click(".gmkit-tracker", "Next", "Castor's turn")
+    passes = "On fire: test passed without a die (sealed armour); nothing to roll"
+    shows(gm, TURN, passes, "the roll due says it needs no die")
+    snap(gm, artifacts, "dw-1-fire-due-en")
+    language(gm, "Español")
+    pasa = "En llamas: tirada superada sin dado (armadura sellada); no hay nada que tirar"
+    shows(gm, TURN, pasa, "the roll due in Spanish")
+    snap(gm, artifacts, "dw-1-fire-due-es")
+    language(gm, "English")
+    gm.click(TURN, "Roll", "roll it: no die asked")
+    shows(gm, f"{TURN} .gmkit-summary", "passed without a die: sealed armour", "passed")
+    snap(gm, artifacts, "dw-2-fire-passed-en")
+    # the attack panel: the target's size by name, from the circumstances' dropdown
+    gm.choose("Target", "Nob Gritfang (Waaagh! Gritfang) · secret", "at the nob")
+    gm.choose("Mode", "Single shot", "a single shot")
+    gm.choose("Action", "Standard Attack", "a standard attack")
+    gm.click(".gmkit-attack", "Edit circumstances", "open the circumstances")
+    gm.choose("Size", "Hulking", "the target is hulking")
+    shows(gm, ".gmkit-attack", "Size: Hulking\t+10", "the size's modifier (BS 47 +10)")
+    shows(gm, ".gmkit-attack", "Needed\t57 or less", "the number needed")
+    shows(gm, ".gmkit-attack", "Circumstances: Size Hulking", "the line names it")
+    snap(gm, artifacts, "dw-3-size-en")
+    language(gm, "Español")
+    shows(gm, ".gmkit-attack", "Circunstancias: Tamaño Corpulento", "the size in Spanish")
+    shows(gm, ".gmkit-attack", "Tamaño: Corpulento\t+10", "its modifier in Spanish")
+    snap(gm, artifacts, "dw-3-size-es")
+    language(gm, "English")
+    # Put Out Fire, made easier by the GM (+20): its number typed with the action
+    gm.toggle("Actions besides attacks", "open the actions", scope=TURN)
+    gm.choose("Action", "Put Out Fire", "choose Put Out Fire", scope=TURN)
+    language(gm, "Español")
+    shows(gm, f"{TURN} .widget-text label", "modificador del DJ", "its input in Spanish")
+    snap(gm, artifacts, "dw-4-put-out-input-es")
+    language(gm, "English")
+    modifier = f"""{TURN} .widget-text:has(label:text-is("GM's modifier")) input"""
+    fill(gm, modifier, "20", "the GM's modifier")
+    snap(gm, artifacts, "dw-4-put-out-input-en")
+    fill(gm, f'{TURN} input[placeholder="table\'s dice"]', "40", "the table's die")
+    gm.click(TURN, "Do it", "put the fire out")
+    shows(gm, f"{TURN} .gmkit-steps", "Put Out Fire -20, GM's modifier +20", "the modifier")
+    shows(gm, f"{TURN} .gmkit-steps", "no longer on fire", "the fire is out")
+    snap(gm, artifacts, "dw-5-put-out-en")
+    language(gm, "Español")
+    shows(gm, f"{TURN} .gmkit-steps", "Modificador del DJ +20", "the modifier in Spanish")
+    snap(gm, artifacts, "dw-5-put-out-es")
+    language(gm, "English")
+    with CampaignStore(campaign, readonly=True) as store:
+        fight = Encounter.open(store, BREACH)
+    castor = fight.combatant("Brother Castor")
+    rolled, acted = [e for e in fight.effective_events if e["kind"] in ("due_rolled", "action")]
+    assert (rolled["rule"], rolled["rolls"]) == ("on_fire.start_of_turn", [])
+    assert (acted["action"], acted["inputs"]) == ("put_out_fire", {"modifier": 20.0})
+    assert "on_fire" not in castor.conditions
