@@ -43,7 +43,7 @@ from gmkit.store import CampaignStore
 from gmkit.systems.bestiary import bestiary as _bestiary
 from gmkit.systems.bestiary import npc, npcs
 from gmkit.systems.catalogs import catalog as _catalog
-from gmkit.systems.catalogs import find_entry, unknown_entry
+from gmkit.systems.catalogs import find_entry, names_of, unknown_entry
 
 RosterSource = pd.DataFrame | str | Path | Sheet | Mapping[str, Any] | Iterable[Any]
 
@@ -91,19 +91,25 @@ def summary(sheets: Iterable[Sheet]) -> pd.DataFrame:
 
 
 def bestiary(game: str) -> pd.DataFrame:
-    """The game's ready NPCs: name, where their numbers come from, and their roster line."""
+    """The game's ready NPCs: name (and its Spanish), where their numbers come from, and their
+    roster line."""
     rows = [
-        {"name": entry.name, "source": entry.source, **entry.sheet.summary()}
-        for entry in _bestiary(game).values()
+        {"name": e.name, "name_es": e.name_es, "source": e.source, **e.sheet.summary()}
+        for e in _bestiary(game).values()
     ]
     return pd.DataFrame(rows)
 
 
 def catalog(game: str, kind: Literal["weapons", "armour"] = "weapons") -> pd.DataFrame:
-    """The game's weapon (or armour) catalog, one row per entry, its fields as columns (a
-    game with no such catalog: an empty table with a name column)."""
-    rows = [entry.model_dump(mode="json") for entry in _catalog(game, kind).values()]
-    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=["name"])
+    """The game's weapon (or armour) catalog, one row per entry: its name, its Spanish name,
+    its fields as columns (a game with no such catalog: an empty table with those two)."""
+    spanish = names_of(game).spanish  # each entry's name_es ("" where its data gives none)
+    rows = [
+        {"name_es": spanish.get(name.casefold(), ""), **entry.model_dump(mode="json")}
+        for name, entry in _catalog(game, kind).items()
+    ]
+    frame = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["name", "name_es"])
+    return frame[["name", *(c for c in frame.columns if c != "name")]]
 
 
 def weapon(game: str, name: str, /, **changes: Any) -> BaseModel:

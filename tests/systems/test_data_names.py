@@ -209,3 +209,11 @@ def test_a_blank_spanish_name_is_refused_naming_the_file_and_the_field(
         names_of("wfrp2")
     assert "names.yaml" in str(refused.value)
     assert refused.value.problems[0][0] == "name_es"
+
+
+def test_prep_lists_each_entry_with_its_spanish_name() -> None:
+    weapons = prep.catalog("dark_heresy", "weapons")
+    assert list(weapons.columns[:2]) == ["name", "name_es"]
+    assert weapons.set_index("name").loc["Lasgun", "name_es"] == "Rifle láser"
+    creatures = prep.bestiary("necromunda").set_index("name")
+    assert creatures.loc["Juve", "name_es"] == "Novato"  # seed 000's word
