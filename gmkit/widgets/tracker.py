@@ -418,7 +418,7 @@ class InitiativeTracker(widgets.VBox):
         self.previous_button.disabled = not state.started
 
     def _render_roll(self, state: EncounterState) -> None:
-        """Roll initiative, or "Roll the rest (3)" once some rows have a score; off when
+        """Roll initiative, or "Roll the rest" once some rows have a score; off when
         everyone has one, or once the fight has started (a late joiner rolls as it is added)."""
         label, help_text, off = roll_button(state)
         _assign(self.roll_button, description=words(label), tooltip=words(help_text))

@@ -11,7 +11,7 @@ physical or not. The box takes either, and never guesses which:
 The message line says which it took ("Ilse Marr: initiative 11 = d10 7 + 4"); a bare number
 that could be a die says how to type the die instead ("7, taken as the total; if 7 is the d10
 as rolled, type d7: 7 + 4 = 11"). The box's tooltip says the same. Roll initiative rolls only
-for the rows without a score ("Roll the rest (3)"), and says whose typed scores stayed.
+for the rows without a score ("Roll the rest"), and says whose typed scores stayed.
 """
 
 from __future__ import annotations
@@ -77,8 +77,8 @@ def box_help(name: str, base: int) -> Message:
 
 def roll_button(state: EncounterState) -> tuple[Message, Message, bool]:
     """The Roll button's label, tooltip and whether it is off: "Roll initiative" while no one
-    has a score, "Roll the rest (3)" once some have, off when everyone has one (or the fight
-    has started: a late joiner rolls as it is added)."""
+    has a score, "Roll the rest" once some have (how many: its tooltip), off when everyone has
+    one (or the fight has started: a late joiner rolls as it is added)."""
     if state.started:
         return Message("widgets.roll_initiative"), Message("widgets.roll_started"), True
     present = state.present
@@ -87,15 +87,17 @@ def roll_button(state: EncounterState) -> tuple[Message, Message, bool]:
         return Message("widgets.roll_initiative"), Message("widgets.roll_all_scored"), True
     if left == len(present):
         return Message("widgets.roll_initiative"), Message("widgets.roll_help"), False
-    label = Message("widgets.roll_the_rest", count=left)
-    return label, Message("widgets.roll_the_rest_help", count=left), False
+    return (
+        Message("widgets.roll_the_rest"),
+        Message("widgets.roll_the_rest_help", count=left),
+        False,
+    )
 
 
 def rolled_rest(state: EncounterState, rolled: dict[str, int]) -> Message | None:
-    """What Roll the rest says: for whom it rolled, and whose typed scores stayed (None when
-    it rolled for everyone)."""
+    """What Roll the rest says: for how many it rolled, and whose typed scores stayed (None
+    when it rolled for everyone)."""
     kept = tuple(c.name for c in state.present if c.id not in rolled and c.initiative is not None)
     if not kept:
         return None
-    names = tuple(state.combatants[ident].name for ident in rolled)
-    return Message("widgets.initiative_rolled_rest", rolled=names, kept=kept)
+    return Message("widgets.initiative_rolled_rest", count=len(rolled), kept=kept)

@@ -26,6 +26,7 @@ FOLLOW_LIMIT = 3.0  # s: the player view follows the GM within this
 # Ban, Hesk, Lorn. Scores: Marr 14, Tull 12, Kell 11, Lorn 10, Fenn 9, Ban 8, Hesk 7, Ostrava 4
 # (the hidden demagogue acts last: he stays hidden through this fight).
 INITIATIVE = "9 10 6 7 1 5 4 8"
+REST = "9 6 7 1 5 4 8"  # the same, but Ilse's d10, typed as rolled in her row's box
 ORDER = ["Ilse Marr", "Sergeant Varro Tull", "Jessa Kell", "Cultist Lorn"]
 
 # What the players must never receive: the hidden demagogue, GM notes (the sheet's and the
@@ -115,9 +116,29 @@ def fight(table_server, players_server, chromium, artifacts: Path):
         player.locator(".gmkit-player-table").first.wait_for(timeout=120_000)
         record.seen["player_start"] = text(player, ".gmkit-player")
 
-        # Initiative from the table's d10s, typed; then Start.
-        gm.locator(".gmkit-tracker input[placeholder='7, 4, 9']").fill(INITIATIVE)
-        gm.locator(".gmkit-tracker button", has_text="Roll initiative").click()
+        # Initiative (issue 21, item 4): Ilse's player calls out her d10, typed as rolled in
+        # her row's box ("d10": + Agility Bonus 4 = 14), in Spanish; then Roll the rest rolls
+        # the others from the table's d10s and keeps her score, saying so.
+        gm.locator(".gmkit-dashboard .widget-toggle-button", has_text="Español").click()
+        ilse = row(gm, "Ilse Marr").locator(".gmkit-init-box input")
+        ilse.fill("d10")
+        ilse.press("Enter")
+        took = "Ilse Marr: iniciativa 14 = d10 10 + 4"
+        wait_text(gm, ".gmkit-tracker", took, "the box took the d10 as rolled (es)")
+        rest = gm.locator(".gmkit-tracker button", has_text="Tirar el resto")
+        rest.wait_for(timeout=WAIT)
+        assert rest.get_attribute("title").startswith("Tira por los 7 sin puntuación")
+        record.seen["initiative_die_es"] = text(gm, ".gmkit-tracker")
+        gm.screenshot(path=str(artifacts / "fight-initiative-die-es.png"))
+        gm.locator(".gmkit-dashboard .widget-toggle-button", has_text="English").click()
+        rest = gm.locator(".gmkit-tracker button", has_text="Roll the rest")
+        rest.wait_for(timeout=WAIT)
+        gm.locator(".gmkit-tracker input[placeholder='7, 4, 9']").fill(REST)
+        rest.click()
+        kept = "the scores typed stay: Ilse Marr"
+        wait_text(gm, ".gmkit-tracker", kept, "Roll the rest keeps the typed score")
+        record.seen["initiative_rest_en"] = text(gm, ".gmkit-tracker")
+        gm.screenshot(path=str(artifacts / "fight-initiative-rest-en.png"))
         gm.wait_for_function(  # the rows' initiative boxes show the scores
             "() => [...document.querySelectorAll('.gmkit-tracker .gmkit-init-box input')]"
             ".some(box => box.value === '14')",
@@ -154,7 +175,7 @@ def fight(table_server, players_server, chromium, artifacts: Path):
         record.follow_seconds["typed attack"] = wait_text(
             player,
             ".gmkit-player-log",
-            "Ilse Marr attacks Cultist Ban: Laspistol",  # a band: who attacked whom, no numbers
+            "Ilse Marr attacks Cultist Ban with Laspistol: hits",  # a band: hit, no numbers
             "players see the attack",
         )
         record.seen["player_band_after_typed"] = player.locator(
@@ -232,6 +253,12 @@ def fight(table_server, players_server, chromium, artifacts: Path):
 
 def test_initiative_typed_from_the_table_sets_the_order(fight):
     assert fight.seen["tracker_order"] == ORDER
+    # the box took the d10 as rolled and said so; Roll the rest rolled the seven others only
+    assert "Tirar el resto" in fight.seen["initiative_die_es"]
+    assert (
+        "Rolled for the other 7; the scores typed stay: Ilse Marr"
+        in (fight.seen["initiative_rest_en"])
+    )
     assert "Round –" in fight.seen["player_start"]  # before the start, no round yet
 
 
@@ -261,7 +288,7 @@ def test_the_player_view_follows_the_gm_within_seconds(fight):
 def test_no_gm_only_value_reaches_the_player_s_browser(fight):
     assert len(fight.frames) > 20  # the page really talked to its kernel
     received = "\n".join(fight.frames)
-    assert "Ilse Marr attacks Cultist Ban: Laspistol" in received  # public events arrive...
+    assert "Ilse Marr attacks Cultist Ban with Laspistol: hits" in received  # public events...
     assert "Cultist Hesk" in received
     secret = fight.seen["secret_summary"]
     assert "Sergeant Varro Tull" in secret

@@ -39,6 +39,9 @@ from dashboard_page import SELECTED, T, Table, inner_text, until
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
 FOLLOW_LIMIT = 3.0  # s: the player view follows the GM within this
+CASTOR_HITS_TWICE = (
+    "Brother Castor attacks Ork Boyz mob with Astartes Bolter (Godwyn): hits 2 times"
+)
 UNITS = {"necromunda": "in", "wfb6": "cm"}  # the Distance field's unit; "m" in the others
 
 
@@ -58,6 +61,7 @@ class Attack:
     target: str  # as the Target dropdown lists it: "Name (side)"
     summary: str  # the rules' summary of the result
     players: str = ""  # what the players' log reads of it ("": the summary, whole)
+    left: str = ""  # what the GM's log line says after the summary: what the attack left
     steps: tuple[str, ...] = ()  # texts of the rules' explained steps
     attacker: str = ""  # picked in the Attacker dropdown; "" keeps the current actor
     mode: str = ""  # picked in the Mode / Action dropdowns ("" leaves them)
@@ -66,6 +70,11 @@ class Attack:
     dice: tuple[Die, ...] = ()  # the table's dice, typed; none: gmkit rolls
     seed: str = ""  # typed into the panel's Seed box before gmkit rolls
     applied_before: tuple[str, ...] = ()  # gmkit's rolls resolved and applied first (summaries)
+
+    @property
+    def said(self) -> str:
+        """The GM's log line: the rules' summary, then what the attack left (a pin...)."""
+        return f"{self.summary}; {self.left}" if self.left else self.summary
 
 
 @dataclass(frozen=True)
@@ -120,7 +129,7 @@ FIGHTS = [
         players_started="Round 1 · Turn: Ilse Marr",
         typed=Attack(
             target="Cultist Ban (Pale Throne cult)",
-            players="Ilse Marr attacks Cultist Ban: Laspistol",  # the band: no numbers
+            players="Ilse Marr attacks Cultist Ban with Laspistol: hits",  # the band: no numbers
             dice=(Die("to hit: roll a d100", "20"), Die("damage (hit 1): roll a d10", "3")),
             summary="Ilse Marr hits Cultist Ban once with Laspistol: 2 damage",
             steps=(
@@ -139,7 +148,7 @@ FIGHTS = [
         # second hits.
         seeded=Attack(
             target="Cultist Ban (Pale Throne cult)",
-            players="Ilse Marr attacks Cultist Ban: Laspistol",  # the band: no numbers
+            players="Ilse Marr attacks Cultist Ban with Laspistol: hits",  # the band: no numbers
             mode="Single shot",
             action="Standard Attack",
             applied_before=("Ilse Marr fails to hit Cultist Ban with Laspistol",),
@@ -171,7 +180,9 @@ FIGHTS = [
         typed=Attack(
             attacker="Brother Kael (The Ashen Brethren)",
             target="Rotgut (The Sump Scavvies)",
-            players="Brother Kael attacks Rotgut: bolt pistol",  # the band: no numbers
+            # the band: hit or miss and what it left, no numbers; the GM's line adds the pin
+            players="Brother Kael attacks Rotgut with bolt pistol: hits; Rotgut: pinned, down",
+            left="Rotgut: pinned",
             distance="8",
             dice=(
                 Die("to hit: roll a d6", "5"),
@@ -196,7 +207,8 @@ FIGHTS = [
         seeded=Attack(
             attacker="Mordecai (The Ashen Brethren)",
             target="Mange (The Sump Scavvies)",
-            players="Mordecai attacks Mange: lasgun",  # the band: no numbers
+            players="Mordecai attacks Mange with lasgun: hits; Mange: pinned",  # no numbers
+            left="Mange: pinned",
             distance="10",
             summary="Mordecai hits Mange: no wound",
             steps=("7 - BS 3 = 4; short range (lasgun) +1; 3 against 3+: success",),
@@ -222,7 +234,7 @@ FIGHTS = [
         players_started="Round 1 · Turn: Brother Castor",
         typed=Attack(
             target="Ork Boyz mob (Waaagh! Gritfang)",
-            players="Brother Castor attacks Ork Boyz mob: Astartes Bolter (Godwyn)",
+            players=CASTOR_HITS_TWICE,
             dice=(
                 Die("to hit: roll a d100", "30"),
                 Die("damage (hit 1) die 1: roll a d10", "7"),
@@ -252,7 +264,7 @@ FIGHTS = [
         players_round_two="Round 2 · Turn: Brother Castor",
         seeded=Attack(
             target="Ork Boyz mob (Waaagh! Gritfang)",
-            players="Brother Castor attacks Ork Boyz mob: Astartes Bolter (Godwyn)",
+            players=CASTOR_HITS_TWICE,
             mode="Single shot",
             action="Standard Attack",
             summary=(
@@ -282,7 +294,7 @@ FIGHTS = [
         players_started="Round 1 · Turn: Elsa Wendt",
         typed=Attack(
             target="Ungor Snitch (Beastmen)",
-            players="Elsa Wendt attacks Ungor Snitch: Bow",  # the band: no numbers
+            players="Elsa Wendt attacks Ungor Snitch with Bow: hits",  # the band: no numbers
             dice=(Die("BS test: roll a d100", "25"), Die("damage: roll a d10", "7")),
             summary=(
                 "Elsa Wendt (Standard Attack, Bow): 1 of 1 hit; Ungor Snitch loses 7 wounds "
@@ -301,7 +313,7 @@ FIGHTS = [
         players_round_two="Round 2 · Turn: Elsa Wendt",
         seeded=Attack(
             target="Ungor Snitch (Beastmen)",
-            players="Elsa Wendt attacks Ungor Snitch: Bow",  # the band: no numbers
+            players="Elsa Wendt attacks Ungor Snitch with Bow: hits",  # the band: no numbers
             summary=(
                 "Elsa Wendt (Standard Attack, Bow): 1 of 1 hit; Ungor Snitch loses 3 wounds "
                 "(0 left)"
@@ -527,7 +539,7 @@ def run_fight(table: Table, players: Players, fight: Fight, artifacts: Path) -> 
         page,
         "the log shows the typed attack",
         gm.attacks,
-        lambda rows: len(rows) == 1 and fight.typed.summary in rows[0]["outcome"],
+        lambda rows: len(rows) == 1 and rows[0]["outcome"] == fight.typed.said,
     )
     newest = gm.attacks()[0]
     assert newest["dice"] == "physical", newest
@@ -558,7 +570,7 @@ def run_fight(table: Table, players: Players, fight: Fight, artifacts: Path) -> 
         page,
         "the log shows the rolled attack",
         gm.attacks,
-        lambda rows: len(rows) == count and rows[0]["outcome"] == fight.seeded.summary,
+        lambda rows: len(rows) == count and rows[0]["outcome"] == fight.seeded.said,
     )
     newest = gm.attacks()[0]
     assert newest["dice"] == "digital", newest

@@ -82,7 +82,7 @@ def _exported(folder: Path, campaign: Path) -> Exported:
         "Ilse Marr",
         "Cultist Ban",
         "hurt",
-        "Ilse Marr attacks Cultist Ban: Laspistol",
+        "Ilse Marr attacks Cultist Ban with Laspistol: hits",
     ]
     return Exported("", path, path.read_bytes(), secrets, shown)
 

@@ -182,17 +182,68 @@ def test_the_tv_layout_is_a_table(players, chromium, artifacts, language):
 
 
 def test_a_hidden_combatant_s_turn_reads_an_enemy_acts(players, chromium, artifacts):
-    """Last: it moves the chapel on to the demagogue's turn."""
+    """Last: it moves the chapel on to the demagogue's turn, where he readies (issue 21, item
+    3: a Ready put a hidden Nob's name on the phones; only an attack gives him away)."""
     with CampaignStore(players.campaign) as store:
         chapel = Encounter.open(store, CHAPEL)
         while chapel.state.current is None or chapel.state.current.name != HIDDEN[CHAPEL]:
             chapel.next_turn()
+        chapel.act(HIDDEN[CHAPEL], "ready")
     for language, acts in (("en", "An enemy acts"), ("es", "Actúa un enemigo")):
         page = open_page(chromium, players.urls[CHAPEL], PHONES[0], language)
         try:
             shot(page, artifacts, f"players-phone-chapel-hidden-turn-360-{language}")
             assert acts in page.locator(".gmkit-player-header").inner_text()
             assert HIDDEN[CHAPEL] not in page.content()
+            assert page.evaluate(TOO_WIDE) == []
+        finally:
+            page.close()
+
+
+# the demagogue's shot at Tull (d100 15: hit, body; d10 9 + 2 against armour and TB: 3 damage)
+SHOT = {
+    "en": "Demagogue Ostrava hits Sergeant Varro Tull once with Autopistol: 3 damage",
+    "es": "Demagogue Ostrava impacta a Sergeant Varro Tull una vez con ",
+}
+BAN = {"en": "Ilse Marr attacks Cultist Ban with Laspistol: hits", "es": ": impacta"}
+
+
+def test_the_hidden_attacker_s_shot_names_him_and_the_log_tells_it(players, chromium, artifacts):
+    """After the last: his shot gives him away (issue 21, item 3). The phone names him, and its
+    log tells the shot as their own side's wounds are told (exactly), the earlier shot at a
+    banded enemy as hit or miss with no number (item 8), in English and Spanish."""
+    with CampaignStore(players.campaign) as store:
+        chapel = Encounter.open(store, CHAPEL)
+        chapel.attack(
+            HIDDEN[CHAPEL],
+            "Autopistol",
+            "Sergeant Varro Tull",
+            EnteredDice([15, 9]),
+            distance=10,
+            spend=True,
+        )
+    for language in LANGUAGES:
+        page = open_page(chromium, players.urls[CHAPEL], PHONES[0], language)
+        try:
+            log = page.locator(".gmkit-player-log li")
+            until(
+                page,
+                f"the shot in the log ({language})",
+                log.all_inner_texts,
+                lambda lines, lang=language: len(lines) == 2 and lines[0].startswith(SHOT[lang]),
+            )
+            shot(page, artifacts, f"players-phone-chapel-revealed-360-{language}")
+            log.first.scroll_into_view_if_needed()  # the page scrolls inside: show the log
+            page.screenshot(
+                path=str(artifacts / f"players-phone-chapel-revealed-log-360-{language}.png")
+            )
+            lines = log.all_inner_texts()
+            assert lines[0].endswith(": 3 de daño" if language == "es" else "3 damage")
+            assert lines[1] == BAN["en"] if language == "en" else lines[1].endswith(BAN["es"])
+            header = page.locator(".gmkit-player-header").inner_text()
+            assert HIDDEN[CHAPEL] in header  # his turn, named now
+            cards = {card["name"]: card for card in page.evaluate(CARDS)}
+            assert HIDDEN[CHAPEL] in cards  # his card, his wounds as a band
             assert page.evaluate(TOO_WIDE) == []
         finally:
             page.close()

@@ -28,6 +28,7 @@ from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
 from gmkit.encounter.narration import event_text
 from gmkit.encounter.state import Combatant
+from gmkit.encounter.views import told_to_players
 from gmkit.errors import GmkitError
 from gmkit.store import CampaignStore
 from gmkit.systems.base import Effect
@@ -145,6 +146,13 @@ def play(campaign: Path, fight: Fight, setting: str, number: int) -> Round:
                 gm_only.append(event)
             else:  # out of action already: no attack is allowed on him any more
                 assert number > 1, f"no attack on {target.name} is allowed"
+            # an action of his that is no attack keeps him hidden (issue 21, item 3: a hidden
+            # Nob's Ready put his name on the phones)
+            try:
+                gm.act(target.name, "hide" if demo.game == "necromunda" else "ready")
+                gm_only.append(gm.effective_events[-1])
+            except GmkitError:  # out of action already: he takes no action any more
+                assert number > 1, f"{target.name} could not act"
             note = f"GM: {target.name} bleeds where no one sees ({number})"
             gm.apply_effects([Effect("damage", target.name, amount=1)], note=note)
             gm_only.append(gm.effective_events[-1])
@@ -159,10 +167,13 @@ def play(campaign: Path, fight: Fight, setting: str, number: int) -> Round:
         last = gm.effective_events[-1]
         for event in gm_only:
             secrets |= {event_text(event, language) for language in ("en", "es")}
-        enemy_told = [event_text(told, language) for language in ("en", "es")]
+        enemy_told = [event_text(told, language, after=gm.state) for language in ("en", "es")]
         target = gm.state.combatants[told["target"]].name
         attacker = gm.state.combatants[told["attacker"]].name
-        shown = [f"{attacker} attacks {target}: {told['weapon']}"]
+        # under a band or hidden wounds: who attacked whom with what, hit or miss, no number
+        seen = told_to_players(told, "band", ())
+        shown = [event_text(seen, "en", after=gm.state)]
+        assert shown[0].startswith(f"{attacker} attacks {target} with {told['weapon']}: ")
         if setting == "exact":
             shown = [enemy_told[0]]
         if last["visibility"] == "public" and last is not told:

@@ -296,7 +296,7 @@ def test_the_box_takes_the_die_as_rolled_or_the_total_and_says_which(made):
 
 def test_roll_initiative_rolls_the_rest_and_keeps_the_typed_scores(made):
     """Issue 21, item 4: Roll initiative overwrote the players' typed scores without a word.
-    Once some rows have a score it reads "Roll the rest (n)" and rolls only the others (the
+    Once some rows have a score it reads "Roll the rest" and rolls only the others (the
     dice typed in their order: Fenn's d10 5 + AgB 3), saying whose scores stayed; with every
     row scored it is off."""
     tracker = tracker_of(made, prepared("dark_heresy", 3))
@@ -305,20 +305,20 @@ def test_roll_initiative_rolls_the_rest_and_keeps_the_typed_scores(made):
     assert not tracker.roll_button.disabled
     tracker.rows["sergeant-varro-tull"].initiative_box.value = "13"  # a player called it out
     tracker.rows["ilse-marr"].initiative_box.value = "d2"
-    assert tracker.roll_button.description == "Roll the rest (1)"
+    assert tracker.roll_button.description == "Roll the rest"
     assert tracker.roll_button.tooltip.startswith("Roll for the 1 without a score")
     tracker.dice_values.value = "5"
     tracker.roll_button.click()
     scores = {c.name: c.initiative for c in fight.state.present}
     assert scores == {"Sergeant Varro Tull": 13, "Ilse Marr": 6, "Adept Cornelius Fenn": 8}
     assert tracker.message == (
-        "Rolled for Adept Cornelius Fenn; the scores typed stay: Sergeant Varro Tull and Ilse Marr"
+        "Rolled for the other 1; the scores typed stay: Sergeant Varro Tull and Ilse Marr"
     )
     assert tracker.roll_button.disabled
     assert tracker.roll_button.tooltip == "Everyone has a score; type over one to change it"
     tracker.undo()
     LANGUAGE.value = "es"
-    assert tracker.roll_button.description == "Tirar el resto (1)"
+    assert tracker.roll_button.description == "Tirar el resto"
     assert not tracker.roll_button.disabled
 
 
