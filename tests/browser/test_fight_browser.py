@@ -244,6 +244,14 @@ def fight(table_server, players_server, chromium, artifacts: Path):
         gm.screenshot(path=str(artifacts / "dashboard.png"), full_page=False)
         player.screenshot(path=str(artifacts / "players.png"), full_page=True)
         record.seen["tracker_after"] = text(gm, ".gmkit-tracker")
+
+        # The GM's log in Spanish: each attack's line in the reader's language (issue 21, 8).
+        gm.locator(".gmkit-dashboard .widget-toggle-button", has_text="Español").click()
+        hit = "Ilse Marr impacta a Cultist Ban una vez con"
+        wait_text(gm, ".gmkit-log tbody", hit, "the GM's log in Spanish")
+        record.seen["log_es"] = text(gm, ".gmkit-log tbody")
+        gm.screenshot(path=str(artifacts / "fight-log-es.png"))
+        gm.locator(".gmkit-dashboard .widget-toggle-button", has_text="English").click()
         (artifacts / "follow-seconds.json").write_text(json.dumps(record.follow_seconds, indent=1))
     finally:
         gm.close()

@@ -541,6 +541,7 @@ def run_fight(table: Table, players: Players, fight: Fight, artifacts: Path) -> 
         gm.attacks,
         lambda rows: len(rows) == 1 and rows[0]["outcome"] == fight.typed.said,
     )
+    page.screenshot(path=str(artifacts / f"five-games-{fight.game}-gm-log-typed.png"))
     newest = gm.attacks()[0]
     assert newest["dice"] == "physical", newest
     marked = [  # every typed die, marked as the table's: "d100=20*"
