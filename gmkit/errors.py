@@ -9,6 +9,7 @@ is wrong and what was expected, in one line. An error carries its text as a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from gmkit.messages import Message, Text, render
 
@@ -71,6 +72,30 @@ class NeedDie(DiceValueError):
         self.purpose = purpose
         self.index = index
         super().__init__(Message("dice.need_die", purpose=purpose, sides=sides))
+
+
+class NeedDice(NeedDie):
+    """:class:`NeedDie` from an attack given too few typed dice, saying what it needs now
+    and what may follow (``plan``: a :class:`~gmkit.systems.dice_plan.DicePlan` after the
+    values typed), so the dice can be typed in one go rather than one failure at a time."""
+
+    def __init__(self, sides: int, purpose: Text, index: int, plan: Any) -> None:
+        super().__init__(sides, purpose, index)
+        self.plan = plan
+        if plan.summary is not None:
+            GmkitError.__init__(
+                self, Message("dice.need_dice", need=self.message, plan=plan.summary)
+            )
+
+
+class LeftoverDice(DiceError, ValueError):
+    """An attack given more typed dice than it took: ``values`` left over, ``used`` taken."""
+
+    def __init__(self, values: Sequence[int | str], used: int) -> None:
+        self.values = tuple(values)
+        self.used = used
+        shown = tuple(str(value) for value in self.values)
+        super().__init__(Message("dice.left_over", count=len(shown), values=shown, used=used))
 
 
 class SheetError(GmkitError, ValueError):

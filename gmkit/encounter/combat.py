@@ -8,10 +8,12 @@ sheets as members of their units; an effect on a unit's rank and file applies to
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
-from gmkit.dice import DiceSource
+from gmkit.dice import DiceSource, EnteredDice
 from gmkit.encounter.acting import ActionCommands
 from gmkit.encounter.core import roll_record
 from gmkit.encounter.effects import (
@@ -25,11 +27,12 @@ from gmkit.encounter.flow import spent_event
 from gmkit.encounter.records import step_record, summary_record, target_record
 from gmkit.encounter.state import Combatant
 from gmkit.encounter.units import UnitCommands
-from gmkit.errors import RulesError
+from gmkit.errors import LeftoverDice, NeedDice, NeedDie, RulesError
 from gmkit.games import game as find_game
 from gmkit.messages import Message
 from gmkit.systems import system
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Standing
+from gmkit.systems.dice_plan import DicePlan, plan_dice
 
 
 class CombatCommands(UnitCommands, ActionCommands):
@@ -102,9 +105,53 @@ class CombatCommands(UnitCommands, ActionCommands):
     ) -> AttackResult:
         """Resolve an attack as :meth:`attack` would, with the same request, and record
         nothing: a trial in prep (``EnteredDice([15, 7])`` for the table's dice, or
-        ``SeededDice(7)``); ``result.explain()`` gives its steps."""
+        ``SeededDice(7)``); ``result.explain()`` gives its steps. Typed dice as :meth:`attack`
+        takes them: too few, :class:`~gmkit.errors.NeedDice` says all it needs now; too
+        many, :class:`~gmkit.errors.LeftoverDice` names those left over."""
         built = self.attack_request(attacker, weapon, target, **request)
-        return system(self.game).resolve_attack(built, source)
+        return self._resolve(built, source)
+
+    def dice_needed(
+        self,
+        attacker: str,
+        weapon: str,
+        target: str,
+        typed: Sequence[int | str] = (),
+        **request: Any,
+    ) -> DicePlan:
+        """The dice an attack needs, before they are rolled: the table's dice plan
+        (:class:`~gmkit.systems.dice_plan.DicePlan`) for the request :meth:`attack` would
+        build (the same keywords). ``typed``: the values rolled so far, in order (the plan
+        then starts after them). ``plan.needed`` lists the dice certain to be needed now,
+        ``plan.follow`` what may follow and why, ``print(plan)`` (``plan.explain("es")``)
+        says it in words: "now: d100 to hit; if the d100 to hit shows 1–42: d10 damage (hit
+        1); if the d10 damage (hit 1) shows 10: ..."."""
+        built = self.attack_request(attacker, weapon, target, **request)
+        return plan_dice(self.game, built, self._read(built, typed))
+
+    def _read(self, request: AttackRequest, typed: Sequence[int | str]) -> list[int]:
+        """The values of ``typed`` as the attack's dice read them ("00" on a d100 is 100); a
+        value its die cannot show is refused, naming it."""
+        source = EnteredDice(typed)
+        with contextlib.suppress(NeedDie):
+            system(self.game).resolve_attack(request, source)
+        return [roll.value for roll in source.history]
+
+    def _resolve(self, request: AttackRequest, source: DiceSource) -> AttackResult:
+        """The rules' result; with typed dice (``EnteredDice``), too few raise
+        :class:`NeedDice` (what is needed now and what may follow), too many
+        :class:`LeftoverDice`."""
+        try:
+            result = system(self.game).resolve_attack(request, source)
+        except NeedDie as need:
+            if not isinstance(source, EnteredDice) or isinstance(need, NeedDice):
+                raise
+            known = [roll.value for roll in source.history]
+            plan = plan_dice(self.game, request, known)
+            raise NeedDice(need.sides, need.purpose, need.index, plan) from None
+        if isinstance(source, EnteredDice) and source.pending:
+            raise LeftoverDice(source.pending, len(source.history))
+        return result
 
     def attack(
         self,
@@ -141,7 +188,7 @@ class CombatCommands(UnitCommands, ActionCommands):
             permit = self.may_take(attacker, built.action)
             if permit.counted or not permit.allowed:
                 spent = spent_event(self.combatant(attacker).id, permit, built.action, override)
-        result = system(self.game).resolve_attack(built, source)
+        result = self._resolve(built, source)
         if expect is not None and (result.steps, result.effects) != (expect.steps, expect.effects):
             raise RulesError(Message("attack.changed_since_roll"))
         records = [target_record(self._on_trooper(effect), self) for effect in result.effects]

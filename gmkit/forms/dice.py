@@ -8,27 +8,25 @@ dropped (the others stay). Values typed beyond what the attack needs are kept in
 ``unused``. The dice of a shown result are replayed exactly when it is applied
 (:meth:`DiceState.replay`).
 
-The dice plan (:meth:`DiceState.plan`): before the first die is typed, the dice an attack is
-certain to need first and what may follow, worked out from the pure rules alone (no game's rule
-here): the attack is resolved with probe dice showing the lowest, middle or highest faces, per
-kind of die, and the dice every probe asked for first are certain; the longest probe bounds what
-may follow. :meth:`DiceState.take` resolves with a whole list of typed values (a box per die).
+The dice plan (:meth:`DiceState.plan`, :func:`gmkit.systems.dice_plan.plan_dice`): the dice an
+attack is certain to need now, after those typed so far, and what may follow and why, worked
+out by probing the pure rules (no game's rule here). :meth:`DiceState.take` resolves with a
+whole list of typed values (a box per die).
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from gmkit.dice import DieRoll, EnteredDice, ReplayedDice, SeededDice
-from gmkit.dice.sources import ScriptedDice
 from gmkit.errors import DiceValueError, GmkitError, NeedDie
 from gmkit.games import game as find_game
-from gmkit.messages import Message, Text, render
+from gmkit.messages import Message, Text
 from gmkit.systems.base import AttackRequest, AttackResult
+from gmkit.systems.dice_plan import DicePlan, PlannedDie, plan_dice
 
 DICE_MODES = ("seeded", "physical")
 _SPLIT = re.compile(r"[\s,;]+")
@@ -37,165 +35,6 @@ _SPLIT = re.compile(r"[\s,;]+")
 def typed_values(text: str) -> list[str]:
     """The values in what the GM typed ("53 7", "53,7"), in order."""
     return [value for value in _SPLIT.split(text.strip()) if value]
-
-
-@dataclass(frozen=True, slots=True)
-class PlannedDie:
-    """One die the rules ask for: its ``sides`` and its ``purpose`` (a message)."""
-
-    sides: int
-    purpose: Text
-
-    @property
-    def die(self) -> str:
-        return f"d{self.sides}"
-
-    def label(self, language: str = "en") -> str:
-        """The die and its purpose, as a box shows it: "d100 · to hit"."""
-        return f"{self.die} · {render(self.purpose, language)}"
-
-
-@dataclass(frozen=True, slots=True)
-class DicePlan:
-    """The dice an attack needs, known before the first is typed.
-
-    ``dice``: those certain to be needed first, in order. ``later``: what may follow them (the
-    longest bounded run of dice the probes found after ``dice``; whether they are rolled depends
-    on the rolls). ``open``: the rules may go on asking past any bound (a chain such as an
-    exploding die).
-    """
-
-    dice: tuple[PlannedDie, ...]
-    later: tuple[PlannedDie, ...] = ()
-    open: bool = False
-
-    @property
-    def more(self) -> bool:
-        """Whether the rules may ask for more dice than the certain ones."""
-        return bool(self.later) or self.open
-
-    @property
-    def most(self) -> int | None:
-        """The most dice the attack can take (None: no bound)."""
-        return None if self.open else len(self.dice) + len(self.later)
-
-    @property
-    def kinds(self) -> tuple[PlannedDie, ...]:
-        """Each kind of die that may follow (its sides and the id of its purpose), once, as
-        it first comes."""
-        found: dict[_Key, PlannedDie] = {}
-        for die in self.later:
-            found.setdefault(_key(die.sides, die.purpose), die)
-        return tuple(found.values())
-
-    @property
-    def summary(self) -> Message | None:
-        """What may follow the certain dice, in words ("then, as the rolls fall, up to 41
-        more: d10 damage (hit 1), ..."); None when nothing may."""
-        if not self.more:
-            return None
-        kinds = tuple(
-            Message("dice.planned_die", die=die.die, purpose=die.purpose) for die in self.kinds
-        )
-        if self.open:
-            return Message("dice.plan_open", kinds=kinds)
-        return Message("dice.plan_later", count=len(self.later), kinds=kinds)
-
-    def slots(self, asked: Sequence[PlannedDie] = ()) -> tuple[PlannedDie, ...]:
-        """The boxes to show: the dice the rules ``asked`` for so far, then the certain ones
-        beyond them."""
-        return (*asked, *self.dice[len(asked) :])
-
-
-_LIMIT = 120  # dice a probe follows before it calls the chain open
-_Key = tuple[int, str]
-_Face = Callable[[int], int]
-_FACES: tuple[_Face, ...] = (
-    lambda sides: 1,
-    lambda sides: (sides + 1) // 2,
-    lambda sides: sides // 2 + 1,
-    lambda sides: sides,
-)
-
-
-class _Endless(Exception):
-    """A probe's dice went on past twice the limit."""
-
-
-def _key(sides: int, purpose: Text) -> _Key:
-    return (sides, purpose.id if isinstance(purpose, Message) else purpose)
-
-
-class _Probe(ScriptedDice):
-    """Dice showing, for each kind of die (sides and purpose), one of the ``_FACES``."""
-
-    def __init__(self, faces: dict[_Key, int], default: int) -> None:
-        super().__init__((), rest=1, limit=_LIMIT)
-        self._faces, self._default = faces, default
-
-    def roll_die(self, sides: int, purpose: Text) -> DieRoll:
-        if self.index >= 2 * _LIMIT:
-            raise _Endless
-        if self.index == len(self.values):
-            face = _FACES[self._faces.get(_key(sides, purpose), self._default)]
-            self.values.append(face(sides))
-        return super().roll_die(sides, purpose)
-
-
-@dataclass(frozen=True, slots=True)
-class _Run:
-    dice: tuple[PlannedDie, ...]
-    open: bool
-
-
-def plan_dice(game: str, request: AttackRequest) -> DicePlan:
-    """The :class:`DicePlan` of ``request`` in ``game`` (see the module docstring)."""
-    rules = find_game(game).rules
-    runs: list[_Run] = []
-    keys: dict[_Key, None] = {}
-
-    def run(faces: dict[_Key, int], default: int) -> _Run:
-        probe = _Probe(faces, default)
-        try:
-            rules.resolve_attack(request, probe)
-            endless = False
-        except _Endless:
-            endless = True
-        dice = tuple(PlannedDie(roll.sides, roll.purpose) for roll in probe.history)
-        found = _Run(dice[:_LIMIT], endless or probe.cut > 0)
-        runs.append(found)
-        keys.update((_key(die.sides, die.purpose), None) for die in found.dice)
-        return found
-
-    def length(found: _Run) -> float:
-        return float("inf") if found.open else len(found.dice)
-
-    uniform = [run({}, face) for face in range(len(_FACES))]
-    default = max(range(len(_FACES)), key=lambda face: length(uniform[face]))
-    best, faces = uniform[default], dict[_Key, int]()
-    for _ in range(3):  # the longest run, changing the faces of one kind of die at a time
-        improved = False
-        for key in list(keys):
-            for face in range(len(_FACES)):
-                if face == faces.get(key, default):
-                    continue
-                tried = {**faces, key: face}
-                found = run(tried, default)
-                if length(found) > length(best):
-                    best, faces, improved = found, tried, True
-        if not improved:
-            break
-    certain = runs[0].dice
-    for found in runs[1:]:
-        same = 0
-        for mine, theirs in zip(certain, found.dice, strict=False):
-            if mine != theirs:
-                break
-            same += 1
-        certain = certain[:same]
-    closed = [found for found in runs if not found.open]
-    longest = max(closed, key=lambda found: len(found.dice)).dice if closed else certain
-    return DicePlan(certain, longest[len(certain) :], any(found.open for found in runs))
 
 
 class DiceState:
@@ -212,16 +51,27 @@ class DiceState:
         self.asked: tuple[PlannedDie, ...] = ()  # the dice the rules asked for, typed or not
         self.refused: tuple[int, Text] | None = None  # the typed value refused: where and why
         self._dice = SeededDice(seed)
-        self._plan: tuple[str, AttackRequest, DicePlan] | None = None
+        self._plan: tuple[str, AttackRequest, tuple[int, ...], DicePlan] | None = None
 
     def plan(self, game: str, request: AttackRequest) -> DicePlan:
-        """The dice ``request`` needs, before any is typed (the last plan is kept while the
-        request is the same)."""
-        if self._plan is not None and self._plan[0] == game and self._plan[1] == request:
-            return self._plan[2]
-        found = plan_dice(game, request)
-        self._plan = (game, request, found)
+        """The dice ``request`` needs now, after the table's dice typed so far (none before
+        the first), and what may follow (the last plan is kept while the request and the dice
+        taken are the same)."""
+        known = self.known
+        kept = self._plan
+        if kept is not None and kept[0] == game and kept[1] == request and kept[2] == known:
+            return kept[3]
+        found = plan_dice(game, request, known)
+        self._plan = (game, request, known, found)
         return found
+
+    @property
+    def known(self) -> tuple[int, ...]:
+        """The values of the table's dice the rules took so far (none once a result is in:
+        nothing more is needed; none with gmkit's dice)."""
+        if self.mode != "physical":
+            return ()
+        return tuple(roll.value for roll in self.used)
 
     def set_mode(self, mode: str) -> None:
         if mode not in DICE_MODES:

@@ -1,11 +1,13 @@
 """The table's dice, typed: a box per die, kept by the browser (an anywidget).
 
-The rules' dice plan (:class:`~gmkit.forms.dice.DicePlan`) says which dice an attack needs
-before the first is typed: :meth:`DiceEntry.follow` shows a box per certain die, labelled with
-the die and its purpose ("d100 · to hit"), the dice the rules asked for since, and a spare box
-while the rules may ask for more. The browser keeps what is typed and sends the whole list
-(``values``) each time a box is left, so no entry is lost at any typing speed; Python never
-overwrites what the browser holds except on :meth:`clear`. A value the die cannot show is
+The rules' dice plan (:class:`~gmkit.forms.dice.DicePlan`) says which dice an attack needs now,
+after those typed so far, and what may follow and why: :meth:`DiceEntry.follow` shows a box per
+certain die, labelled with the die and its purpose ("d100 · to hit"), the dice the rules asked
+for, a spare box while the rules may ask for more, and under them the plan's lines ("now: d10
+damage (hit 1)", "if the d10 damage (hit 1) shows 10: up to 20 d100 Righteous Fury
+confirmation (hit 1)") until the result is in. The browser keeps what is typed and sends the
+whole list (``values``) each time a box is left, so no entry is lost at any typing speed; Python
+never overwrites what the browser holds except on :meth:`clear`. A value the die cannot show is
 marked in its box, by the browser as it is typed and by the rules (``marks``) once resolved.
 
 Wiring (what a panel does)::
@@ -13,7 +15,7 @@ Wiring (what a panel does)::
     entry = DiceEntry()
     entry.follow(form.dice.plan(game, request), form.dice)
     entry.observe(lambda change: ..., names="values")  # then form.dice.take(game, request,
-    # entry.values) and entry.follow(plan, form.dice) again
+    # entry.values) and entry.follow(form.dice.plan(game, request), form.dice) again
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import anywidget
 from traitlets import Bool, Dict, List, Unicode
 
 from gmkit.forms.dice import DicePlan, DiceState, PlannedDie
-from gmkit.messages import Text
+from gmkit.messages import Message, Text
 from gmkit.widgets.i18n import LANGUAGE, t, words
 
 STATIC = Path(__file__).parent / "static"
@@ -49,13 +51,15 @@ class DiceEntry(anywidget.AnyWidget):
         help="the boxes whose value was refused: their index (a str) -> why, in words"
     ).tag(sync=True)
     texts = Dict(help="the browser's words in the current language").tag(sync=True)
-    note = Unicode("", help="the line under the boxes: the dice that may follow").tag(sync=True)
+    note = Unicode(
+        "", help="the lines under the boxes: the dice needed now, those that may follow and why"
+    ).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._dice: tuple[PlannedDie, ...] = ()
         self._why: dict[int, Text] = {}
-        self._later: Text | None = None
+        self._later: tuple[Text, ...] = ()
         self._relabel()
         LANGUAGE.observe(self._on_language, names="value")
 
@@ -77,23 +81,32 @@ class DiceEntry(anywidget.AnyWidget):
         return found
 
     def show(
-        self, dice: Iterable[PlannedDie], more: bool = False, later: Text | None = None
+        self,
+        dice: Iterable[PlannedDie],
+        more: bool = False,
+        later: Text | Iterable[Text] | None = None,
     ) -> None:
         """A box for each of ``dice`` (and a spare one when ``more``), ``later`` said under
-        them (the dice that may follow); what is typed stays."""
+        them, a line each (the dice needed now, those that may follow); what is typed stays."""
         self._dice = tuple(dice)
-        self._later = later
+        if later is None:
+            self._later = ()
+        elif isinstance(later, str | Message):
+            self._later = (later,)
+        else:
+            self._later = tuple(later)
         self.more = bool(more)
         self._relabel()
 
     def follow(self, plan: DicePlan, state: DiceState) -> None:
-        """The boxes of ``plan`` and of the dice ``state`` was asked for since, its refused
-        value marked; a spare box while the result is not in and the rules may ask for more;
-        before the first die is typed, the dice that may follow the certain ones."""
+        """The boxes of ``plan`` (worked out after the values ``state`` took) and of the dice
+        ``state`` was asked for, its refused value marked; while the result is not in, a spare
+        box when the rules may ask for more, and the plan's lines under the boxes: what is
+        needed now, what may follow and why."""
         self._why = {state.refused[0]: state.refused[1]} if state.refused else {}
-        first = not state.typed and state.result is None
-        more = state.result is None and plan.more
-        self.show(plan.slots(state.asked), more=more, later=plan.summary if first else None)
+        waiting = state.result is None
+        more = waiting and plan.more
+        self.show(plan.slots(state.asked), more=more, later=plan.lines if waiting else None)
 
     def mark(self, index: int, why: Text | None) -> None:
         """Mark box ``index`` as refused, saying ``why`` (a message); None removes the mark."""
@@ -137,7 +150,7 @@ class DiceEntry(anywidget.AnyWidget):
         language = LANGUAGE.value
         self.slots = [{"sides": die.sides, "label": die.label(language)} for die in self._dice]
         self.marks = {str(index): words(why) for index, why in sorted(self._why.items())}
-        self.note = words(self._later) if self._later is not None else ""
+        self.note = "\n".join(words(line) for line in self._later)
         self.texts = {
             "next": t("dice_entry_next"),
             "unused": t("unused_dice"),

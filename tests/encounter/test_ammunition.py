@@ -50,8 +50,8 @@ def test_the_sheet_the_rules_see_holds_what_is_left_in_the_clip(fight):
 
 
 def test_a_clip_runs_dry_and_reload_fills_it(fight):
-    shoot(fight, [90, 90])  # a miss still fires its round
-    shoot(fight, [90, 90])
+    shoot(fight, [90])  # a miss still fires its round
+    shoot(fight, [90])
     assert fight.combatant("vex").counters == {"ammo spent: Stub Revolver": 2}
     request = fight.attack_request("vex", "Stub Revolver", "cultist", distance=10)
     assert request.attacker.weapons[0].loaded == 0

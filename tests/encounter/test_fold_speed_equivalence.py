@@ -21,7 +21,9 @@ BEFORE = {
     "necromunda": (203, "90007d0b8b8d1d02"),
     # the 40k sheets' size and sealed armour (issue 21) are in every state and "added" event
     "dark_heresy": (195, "8589e7ff2c633810"),
-    "deathwatch": (217, "69bbffd95502971d"),
+    # a hit on a horde whose least damage roll still damages rolls no die (issue 21, item 13):
+    # the seeded dice after it fall otherwise
+    "deathwatch": (217, "e737f5a61a338c27"),
     "wfrp2": (195, "c66ec4e70fb7fb58"),
     "wfb6": (189, "b1b84233874fe2fa"),
 }

@@ -22,7 +22,7 @@ from gmkit.campaign import demo_campaign_file, open_campaign
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
 from gmkit.encounter.overview import ODDS_COLUMNS, OVERVIEW_COLUMNS
-from gmkit.errors import RulesError
+from gmkit.errors import DiceValueError, LeftoverDice, NeedDice, NeedDie, RulesError
 from gmkit.odds import odds
 from gmkit.store import CampaignStore
 
@@ -521,3 +521,58 @@ def test_a_hordes_states_are_the_magnitude_it_loses(breach: Encounter) -> None:
     assert "data-state='magnitude -2'" in html
     assert "<td>Ráfaga semiautomática</td>" in html  # the mode in the reader's language
     assert "en pie" not in html
+
+
+# --- the dice an attack needs, from Python (issue 21, item 14) -------------------------------
+
+
+def test_dice_needed_gives_the_dice_up_front(fight: Encounter) -> None:
+    """Tull's lasgun at 20 m hits on 52 or less (BS 42, short range +10)."""
+    plan = fight.dice_needed(TULL, "Lasgun", BAN, distance=20)
+    assert [die.label() for die in plan.needed] == ["d100 · to hit"]
+    assert str(plan).startswith("now: d100 to hit; if the d100 to hit shows 1–52: d10 damage")
+    after = fight.dice_needed(TULL, "Lasgun", BAN, [15], distance=20)
+    assert [die.label() for die in after.needed] == ["d10 · damage (hit 1)"]
+    assert after.explain("es").startswith("ahora: d10 daño (impacto 1)")
+    assert fight.dice_needed(TULL, "Lasgun", BAN, ["15", 7], distance=20).summary is None
+    with pytest.raises(DiceValueError, match="150 cannot come from a d100"):
+        fight.dice_needed(TULL, "Lasgun", BAN, ["150"], distance=20)
+
+
+def test_too_few_typed_dice_say_all_the_attack_needs_now(breach: Encounter) -> None:
+    """A burst at the horde failed one die at a time (four tries): one failure says every die
+    needed now (the hits are known once the d100 is typed) and what may follow."""
+    before = breach.events
+    with pytest.raises(NeedDice) as raised:
+        breach.attack(
+            CASTOR, BOLTER, BOYZ, EnteredDice([40]), mode="full", action="full_auto_burst"
+        )
+    need = raised.value
+    assert isinstance(need, NeedDie)  # what a caller catching NeedDie already catches
+    assert (need.sides, need.index) == (10, 1)
+    said = str(need)
+    assert said.startswith("damage (hit 2) die 1: roll a d10 and enter its value; this attack")
+    assert "needs now: 3 d10 damage (hit 2); if one of the d10 damage (hit 2) shows 10:" in said
+    assert said.endswith("then: 3 d10 damage (hit 3), and likewise for 2 more")
+    assert "este ataque necesita ahora: 3 d10 daño (impacto 2)" in need.render("es")
+    assert breach.events == before
+    dice = [40, *[3] * 12]  # hits 2 to 5 (the Explosive one), no 10: no Righteous Fury
+    result = breach.attack(
+        CASTOR, BOLTER, BOYZ, EnteredDice(dice), mode="full", action="full_auto_burst"
+    )
+    assert [(e.kind, e.amount) for e in result.effects if e.kind == "magnitude"] == [
+        ("magnitude", 5)  # every hit damages: 3 + 3 + 5 = 11 against TB 8
+    ]
+
+
+def test_typed_dice_left_over_are_named_and_nothing_is_recorded(fight: Encounter) -> None:
+    before = fight.events
+    with pytest.raises(LeftoverDice) as raised:
+        fight.attack(TULL, "Lasgun", BAN, EnteredDice([15, 7, 3, "09"]), distance=20)
+    assert str(raised.value) == "2 typed values left over: 3, 09; the attack took 2 dice"
+    assert raised.value.render("es") == (
+        "2 valores tecleados de sobra: 3, 09; el ataque tomó 2 dados"
+    )
+    assert fight.events == before
+    with pytest.raises(LeftoverDice, match="1 typed value left over: 7; the attack took 1 die"):
+        fight.try_attack(TULL, "Lasgun", BAN, EnteredDice([99, 7]), distance=20)

@@ -63,17 +63,23 @@ def test_a_horde_a_swift_attack_a_critical_and_a_stunned_marine(fight, refused):
     assert odds.expected_damage == 0  # a horde loses magnitude, not wounds...
     assert odds.magnitude_lost is not None  # ...and the odds say how much
     assert odds.hit < odds.expected_magnitude_lost < 2 * odds.hit  # Explosive: a hit more
-    # 13: 5 degrees; 2d10+5 Tearing [~~1~~, 3->5, 5] +5 = 15 against AP 2 (the flak, Pen 5
-    # leaves 0) and TB 8: 7; the Explosive hit [5, 5, ~~5~~] +5 = 15: 7; two damaging hits
+    # 13: 5 degrees; 2d10+5 Tearing, its lowest kept die reading at least 5: at least
+    # 5 + 1 + 5 = 11 against AP 2 (the flak, Pen 5 leaves 0) and TB 8: any roll damages, so
+    # none is asked (004: any damage costs one magnitude); the Explosive hit [5, 5, ~~5~~] +5
+    # = 15: 7; two damaging hits
     shot = fight.attack(
-        "brother-castor", bolter, "ork-boyz-mob", EnteredDice([13, 1, 3, 5, 5, 5, 5]), distance=30
+        "brother-castor", bolter, "ork-boyz-mob", EnteredDice([13, 5, 5, 5]), distance=30
     )
     assert step(shot, "Ballistic Skill test") == (
         "Ballistic Skill test: hit, 5 degrees of success (BS 47 +20 = 67 [Short range +10, "
         "Horde size (magnitude 30) +10]; rolled 13: success, 5 degrees of success)"
     )
-    assert step(shot, "Soak (hit 1)") == (
-        "Soak (hit 1): 7 damage taken (15 damage - AP 2 (Pen 5: 0) - TB 8 = 7)"
+    assert step(shot, "Damage (hit 1)") == (
+        "Damage (hit 1): not rolled: any roll deals damage (at least 3 after armour and "
+        "Toughness) (a horde loses one magnitude to any damage, however much (004))"
+    )
+    assert step(shot, "Soak (hit 2)") == (
+        "Soak (hit 2): 7 damage taken (15 damage - AP 2 (Pen 5: 0) - TB 8 = 7)"
     )
     assert str(shot.summary) == (
         "Brother Castor hits Ork Boyz mob 2 times with Astartes Bolter (Godwyn): magnitude -2"

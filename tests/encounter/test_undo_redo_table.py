@@ -69,7 +69,7 @@ def attack_now(game: str, fight: Encounter) -> None:
         fight.next_turn()
         assert fight.state.current_side == "Empire"
         fight.attack("captain-ottilie-hals", "handgun", "night-goblin-archer",
-                     EnteredDice([6, 6, 1]), distance=10, spend=True)  # fmt: skip
+                     EnteredDice([6, 6]), distance=10, spend=True)  # fmt: skip
 
 
 GAMES = ["dark_heresy", "deathwatch", "wfrp2", "necromunda", "wfb6"]
@@ -115,7 +115,7 @@ def test_undo_and_redo_say_what_they_take_back(demo_sheets):
         fight.state.combatants[i].name for i in fight.state.order
     )
     actor = fight.state.current
-    fight.attack(actor.id, "Astartes Bolt Pistol", "ork-boyz-mob", EnteredDice([95, 1]),
+    fight.attack(actor.id, "Astartes Bolt Pistol", "ork-boyz-mob", EnteredDice([95]),
                  distance=10, spend=True)  # fmt: skip
     line = f"{actor.name} attacks Ork Boyz mob: Astartes Bolt Pistol"  # who, whom, with what
     assert render(fight.undo_text, "en") == f"Undo: {line}"

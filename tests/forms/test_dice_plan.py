@@ -198,15 +198,93 @@ def test_a_roll_of_two_dice_at_once_asks_for_both_boxes_in_order():
     assert [roll.value for roll in state.used[:3]] == [5, 7, 3]
 
 
-def test_the_summary_says_what_may_follow_by_kind_in_both_languages():
+def test_the_summary_says_what_is_needed_now_what_may_follow_and_why():
+    """Issue 21: the plan said "up to 41 more"; it says what is needed now and, kind by kind,
+    what may follow and what brings it (Tull's BS 42, no range given: a hit on 1-42; a 10 on
+    the damage die calls Righteous Fury, confirmed by the same test, each 10 again)."""
     form = form_of("dark_heresy", "Sergeant Varro Tull", "Cultist Ban")
     plan = plan_dice("dark_heresy", form.request)
-    assert render(plan.summary) == (
-        "then, as the rolls fall, up to 41 more: d10 damage (hit 1), d100 Righteous Fury"
-        " confirmation (hit 1) and d10 Righteous Fury damage (hit 1)"
-    )
-    spanish = render(plan.summary, "es")
-    assert spanish.startswith("después, según caigan las tiradas, hasta 41 más: d10 ")
-    assert DicePlan((PlannedDie(6, "to hit"),)).summary is None
+    assert [render(line) for line in plan.lines] == [
+        "now: d100 to hit",
+        "if the d100 to hit shows 1–42: d10 damage (hit 1)",
+        "if the d10 damage (hit 1) shows 10: up to 20 d100 Righteous Fury confirmation (hit 1)",
+        "if the d100 Righteous Fury confirmation (hit 1) shows 1–42: up to 20 d10 Righteous "
+        "Fury damage (hit 1)",
+    ]
+    assert render(plan.summary) == "; ".join(render(line) for line in plan.lines)
+    assert str(plan) == render(plan.summary)
+    assert [render(line, "es") for line in plan.lines][:3] == [
+        "ahora: d100 para impactar",
+        "si el d100 para impactar saca 1–42: d10 daño (impacto 1)",
+        "si el d10 daño (impacto 1) saca 10: hasta 20 d100 Furia Justiciera, confirmación "
+        "(impacto 1)",
+    ]
+    assert render(DicePlan((PlannedDie(6, "to hit"),)).summary) == "now: d6 to hit"
+    assert DicePlan(()).summary is None
     chain = DicePlan((), (PlannedDie(6, Message("necromunda.purpose.to_hit")),), open=True)
-    assert render(chain.summary) == "then, as the rolls fall, more: d6 to hit"
+    assert render(chain.summary) == "and more while the rolls call for them"
+
+
+def test_the_d6_games_say_which_faces_bring_the_next_die():
+    """Necromunda (seed 000 and its ruling): Kael's BS hits on 2+ at 6"; a 6 to hit asks for
+    the ammo roll; S 4 against T 3 wounds on 3+ (an injury roll follows). WFB 6e: the night
+    goblin archer hits on 5+ at 30 cm; S 3 against T 3 wounds on 4+, then the armour save."""
+    kael = form_of("necromunda", "Brother Kael", "Grubnose the Scavvy Boss", 6)
+    assert [render(line) for line in plan_dice("necromunda", kael.request).lines] == [
+        "now: d6 to hit",
+        "if the d6 to hit shows 6: d6 ammo roll",
+        "if the d6 to hit shows 2–6: d6 to wound",
+        "if the d6 to wound shows 3–6: d6 injury roll",
+    ]
+    archer = form_of("wfb6", "Night Goblin Archer", "Swordsman", 30)
+    assert [render(line) for line in plan_dice("wfb6", archer.request).lines] == [
+        "now: d6 to hit, shot 1",
+        "if the d6 to hit, shot 1 shows 5–6: d6 to wound Swordsman, hit 1",
+        "if the d6 to wound Swordsman, hit 1 shows 4–6: d6 armour save Swordsman, wound 1",
+    ]
+
+
+def test_typed_values_narrow_the_plan_to_what_is_needed_now():
+    form = form_of("dark_heresy", "Sergeant Varro Tull", "Cultist Ban")
+    hit = plan_dice("dark_heresy", form.request, [15])
+    assert labels(hit.needed) == ["d10 · damage (hit 1)"]
+    assert labels(hit.dice) == ["d100 · to hit", "d10 · damage (hit 1)"]
+    assert render(hit.lines[0]) == "now: d10 damage (hit 1)"
+    missed = plan_dice("dark_heresy", form.request, [99])
+    assert (missed.needed, missed.more, missed.summary) == ((), False, None)
+    fury = plan_dice("dark_heresy", form.request, [15, 10])
+    assert labels(fury.needed) == ["d100 · Righteous Fury confirmation (hit 1)"]
+    state = DiceState()
+    assert state.take("dark_heresy", form.request, ["15"]) is None
+    assert state.plan("dark_heresy", form.request) == hit  # the form's plan: after its dice
+
+
+def test_a_burst_at_a_horde_asks_all_its_damage_dice_once_the_hits_are_known():
+    """A full-auto bolter burst at the ork mob: once the d100 is typed (40: BS 47 +20 full
+    auto +10 size = 77; 3 degrees: 4 hits, the Explosive one more), every hit's damage is
+    certain; the first hit's needs none (its die reads at least the 3 degrees: 3 + 1 + 5 = 9
+    against AP 2, Pen 5, and TB 8 still damages, and any damage costs one magnitude, 004)."""
+    form = form_of("deathwatch", "Brother Castor", "Ork Boyz mob")
+    form.select_mode("full")
+    plan = plan_dice("deathwatch", form.request, [40])
+    assert labels(plan.needed) == [f"d10 · damage (hit 2) die {n}" for n in (1, 2, 3)]
+    assert render(plan.lines[0]) == "now: 3 d10 damage (hit 2)"
+    assert render(plan.lines[-1]) == "then: 3 d10 damage (hit 3), and likewise for 2 more"
+    assert "if one of the d10 damage (hit 2) shows 10: d100 Righteous Fury confirmation" in (
+        render(plan.summary)
+    )
+
+
+def test_a_hordes_damage_dice_are_not_asked_when_every_roll_takes_one_magnitude():
+    """Ilarion's chainsword (1d10+3 + SB 8, Pen 3, against the mob's AP 2 and TB 8): its least
+    roll, 1 + 3 + 8 = 12, still deals 4, and any damage costs one magnitude (004), so the plan
+    is the WS test alone; the bolter's least (1 + 1 + 5 = 7 < TB 8) does not, and asks for its
+    damage."""
+    form = form_of("deathwatch", "Brother Ilarion", "Ork Boyz mob")
+    form.select_weapon("Astartes Chainsword")
+    plan = plan_dice("deathwatch", form.request)
+    assert labels(plan.dice) == ["d100 · to hit"]
+    assert (plan.later, plan.more, render(plan.summary)) == ((), False, "now: d100 to hit")
+    bolter = form_of("deathwatch", "Brother Castor", "Ork Boyz mob")
+    shot = plan_dice("deathwatch", bolter.request, [50])  # 0 degrees: the dice matter
+    assert labels(shot.needed)[0] == "d10 · damage (hit 1) die 1"

@@ -223,13 +223,14 @@ def test_a_horde_without_its_own_armour_value_wears_its_members_armour(demo_shee
     assert boyz.horde_armour == 2  # Ork Flak: 2 at the body
     castor = demo_sheets_dw["Brother Castor"]
     weapon = "Astartes Bolter (Godwyn)"  # 2d10+5 Tearing, Pen 5, Explosive
-    # 47 +10 size (magnitude 30) = 57; 13: 4 degrees. [~~1~~, 3->4, 5] +5 = 14 against the
-    # flak's AP 2 (Pen 5 leaves 0) and TB 8 (T 45, Unnatural x2): 6; Explosive: one more hit
+    # 47 +10 size (magnitude 30) = 57; 53: 0 degrees (with more, the least roll already
+    # damages and none is rolled). [~~1~~, 3, 5] +5 = 13 against the flak's AP 2 (Pen 5
+    # leaves 0) and TB 8 (T 45, Unnatural x2): 5; Explosive: one more hit
     result = resolve_attack(
-        AttackRequest(castor, weapon, boyz), EnteredDice([13, 1, 3, 5] + [5] * 3)
+        AttackRequest(castor, weapon, boyz), EnteredDice([53, 1, 3, 5] + [5] * 3)
     )
     soak = next(str(step) for step in result.steps if str(step).startswith("Soak"))
-    assert soak == "Soak (hit 1): 6 damage taken (14 damage - AP 2 (Pen 5: 0) - TB 8 = 6)"
+    assert soak == "Soak (hit 1): 5 damage taken (13 damage - AP 2 (Pen 5: 0) - TB 8 = 5)"
     assert boyz.edit(horde={**boyz.horde.model_dump(), "armour": 5}).horde_armour == 5
 
 

@@ -109,12 +109,18 @@ def test_the_break_test_rolls_willpower_with_its_penalty():
 
 def test_melee_on_a_horde_has_no_locations_and_loses_magnitude_per_damaging_hit(brother, mob):
     setup = AttackSetup("WS", (), "melee")
-    # 4 vs 44: 4 degrees -> 1 + 2 + Power Field 1 = 4 hits; 1d10+5+SB 4 each, AP 2 (Pen 6), TB 4
-    dice = EnteredDice([4, 6, 1, 1, 1])
+    # 4 vs 44: 4 degrees -> 1 + 2 + Power Field 1 = 4 hits; 1d10+5+SB 4 each, AP 2 (Pen 6), TB 4:
+    # the least roll (a 1, or the degrees as its minimum) still deals damage, so none is asked
+    dice = EnteredDice([4])
     result = resolve_attack(AttackRequest(brother, "Power Sword", mob(armour=2)), dice, setup)
     assert dice.pending == ()
     assert result.hits == 4
     assert [(e.kind, e.amount) for e in result.effects] == [("magnitude", 4)]
+    damage = [str(step.outcome) for step in result.steps if str(step.title).startswith("Damage")]
+    least = "not rolled: any roll deals damage (at least {} after armour and Toughness)"
+    # 4 against 44 + 10 for the horde's size: 5 degrees; the first hit's die reads at least 5
+    # (004): 5 + 5 + SB 4 - TB 4 = 10; the rest 1 + 5 + 4 - 4 = 6 (AP 2 pierced by Pen 6)
+    assert damage == [least.format(10), *[least.format(6)] * 3]
     assert not any(str(step.title) == "Hit location" for step in result.steps)
     assert str(result.summary) == "Castor hits Ork mob 4 times with Power Sword: magnitude -4"
 

@@ -243,7 +243,7 @@ def attacks(cast: dict[str, Any]) -> list[tuple[str, AttackRequest, list[int], A
         (
             "a horde hit by a chainsword",
             blow("Chainsword", orks, castor),
-            [5, 4, 6, 3, 2, 7, 8],
+            [5],  # every damage roll would take a magnitude: none is asked
             orks,
         ),
         (
@@ -280,6 +280,7 @@ def test_every_text_of_every_path_reads_in_spanish(cast):
     assert "Acobardamiento (Vex): acobardado" in joined["suppressing fire that pins"]
     assert "Vigilancia" in joined["overwatch declared"]
     assert "Impactos en la horda" in joined["a horde hit by a chainsword"]
+    assert "sin tirar: cualquier tirada hace daño" in joined["a horde hit by a chainsword"]
     assert "daño crítico" in joined["a critical from the table"]
     assert "cobertura 4" in joined["a called shot behind cover"]
     assert english_left(text for texts in shown.values() for text in texts) == {}

@@ -199,6 +199,10 @@ def test_the_targets_reaction_is_offered_and_passed_to_the_rules(
 ):
     panel.select_attacker("gor-bloodhorn")
     panel.select_target("gunther-brandauer")
+    # Gunther carries a hand weapon and a shield: a weapon in the other hand (issue 21)
+    assert panel.circumstances == {"target_second_weapon": True}
+    assert [c.id for c in panel.reactions] == ["parry", "dodge"]
+    panel.set_circumstance("target_second_weapon", False)  # the GM: his shield is slung
     assert [c.id for c in panel.reactions] == ["dodge"]
     assert "parry stance" in panel.reactions_refused["parry"]
     panel.select_reaction("parry")
@@ -323,6 +327,7 @@ def test_a_secret_attack_is_kept_from_the_players(panel: AttackPanel, fight: Enc
 
 def test_the_circumstances_are_one_line_until_the_gm_opens_them(panel: AttackPanel):
     panel.select_attacker("elsa-wendt")
+    panel.select_target("ungor-snitch")  # a spear alone: no weapon in the other hand
     assert panel.circumstance_grid is None  # no control built for them yet
     assert "Circumstances</b>: none" in panel.circumstance_html.value
     panel.set_circumstance("aimed", True)
@@ -431,16 +436,17 @@ def test_keep_for_the_fight_pins_what_is_set_through_the_next_attacker(panel: At
     panel.edit_circumstances(True)
     key = next(iter(panel._circumstance_controls))
     panel._circumstance_controls[key].value = True
-    assert panel.circumstances == {key: True}
+    assert panel.form.circumstances == {key: True}
     keep = panel._circumstances.keep
     assert keep.layout.display == ""  # shown while the circumstances are open
     keep.value = True
     assert panel.form.pinned == {key: True}
     other = next(a for a in panel.attackers if a != "elsa-wendt")
     panel.select_attacker(other)
-    assert panel.circumstances == {key: True}
+    assert panel.form.circumstances == {key: True}  # the GM's (a shield's are the sheet's)
+    assert panel.circumstances[key] is True
     assert "\N{PUSHPIN}" in panel._circumstances.line.value
     assert keep.layout.display == "none"  # the editor folded for the new attacker
     panel.keep_for_the_fight(False)
     panel.select_attacker("elsa-wendt")
-    assert panel.circumstances == {}
+    assert panel.form.circumstances == {}

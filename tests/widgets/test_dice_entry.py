@@ -54,7 +54,23 @@ def test_a_box_per_certain_die_of_the_plan_and_a_spare_while_more_may_come(shot,
     assert entry.more is True
     assert entry.values == []
     assert entry.texts["next"] == "next die"
-    assert entry.note.startswith("then, as the rolls fall, up to 41 more: d10 damage (hit 1)")
+    # what is needed now, then each kind that may follow and why: a line each (issue 21: the
+    # note said only "up to 41 more")
+    assert entry.note.splitlines() == [
+        "now: d100 to hit",
+        "if the d100 to hit shows 1–42: d10 damage (hit 1)",
+        "if the d10 damage (hit 1) shows 10: up to 20 d100 Righteous Fury confirmation (hit 1)",
+        "if the d100 Righteous Fury confirmation (hit 1) shows 1–42: up to 20 d10 Righteous "
+        "Fury damage (hit 1)",
+    ]
+    try:
+        LANGUAGE.value = "es"
+        assert entry.note.splitlines()[:2] == [
+            "ahora: d100 para impactar",
+            "si el d100 para impactar saca 1–42: d10 daño (impacto 1)",
+        ]
+    finally:
+        LANGUAGE.value = "en"
 
 
 def test_typed_values_ask_for_the_next_die_and_the_result_closes_the_spare(shot, entry):
@@ -64,15 +80,19 @@ def test_typed_values_ask_for_the_next_die_and_the_result_closes_the_spare(shot,
     entry.enter("05")
     assert entry.values == ["05"]
     assert state.take(shot.game, shot.request, entry.values) is None
-    entry.follow(plan, state)
+    entry.follow(state.plan(shot.game, shot.request), state)  # the plan after the 05
     assert [slot["label"] for slot in entry.slots] == ["d100 · to hit", "d10 · damage (hit 1)"]
     assert entry.more is True
-    assert entry.note == ""  # once typing starts, the boxes say what comes
+    assert entry.note.splitlines()[:2] == [  # what is needed now, after the hit
+        "now: d10 damage (hit 1)",
+        "if the d10 damage (hit 1) shows 10: up to 20 d100 Righteous Fury confirmation (hit 1)",
+    ]
     entry.enter(["7"])
     assert entry.values == ["05", "7"]
     assert state.take(shot.game, shot.request, entry.values) is not None
-    entry.follow(plan, state)
+    entry.follow(state.plan(shot.game, shot.request), state)
     assert entry.more is False  # the result is in: no spare box
+    assert entry.note == ""  # nothing more is needed
     assert entry.marks == {}
 
 

@@ -23,6 +23,11 @@ Choices where the texts are silent:
   counts the hits of the test being resolved (``take_shot`` starts each test at none).
 - A horde's size bonus to hit (the seeds' README ruling, ``hordes.yaml`` ``size_bonus``) is a
   modifier of every test ``Strike.test`` rolls against it, shown among the test's modifiers.
+- A hit on a horde whose least damage roll still deals damage (every die showing 1, after
+  armour and Toughness) takes its one magnitude without a damage roll: 004 counts any damage
+  alike, so no die is asked (nor Righteous Fury's, which only adds damage). The roll is made
+  where it matters otherwise: cover to wear, an unarmed blow's fatigue, the house rule's
+  critical damage.
 """
 
 from __future__ import annotations
@@ -33,13 +38,14 @@ from functools import cached_property
 from typing import Any
 
 from gmkit.dice import DiceSource, parse
+from gmkit.dice.sources import ScriptedDice
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text
 from gmkit.sheets import sheet_type
 from gmkit.sheets.dark_heresy import ImperialCharacter, ImperialWeapon
 from gmkit.systems.base import AttackRequest, Effect, Modifier, Step
 from gmkit.systems.imperial.cover import Cover
-from gmkit.systems.imperial.damage import DamageRoll, DamageRules, roll_damage
+from gmkit.systems.imperial.damage import DamageRoll, DamageRules, _linear, roll_damage
 from gmkit.systems.imperial.damage_fury import FuryRules, righteous_fury
 from gmkit.systems.imperial.damage_soak import Soak, toughness_bonus
 from gmkit.systems.imperial.hordes import horde_rules, size_bonus
@@ -199,6 +205,43 @@ class HitOutcome:
     cover_left: Cover
 
 
+def _horde_damage_certain(
+    strike: Strike, location: str | None, degrees: int, cover: Cover
+) -> int | None:
+    """The least wounds a hit on a horde deals when every roll of its damage deals some (004:
+    any damage takes one magnitude, however much: the dice change nothing), else None. Not
+    when the roll matters otherwise: cover it wears, an unarmed blow's fatigue, the house
+    rule's critical damage from a Righteous Fury, a die that subtracts."""
+    horde = getattr(strike.target, "horde", None)
+    if horde is None or strike.unarmed or cover.at(location):
+        return None
+    if fury_house_rule(strike.options) and strike.fury_rules.house_rule_critical:
+        return None
+    terms, _ = _linear(parse(strike.expression).root, 1, strike.attacker.bonuses(), "")
+    if any(sign < 0 for sign, _ in terms):
+        return None
+    weapon = strike.weapon
+    least = roll_damage(  # every die showing 1: the least the roll can total
+        strike.expression,
+        ScriptedDice(rest=1),
+        "",
+        names=strike.attacker.bonuses(),
+        degrees=degrees,
+        tearing=bool(weapon.quality("Tearing")),
+        proven=int(weapon.quality("Proven")),
+        extra_rolls=strike.setup.extra_damage_dice,
+        rules=strike.damage_rules,
+    ).total
+    soak = Soak(
+        least,
+        strike.target.horde_armour,  # type: ignore[attr-defined]
+        toughness_bonus(strike.target, int(weapon.quality("Felling"))),
+        pen=weapon.pen,
+        armour_multiplier=strike.armour_multiplier,
+    )
+    return soak.wounds if soak.wounds > 0 else None
+
+
 def resolve_hit(
     strike: Strike, number: int, location: str | None, degrees: int, cover: Cover = NO_COVER
 ) -> HitOutcome:
@@ -208,9 +251,16 @@ def resolve_hit(
     target, weapon = strike.target, strike.weapon
     strike.progress.test_hits += 1
     in_test = strike.progress.test_hits  # the first hit of its own test uses the degrees
+    degrees_here = strike.damage_rules.degrees_for_hit(degrees, in_test)
+    least = _horde_damage_certain(strike, location, degrees_here, cover)
+    if least is not None:  # every roll takes one magnitude: no die asked (004)
+        title = Message("imperial.hit.damage_title", hit=label)
+        outcome = Message("imperial.hit.horde_not_rolled", least=least)
+        step = Step(title, outcome, Message("imperial.hit.horde_every_roll"))
+        return HitOutcome((step,), (), least, cover)
     damage = strike.roll_weapon(
         Message("imperial.hit.damage_die", hit=label),
-        degrees=strike.damage_rules.degrees_for_hit(degrees, in_test),
+        degrees=degrees_here,
         extra_rolls=strike.setup.extra_damage_dice,
     )
     where = location_name(location) if location else Message("imperial.hit.the_horde")

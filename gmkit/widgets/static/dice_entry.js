@@ -20,6 +20,7 @@ function render({ model, el }) {
   root.setAttribute("role", "group");
   const note = document.createElement("div");
   note.className = "gmkit-dice-note";
+  note.style.whiteSpace = "pre-line"; // the plan's lines: needed now, then what may follow
   el.append(root, note);
   const boxes = [];
 
