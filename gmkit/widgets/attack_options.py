@@ -120,7 +120,9 @@ def _choice_label(value: Any) -> str:
 
 
 def _shown(value: Any) -> str:
-    return _choice_label(value) if isinstance(value, bool) else str(value).replace("_", " ")
+    """A chosen value in the options' line: a choice by its words (a fire mode, "esquiva"),
+    a number or a text as it is."""
+    return _choice_label(value) if isinstance(value, bool | str) else str(value)
 
 
 def _value(control: widgets.Widget, value: Any) -> Any:

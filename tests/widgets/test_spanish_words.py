@@ -426,3 +426,14 @@ def test_a_record_typed_in_spanish_is_saved_in_the_sheets_own_terms(spanish):
         assert "range: 100" in editor.value("weapons")  # the saved values, in English now
     finally:
         editor.close()
+
+
+def test_the_options_line_names_a_chosen_value_in_words(spanish):
+    panel = AttackPanel(fight_of("deathwatch"), seed=1)
+    try:
+        panel.set_option("overwatch_mode", "full")
+        line = text_of(panel._options.line.value)
+        assert "Ráfaga automática" in line, line
+        assert "full" not in line
+    finally:
+        panel.close()
