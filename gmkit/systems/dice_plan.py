@@ -25,15 +25,11 @@ past the probes' bound (a chain).
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gmkit.dice.sources import ScriptedDice
-from gmkit.games import game as find_game
 from gmkit.messages import Message, Text, render
-from gmkit.systems.base import AttackRequest
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +132,7 @@ class DicePlan:
         it first comes."""
         found: dict[Hashable, PlannedDie] = {}
         for die in self.later:
-            found.setdefault(_key(die), die)
+            found.setdefault(kind_of(die), die)
         return tuple(found.values())
 
     @property
@@ -209,7 +205,7 @@ def _grouped(dice: Sequence[PlannedDie]) -> tuple[Message, ...]:
     while index < len(dice):
         first = dice[index]
         end = index + 1
-        while end < len(dice) and _variant(dice[end]) == _variant(first):
+        while end < len(dice) and roll_key(dice[end]) == roll_key(first):
             end += 1
         found.append(_dice_text(first, end - index, 1, upto=False))
         index = end
@@ -230,250 +226,22 @@ def _shape(value: Any) -> Hashable:
     return str(value)
 
 
-def _key(die: PlannedDie) -> Hashable:
+def kind_of(die: PlannedDie) -> Hashable:
     """The kind of a die: its sides and its roll's purpose, numbers left out."""
     return (die.sides, _shape(die.roll))
 
 
-def _variant(die: PlannedDie) -> Hashable:
+def roll_key(die: PlannedDie) -> Hashable:
     """One roll of a kind: its sides and its roll's purpose (hit 1's damage dice)."""
     return (die.sides, die.roll)
 
 
-# --- the probes -------------------------------------------------------------------------------
-
-_LIMIT = 120  # dice a probe follows before it calls the chain open
-_Face = Callable[[int], int]
-_FACES: tuple[_Face, ...] = (
-    lambda sides: 1,
-    lambda sides: (sides + 1) // 2,
-    lambda sides: sides // 2 + 1,
-    lambda sides: sides,
-)
-Policy = tuple[tuple[tuple[Hashable, int], ...], int]  # (faces by kind, default face)
-
-
-class _Endless(Exception):
-    """A probe's dice went on past twice the limit."""
-
-
-class _Found(Exception):
-    """The die a probe looked for was asked for."""
-
-
-class _Probe(ScriptedDice):
-    """Dice showing ``forced`` values first, then, for each kind of die, one of ``_FACES``;
-    ``wanted``: stop at the first die of that roll asked from the ``after``-th die on."""
-
-    def __init__(
-        self,
-        forced: Sequence[int],
-        faces: dict[Hashable, int],
-        default: int,
-        wanted: Hashable | None = None,
-        after: int = 0,
-    ) -> None:
-        super().__init__(list(forced), rest=1, limit=_LIMIT)
-        self._faces, self._default = faces, default
-        self._after, self._wanted = after, wanted
-
-    def roll_die(self, sides: int, purpose: Text) -> Any:
-        if self.index >= 2 * _LIMIT:
-            raise _Endless
-        looking = self._wanted is not None and self.index >= self._after
-        if looking and _variant(PlannedDie(sides, purpose)) == self._wanted:
-            raise _Found
-        if self.index == len(self.values):
-            key = _key(PlannedDie(sides, purpose))
-            face = _FACES[self._faces.get(key, self._default)]
-            self.values.append(face(sides))
-        return super().roll_die(sides, purpose)
-
-
-@dataclass(frozen=True, slots=True)
-class _Run:
-    dice: tuple[PlannedDie, ...]
-    values: tuple[int, ...]
-    open: bool
-    policy: Policy
-
-
-class _Prober:
-    """Runs of the rules on probe dice, the values ``known`` first."""
-
-    def __init__(self, game: str, request: AttackRequest, known: Sequence[int]) -> None:
-        self.rules = find_game(game).rules
-        self.request = request
-        self.known = tuple(known)
-        self.runs: list[_Run] = []
-
-    def run(self, policy: Policy, forced: Sequence[int] | None = None, keep: bool = True) -> _Run:
-        faces, default = dict(policy[0]), policy[1]
-        probe = _Probe(self.known if forced is None else forced, faces, default)
-        try:
-            self.rules.resolve_attack(self.request, probe)
-            endless = False
-        except _Endless:
-            endless = True
-        rolled = probe.history[:_LIMIT]
-        dice = tuple(PlannedDie(roll.sides, roll.purpose) for roll in rolled)
-        values = tuple(roll.value for roll in rolled)
-        found = _Run(dice, values, endless or probe.cut > 0, policy)
-        if keep:
-            self.runs.append(found)
-        return found
-
-    def asks(self, wanted: Hashable, forced: Sequence[int], after: int) -> bool:
-        """Whether a die of the roll ``wanted`` (:func:`_variant`) is asked for from the
-        ``after``-th die on, the ``forced`` values first (the dice past them on a middle face:
-        no chain drawn out)."""
-        probe = _Probe(forced, {}, 1, wanted, after)
-        try:
-            self.rules.resolve_attack(self.request, probe)
-        except _Found:
-            return True
-        except _Endless:
-            return False
-        return False
-
-
-def _length(run: _Run) -> float:
-    return float("inf") if run.open else len(run.dice)
-
-
-def _longest(prober: _Prober) -> _Run:
-    """The longest run, changing the faces of one kind of die at a time to lengthen it."""
-    uniform = [prober.run(((), face)) for face in range(len(_FACES))]
-    default = max(range(len(_FACES)), key=lambda face: _length(uniform[face]))
-    best, faces = uniform[default], dict[Hashable, int]()
-    kinds = dict.fromkeys(_key(die) for run in prober.runs for die in run.dice)
-    for _ in range(3):
-        improved = False
-        for key in list(kinds):
-            for face in range(len(_FACES)):
-                if face == faces.get(key, default):
-                    continue
-                tried = {**faces, key: face}
-                found = prober.run((tuple(tried.items()), default))
-                kinds.update(dict.fromkeys(_key(die) for die in found.dice))
-                if _length(found) > _length(best):
-                    best, faces, improved = found, tried, True
-        if not improved:
-            break
-    return best
-
-
-def _ranges(faces: Sequence[int]) -> tuple[tuple[int, int], ...]:
-    found: list[tuple[int, int]] = []
-    for face in sorted(faces):
-        if found and found[-1][1] == face - 1:
-            found[-1] = (found[-1][0], face)
-        else:
-            found.append((face, face))
-    return tuple(found)
-
-
-_STEP = 4  # a d100's faces are tried every 4th, and between two that differ, one by one
-
-
-def _faces_where(test: Callable[[int], bool], sides: int) -> list[int]:
-    """The faces of a die of ``sides`` for which ``test`` holds: every face of a small die; a
-    large one's every ``_STEP``-th face, its three lowest and highest (where the specials lie:
-    a natural 1, a jam), and between two tried that differ, each face (a bisection)."""
-    if sides <= 20:
-        return [face for face in range(1, sides + 1) if test(face)]
-    tried = sorted({*range(1, sides + 1, _STEP), 1, 2, 3, sides - 2, sides - 1, sides})
-    seen = {face: test(face) for face in tried}
-    for low, high in itertools.pairwise(tried):
-        while high - low > 1 and seen[low] != seen[high]:
-            middle = (low + high) // 2
-            seen[middle] = test(middle)
-            if seen[middle] == seen[low]:
-                low = middle
-            else:
-                high = middle
-    found: list[int] = []
-    last = False
-    for face in range(1, sides + 1):
-        last = seen.get(face, last)  # a face not tried reads as the last one tried below it
-        if last:
-            found.append(face)
-    return found
-
-
-def _condition(prober: _Prober, run: _Run, first: int) -> Condition | None:
-    """What brings the kind of ``run.dice[first]``: the latest die before it whose faces
-    decide whether it is asked, tried with the others of its roll on their lowest face."""
-    wanted = _variant(run.dice[first])
-    for index in range(first - 1, len(prober.known) - 1, -1):
-        start, end = index, index + 1
-        while start > len(prober.known) and _variant(run.dice[start - 1]) == _variant(
-            run.dice[index]
-        ):
-            start -= 1
-        while end < first and _variant(run.dice[end]) == _variant(run.dice[index]):
-            end += 1
-        base = [*run.values[:start], *([1] * (end - start)), *run.values[end:first]]
-
-        def brings(face: int, index: int = index, base: list[int] = base, end: int = end) -> bool:
-            forced = list(base)
-            forced[index] = face
-            return prober.asks(wanted, forced, end)
-
-        sides = run.dice[index].sides
-        bringing = _faces_where(brings, sides)
-        if bringing and len(bringing) < sides:
-            return Condition(run.dice[index], _ranges(bringing), end - start > 1)
-    return None
-
-
-def _tally(dice: Sequence[PlannedDie]) -> dict[Hashable, dict[Hashable, int]]:
-    """Per kind of die, how many of each roll of it."""
-    counts: dict[Hashable, dict[Hashable, int]] = {}
-    for die in dice:
-        per_roll = counts.setdefault(_key(die), {})
-        per_roll[_variant(die)] = per_roll.get(_variant(die), 0) + 1
-    return counts
-
-
-def _follow_ups(prober: _Prober, run: _Run, certain: int) -> tuple[FollowUp, ...]:
-    firsts: dict[Hashable, int] = {}
-    for index in range(certain, len(run.dice)):
-        firsts.setdefault(_key(run.dice[index]), index)
-    counts = _tally(run.dice[certain:])
-    closed = [_tally(other.dice[certain:]) for other in prober.runs if not other.open]
-    found = []
-    for key, first in firsts.items():
-        when = _condition(prober, run, first)
-        sure = when is None and all(other.get(key) == counts[key] for other in closed)
-        rolls = counts[key]
-        found.append(FollowUp(run.dice[first], max(rolls.values()), len(rolls), when, sure))
-    return tuple(found)
-
-
-def plan_dice(game: str, request: AttackRequest, known: Sequence[int] = ()) -> DicePlan:
+def plan_dice(game: str, request: Any, known: Sequence[int] = ()) -> DicePlan:
     """The :class:`DicePlan` of ``request`` in ``game``, the values ``known`` rolled first
-    (those typed so far: each a value its die shows; see the module docstring)."""
-    prober = _Prober(game, request, [int(value) for value in known])
-    best = _longest(prober)
-    runs = prober.runs
-    certain = runs[0].dice
-    for found in runs[1:]:
-        same = 0
-        for mine, theirs in zip(certain, found.dice, strict=False):
-            if mine != theirs:
-                break
-            same += 1
-        certain = certain[:same]
-    closed = [found for found in runs if not found.open]
-    longest = max(closed, key=lambda found: len(found.dice)) if closed else best
-    return DicePlan(
-        certain,
-        longest.dice[len(certain) :],
-        any(found.open for found in runs),
-        _follow_ups(prober, longest, len(certain)),
-        min(len(prober.known), len(certain)),
-    )
+    (:func:`gmkit.systems.dice_probe.plan_dice`)."""
+    from gmkit.systems.dice_probe import plan_dice as probe
+
+    return probe(game, request, known)
 
 
-__all__ = ["Condition", "DicePlan", "FollowUp", "PlannedDie", "plan_dice"]
+__all__ = ["Condition", "DicePlan", "FollowUp", "PlannedDie", "kind_of", "plan_dice", "roll_key"]
