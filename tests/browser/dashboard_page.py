@@ -111,14 +111,17 @@ class Table:
             lambda css: "mod-active" in css,
         )
 
-    def type_into(self, label: str, value: str, step: str, scope: str = ".gmkit-attack") -> None:
-        """Type ``value`` in the text field ``label`` of the panel ``scope``, then Enter."""
+    def type_into(
+        self, label: str, value: str, step: str, scope: str = ".gmkit-attack", key: str = "Enter"
+    ) -> None:
+        """Type ``value`` in the text field ``label`` of the panel ``scope``, then ``key``
+        (Enter; Tab to leave the box without more: Enter in the attack's distance resolves)."""
         field_ = self.page.locator(
             f"{scope} .widget-text:has(label:text-is('{label}')) input"
         ).first
         with self.acting(step):
             field_.fill(value)
-            field_.press("Enter")
+            field_.press(key)
 
     def choose(self, label: str, option: str, step: str, scope: str = ".gmkit-attack") -> None:
         """Pick ``option`` in the dropdown ``label`` of the panel ``scope`` (the attack

@@ -451,7 +451,9 @@ def attack(table: Table, fight: Fight, spec: Attack, step: str) -> None:
     table.choose("Target", spec.target, f"{step}: target")
     if spec.distance:
         unit = UNITS.get(fight.game, "m")
-        table.type_into(f"Distance ({unit})", spec.distance, f"{step}: distance")
+        # Tab: the distance set, nothing resolved yet (Enter there resolves, with the seeded
+        # dice this attack expects from its Resolve)
+        table.type_into(f"Distance ({unit})", spec.distance, f"{step}: distance", key="Tab")
     if spec.dice:
         table.toggle("Table's dice", f"{step}: the table's dice")
         table.click(".gmkit-attack", "Resolve", f"{step}: resolve with no die typed")
