@@ -11,7 +11,15 @@ for the module; each game's test picks its encounter in the dashboard's picker, 
    the rules' steps, the target's row in the tracker, the log;
 3. Next until round 2;
 4. an attack with gmkit's dice (seeded by GMKIT_SEED, or a seed the GM types), applied;
-5. the attack panel's Undo, which takes the last attack back.
+5. the attack panel's Undo, which takes the last attack back;
+6. then (a test of its own, after the five fights) the same page in Spanish (issue 21, items
+   17-19): the dashboard switched to Español, its
+   tracker, attack panel (every dropdown's options too), turn and log panes hold no English
+   rule word and no data id (``gmkit.messages.check``; the names of the demo's characters,
+   sides, encounters and the GM's own notes are the only text left as typed), the weapon list
+   names the data's Spanish, a combatant the players do not see is marked in the Target list,
+   the log's Kind filter reads in Spanish; and the player's page, switched to Español on a
+   360 px phone, with a friend's sheet unfolded (the Spanish books' profile abbreviations).
 
 After every step the player's page must show it (round, whose turn or side, the target's
 wounds or wound band and conditions, the log) within ``FOLLOW_LIMIT`` seconds, and a hidden
@@ -34,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dashboard_page import SELECTED, T, Table, inner_text, until
+from dashboard_page import OPTIONS, SELECTED, T, Table, inner_text, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -197,7 +205,7 @@ FIGHTS = [
             ),
         ),
         after_typed=Shown(
-            "Rotgut", "Wounds 0/1", ("pinned · 1 rd ✕", "down ✕"), "down", "Down, Pinned (1 turn)"
+            "Rotgut", "Wounds 0/1", ("Pinned · 1 rd ✕", "Down ✕"), "down", "Down, Pinned (1 turn)"
         ),
         # the rest of round 1 (shooting to recovery, then the Scavvies' four phases), and on
         # to the Brethren's shooting phase of round 2
@@ -214,7 +222,7 @@ FIGHTS = [
             steps=("7 - BS 3 = 4; short range (lasgun) +1; 3 against 3+: success",),
         ),
         after_seeded=Shown(
-            "Mange", "Wounds 1/1", ("pinned · 1 rd ✕",), "unhurt", "Pinned (1 turn)"
+            "Mange", "Wounds 1/1", ("Pinned · 1 rd ✕",), "unhurt", "Pinned (1 turn)"
         ),
         after_undo=Shown("Mange", "Wounds 1/1", (), "unhurt"),
         hidden="Scabby Tom",
@@ -602,6 +610,92 @@ def run_fight(table: Table, players: Players, fight: Fight, artifacts: Path) -> 
     )
 
 
+# --- the same page in Spanish ----------------------------------------------------------------
+
+SPANISH_WEAPONS = {  # the actor's weapons by the data's Spanish names (weapons.yaml name_es)
+    "dark_heresy": ("Pistola láser",),
+    "necromunda": ("rifle láser", "pistola bólter"),  # Mordecai's, or Kael's (the side's first)
+    "deathwatch": ("Bólter Astartes (Godwyn)",),
+    "wfrp2": ("Arco",),
+    "wfb6": ("arco corto",),
+}
+PHONE = {"width": 360, "height": 740}
+PAGE_TEXT = """() => {
+  const shown = [document.body.innerText];
+  for (const select of document.querySelectorAll('select'))
+    shown.push([...select.options].map(o => o.text).join('\\n'));
+  for (const input of document.querySelectorAll('input[placeholder], textarea[placeholder]'))
+    shown.push(input.placeholder);
+  return shown.join('\\n').replace(/\\u00a0/g, ' ');
+}"""
+OPEN_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+RAW_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+
+def demo_names() -> set[str]:
+    """What the demo campaign names as it was typed: characters, sides, units, encounters, the
+    GM's notes and the sheets' notes (English prose the GM wrote, never translated)."""
+    from gmkit.campaign import DEMO_FIGHTS
+    from gmkit.demo import DEMO_NAME, demo_campaign
+
+    names = {DEMO_NAME, *(fight.encounter for fight in FIGHTS)}
+    names |= {fight.gm_note for fight in DEMO_FIGHTS}
+    for roster in demo_campaign().rosters:
+        names.add(roster.title)
+        for sheet in roster.sheets:
+            names |= {sheet.name, sheet.side, sheet.notes, str(getattr(sheet, "unit", "") or "")}
+    return {name for name in names if name}
+
+
+def in_spanish(table: Table, players: Players, fight: Fight, artifacts: Path) -> None:
+    """The GM's dashboard and the player's phone in Spanish (see the module docstring, 6)."""
+    from gmkit.messages.check import english_words
+
+    gm, page = table, table.page
+    language = page.locator(".gmkit-dashboard .widget-toggle-button", has_text="Español").first
+    with gm.acting("the dashboard in Spanish"):
+        language.click()
+    until(page, "the header in Spanish", gm.header, lambda text: text.startswith("Asalto"))
+    names = demo_names()
+    weapon = page.locator(".gmkit-attack .widget-dropdown:has(label:text-is('Arma')) select")
+    until(
+        page,
+        "the weapon list by the data's Spanish names",
+        lambda: weapon.first.evaluate(OPTIONS),
+        lambda options: bool(set(SPANISH_WEAPONS[fight.game]) & set(options)),
+    )
+    targets = page.locator(".gmkit-attack .widget-dropdown:has(label:text-is('Objetivo')) select")
+    for option in targets.first.evaluate(OPTIONS):
+        if fight.hidden and option.startswith(fight.hidden):
+            assert option.endswith("· secreto"), option  # marked for the GM
+    for pane in ("Turno", "Registro"):
+        gm.show_pane(pane)
+        shown = page.evaluate(PAGE_TEXT)
+        assert english_words(shown, names) == [], (pane, shown[:3000])
+        assert RAW_ID.findall(shown) == [], (pane, RAW_ID.findall(shown))
+    kinds = page.locator(".widget-dropdown:has(label:text-is('Tipo')) select")  # the log's
+    assert any("ataque" in kinds.nth(n).evaluate(OPTIONS) for n in range(kinds.count()))
+    page.screenshot(path=str(artifacts / f"five-games-{fight.game}-gm-es.png"))
+
+    phone = players.page
+    phone.set_viewport_size(PHONE)
+    phone.get_by_role("button", name="Español").click()  # the page's own switch
+    until(phone, "the player's page in Spanish", players.header, lambda t: t.startswith("Asalto"))
+    phone.evaluate(OPEN_DETAILS)  # a friend's folded sheet
+    shown = phone.evaluate(PAGE_TEXT)
+    assert english_words(shown, names) == [], shown[:3000]
+    assert RAW_ID.findall(shown) == [], RAW_ID.findall(shown)
+    if fight.game == "necromunda":  # the Spanish books' profile, not WS BS S T
+        assert "HA 4, HP 4, F 3, R 3, H 1, I 4, A 1, L 8" in shown, shown[:3000]
+    phone.screenshot(
+        path=str(artifacts / f"five-games-{fight.game}-players-phone-es.png"), full_page=True
+    )
+    with gm.acting("the dashboard back in English"):
+        page.locator(".gmkit-dashboard .widget-toggle-button", has_text="English").first.click()
+    until(page, "the header in English", gm.header, lambda text: text.startswith("Round"))
+    gm.show_pane("Log")
+
+
 @pytest.fixture(scope="module")
 def table(demo_fights, chromium) -> Iterator[Table]:
     """The GM's dashboard, open for the whole module: each game picks its encounter."""
@@ -639,3 +733,33 @@ def test_a_gm_runs_a_whole_fight_and_the_players_follow(
     slowest = max(record.follow_seconds.values())
     assert len(record.follow_seconds) >= 8, record.follow_seconds
     assert slowest < FOLLOW_LIMIT, record.follow_seconds
+
+
+@pytest.mark.parametrize("fight", FIGHTS, ids=[fight.game for fight in FIGHTS])
+def test_the_table_and_a_phone_read_in_spanish(
+    fight: Fight, table: Table, demo_fights, chromium, artifacts: Path
+) -> None:
+    """After each game's fight (the tests above, on the same page): its dashboard and a
+    player's phone in Spanish (see the module docstring, 6)."""
+    page = chromium.new_page(viewport={"width": 1100, "height": 900})
+    try:
+        page.goto(
+            demo_fights.players[fight.encounter].url, wait_until="domcontentloaded", timeout=120_000
+        )
+        page.locator(".gmkit-player-table").first.wait_for(timeout=120_000)
+        picker = table.page.locator(".gmkit-topbar .widget-dropdown select").first
+        if picker.evaluate(SELECTED) != fight.encounter:
+            with table.acting("pick the encounter"):
+                picker.select_option(label=fight.encounter)
+        until(
+            table.page,
+            "the encounter's combatants",
+            lambda: sorted(table.page.evaluate(TRACKER_ORDER)),
+            lambda names: names == sorted(fight.order),
+        )
+        in_spanish(table, Players(page, table, Record()), fight, artifacts)
+    except BaseException:
+        table.page.screenshot(path=str(artifacts / f"five-games-{fight.game}-es-failed.png"))
+        raise
+    finally:
+        page.close()
