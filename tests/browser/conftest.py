@@ -39,7 +39,8 @@ def dice_entry_page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 120
-        while "running at" not in log.read_text(errors="replace"):
+        # Voila's "running at" line, as gmkit's launch rewrites it (no bare URL: issue 21)
+        while "Voilà is running" not in log.read_text(errors="replace"):
             if process.poll() is not None:
                 pytest.fail(f"Voila exited with {process.returncode}:\n{log.read_text()}")
             if time.monotonic() > deadline:
