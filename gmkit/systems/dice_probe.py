@@ -87,6 +87,7 @@ class _Prober:
         self.request = request
         self.known = tuple(known)
         self.runs: list[_Run] = []
+        self._asked: dict[tuple[Hashable, tuple[int, ...], int], bool] = {}
 
     def run(self, policy: Policy, forced: Sequence[int] | None = None, keep: bool = True) -> _Run:
         faces, default = dict(policy[0]), policy[1]
@@ -108,14 +109,18 @@ class _Prober:
         """Whether a die of the roll ``wanted`` (:func:`_variant`) is asked for from the
         ``after``-th die on, the ``forced`` values first (the dice past them on a middle face:
         no chain drawn out)."""
-        probe = _Probe(forced, {}, 1, wanted, after)
-        try:
-            self.rules.resolve_attack(self.request, probe)
-        except _Found:
-            return True
-        except _Endless:
-            return False
-        return False
+        key = (wanted, tuple(forced), after)
+        if key not in self._asked:
+            probe = _Probe(forced, {}, 1, wanted, after)
+            try:
+                self.rules.resolve_attack(self.request, probe)
+                found = False
+            except _Found:
+                found = True
+            except _Endless:
+                found = False
+            self._asked[key] = found
+        return self._asked[key]
 
 
 def _length(run: _Run) -> float:
@@ -182,18 +187,23 @@ def _faces_where(test: Callable[[int], bool], sides: int) -> list[int]:
     return found
 
 
+_ROLLS_BACK = 3  # the rolls before a die tried for what brings it (then: it just comes)
+
+
 def _condition(prober: _Prober, run: _Run, first: int) -> Condition | None:
-    """What brings the kind of ``run.dice[first]``: the latest die before it whose faces
-    decide whether it is asked, tried with the others of its roll on their lowest face."""
+    """What brings the kind of ``run.dice[first]``: the latest of the ``_ROLLS_BACK`` rolls
+    before it whose faces decide whether it is asked (a roll of several dice: its last die,
+    tried with the others on their lowest face)."""
     wanted = roll_key(run.dice[first])
-    for index in range(first - 1, len(prober.known) - 1, -1):
+    index = first - 1
+    for _ in range(_ROLLS_BACK):
+        if index < len(prober.known):
+            return None
         start, end = index, index + 1
         while start > len(prober.known) and roll_key(run.dice[start - 1]) == roll_key(
             run.dice[index]
         ):
             start -= 1
-        while end < first and roll_key(run.dice[end]) == roll_key(run.dice[index]):
-            end += 1
         base = [*run.values[:start], *([1] * (end - start)), *run.values[end:first]]
 
         def brings(face: int, index: int = index, base: list[int] = base, end: int = end) -> bool:
@@ -205,6 +215,7 @@ def _condition(prober: _Prober, run: _Run, first: int) -> Condition | None:
         bringing = _faces_where(brings, sides)
         if bringing and len(bringing) < sides:
             return Condition(run.dice[index], _ranges(bringing), end - start > 1)
+        index = start - 1
     return None
 
 
