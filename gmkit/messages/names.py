@@ -8,10 +8,12 @@ renders it in the reader's language, and a log written in English reads in Spani
 lookup registered, or for a name no data file translates (a GM's own weapon), the name shows as
 it is.
 
+>>> kept = list(_LOOKUPS)
+>>> _LOOKUPS.clear()
 >>> register(lambda name, language: {"Sword": "Espada"}.get(name) if language == "es" else None)
 >>> shown("Sword", "es"), shown("Sword", "en"), shown("Klaw", "es")
 ('Espada', 'Sword', 'Klaw')
->>> _LOOKUPS.clear()
+>>> _LOOKUPS[:] = kept
 """
 
 from __future__ import annotations

@@ -45,7 +45,11 @@ def test_two_half_actions_or_one_full_per_turn(sheet, refused):
     assert fight.state.combatant(ilse).spent == {"actions": 2}
     fight.next_turn()
     fight.spend(tull, "full", action="all out attack")
-    refused(fight, lambda: fight.spend(tull, "extended"), "Sergeant Varro Tull has 0 left this turn \\(actions\\)")
+    refused(
+        fight,
+        lambda: fight.spend(tull, "extended"),
+        "Sergeant Varro Tull has 0 left this turn \\(actions\\)",
+    )
     fight.next_turn()
     fight.next_turn()
     assert fight.state.combatant(ilse).spent == {}  # a fresh budget on her next turn

@@ -257,8 +257,8 @@ def test_a_jammed_weapon_is_read_from_the_shooters_standing():
         "this battle"
     )
     assert refused.value.render("es") == (
-        "Mordecai no puede disparar a Tom: munición: rifle automático falló su chequeo de munición: no "
-        "puede volver a usarse en esta batalla"
+        "Mordecai no puede disparar a Tom: munición: rifle automático falló su chequeo de "
+        "munición: no puede volver a usarse en esta batalla"
     )
 
 

@@ -295,7 +295,8 @@ def test_the_spanish_uses_the_seeds_terms():
     where = next(s for s in charge.steps if str(s.title) == "Hit location")
     assert where.render("es") == "Localización del impacto: cabeza (51 invertido: 15)"
     assert render(charge.summary, "es") == (
-        "Gunther (Ataque de carga, Arma de mano): 1 de 1 impacto; Gor pierde 4 heridas (le quedan 8)"
+        "Gunther (Ataque de carga, Arma de mano): 1 de 1 impacto; "
+        "Gor pierde 4 heridas (le quedan 8)"
     )
     fury = attack([20, 10, 30, 6])
     assert "Furia de Ulric: +6 (6)" in fury.explain("es")

@@ -186,7 +186,9 @@ def test_the_budget_offers_what_is_left_and_apply_spends_it(panel: AttackPanel, 
     assert fight.combatant("elsa-wendt").spent == {"actions": 1}
     assert lost(fight, "ungor-snitch") == 4
     assert [c.id for c in panel.actions] == ["standard_attack"]
-    assert "1 left this turn (actions); the full action needs 2" in panel.not_offered["swift_attack"]
+    assert (
+        "1 left this turn (actions); the full action needs 2" in panel.not_offered["swift_attack"]
+    )
     assert "Actions left: actions 1" in panel.offered_html.value
     panel.undo()  # the action spent and the attack, together
     assert fight.state == before
