@@ -681,9 +681,19 @@ def in_spanish(table: Table, players: Players, fight: Fight, artifacts: Path) ->
     phone.set_viewport_size(PHONE)
     phone.get_by_role("button", name="Español").click()  # the page's own switch
     until(phone, "the player's page in Spanish", players.header, lambda t: t.startswith("Asalto"))
-    phone.evaluate(OPEN_DETAILS)  # a friend's folded sheet
-    shown = phone.evaluate(PAGE_TEXT)
-    assert english_words(shown, names) == [], shown[:3000]
+
+    def unfolded() -> str:  # a friend's folded sheet opened (again, once the cards are redrawn)
+        phone.evaluate(OPEN_DETAILS)
+        return str(phone.evaluate(PAGE_TEXT))
+
+    # the header, the cards and the log are three widgets, updated one after the other
+    until(
+        phone,
+        "the cards and the log in Spanish too (the English words left)",
+        lambda: english_words(unfolded(), names),
+        lambda left: left == [],
+    )
+    shown = unfolded()
     assert RAW_ID.findall(shown) == [], RAW_ID.findall(shown)
     if fight.game == "necromunda":  # the Spanish books' profile, not WS BS S T
         assert "HA 4, HP 4, F 3, R 3, H 1, I 4, A 1, L 8" in shown, shown[:3000]
