@@ -33,7 +33,7 @@ def test_an_action_is_one_event_that_spends_applies_and_undoes(fight):
     assert [roll["value"] for roll in event["rolls"]] == [5]
     refused = fight.may_do("inigo", "feint")
     assert not refused.allowed
-    assert "Inigo has 0 left this turn (strikes); the strike action needs 1" == str(refused.why)
+    assert str(refused.why) == "Inigo has 0 left this turn (strikes); the strike action needs 1"
     fight.undo()  # the action, its spending and its effect: one command
     assert fight.state.combatant("inigo").spent == {}
     assert "off guard" not in fight.state.combatant("rugen").conditions

@@ -108,7 +108,12 @@ def test_the_break_test_rolls_willpower_with_its_penalty():
 
 
 def test_melee_on_a_horde_has_no_locations_and_loses_magnitude_per_damaging_hit(brother, mob):
-    setup = AttackSetup("WS", (), "melee")
+    # the set-up holds the horde's size bonus (modifiers.attack_setup adds it: one set-up for the
+    # preview and the roll); a hand-made one names it
+    size = hordes.size_bonus(30, RULES)
+    assert size is not None
+    assert size.value == 10
+    setup = AttackSetup("WS", (size,), "melee")
     # 4 vs 44: 4 degrees -> 1 + 2 + Power Field 1 = 4 hits; 1d10+5+SB 4 each, AP 2 (Pen 6), TB 4:
     # the least roll (a 1, or the degrees as its minimum) still deals damage, so none is asked
     dice = EnteredDice([4])

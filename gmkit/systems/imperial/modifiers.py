@@ -63,7 +63,7 @@ from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial import actions as catalog
 from gmkit.systems.imperial import circumstances as circ
 from gmkit.systems.imperial import conditions as cond
-from gmkit.systems.imperial import melee, sizes
+from gmkit.systems.imperial import hordes, melee, sizes
 from gmkit.systems.imperial.actions import check_game, effect_notes, jam_from, refuse
 from gmkit.systems.imperial.actions_request import (
     Attack,
@@ -383,7 +383,18 @@ def _attack_setup(request: AttackRequest, game: str) -> AttackSetup:
     draft.warnings += handled.warnings
     for field_name, problem in handled.limits:
         draft.limit(field_name, problem)
+    draft.modifiers += _horde_size(request, game)
     return _finish(request, game, attack, flags, prepared, target_ids, draft)
+
+
+def _horde_size(request: AttackRequest, game: str) -> list[Modifier]:
+    """The bonus to hit a horde its current magnitude gives (``hordes.yaml``), if any: one of
+    the set-up's modifiers, so the preview's target number is the one the test rolls against."""
+    horde = getattr(request.target, "horde", None)
+    if horde is None:
+        return []
+    found = hordes.size_bonus(horde.magnitude, hordes.horde_rules(game))
+    return [found] if found is not None else []
 
 
 def defence_modifiers(request: AttackRequest, game: str, reaction: str) -> tuple[Modifier, ...]:

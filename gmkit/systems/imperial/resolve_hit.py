@@ -21,8 +21,9 @@ Choices where the texts are silent:
   separate attacks of Swift and Lightning Attack each use their own test's degrees (004:
   "resolve each attack separately"); the extra hits of one burst do not. ``Strike.progress``
   counts the hits of the test being resolved (``take_shot`` starts each test at none).
-- A horde's size bonus to hit (the seeds' README ruling, ``hordes.yaml`` ``size_bonus``) is a
-  modifier of every test ``Strike.test`` rolls against it, shown among the test's modifiers.
+- A horde's size bonus to hit (the seeds' README ruling, ``hordes.yaml`` ``size_bonus``) is one
+  of the set-up's modifiers (``modifiers.attack_setup``): the preview shows the target number
+  ``Strike.test`` rolls against.
 - A hit on a horde whose least damage roll still deals damage (every die showing 1, after
   armour and Toughness) takes its one magnitude without a damage roll: 004 counts any damage
   alike, so no die is asked (nor Righteous Fury's, which only adds damage). The roll is made
@@ -48,7 +49,6 @@ from gmkit.systems.imperial.cover import Cover
 from gmkit.systems.imperial.damage import DamageRoll, DamageRules, _linear, roll_damage
 from gmkit.systems.imperial.damage_fury import FuryRules, righteous_fury
 from gmkit.systems.imperial.damage_soak import Soak, toughness_bonus
-from gmkit.systems.imperial.hordes import horde_rules, size_bonus
 from gmkit.systems.imperial.options import ImperialOptions, fury_house_rule
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.imperial.terms import fury, hit_label
@@ -168,18 +168,8 @@ class Strike:
         """The attack's test (again, for a confirmation), capped at +/-60."""
         key = self.setup.characteristic
         base = int(getattr(self.attacker.characteristics, key))
-        chosen = list(self.setup.modifiers if modifiers is None else modifiers)
-        chosen.extend(self.horde_size_bonus)
+        chosen = self.setup.modifiers if modifiers is None else modifiers
         return roll_test(key, base, chosen, self.source, purpose, cap=60)
-
-    @cached_property
-    def horde_size_bonus(self) -> tuple[Modifier, ...]:
-        """The bonus to hit a horde its current magnitude gives (``hordes.yaml``), if any."""
-        horde = getattr(self.target, "horde", None)
-        if horde is None:
-            return ()
-        found = size_bonus(horde.magnitude, horde_rules(self.game))
-        return (found,) if found is not None else ()
 
     def roll_weapon(self, purpose: Text, degrees: int = 0, extra_rolls: int = 0) -> DamageRoll:
         return roll_damage(
