@@ -27,6 +27,7 @@ from gmkit.encounter.acted import acted
 from gmkit.encounter.log import MARKERS, EventLog
 from gmkit.encounter.secrecy import touched
 from gmkit.encounter.settings import setting_name
+from gmkit.encounter.situation import Situation
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message, Text, as_message
@@ -90,6 +91,7 @@ class EncounterCore:
         self._pending: list[dict[str, Any]] | None = None  # the open action's events
         self._first_table_event: tuple[int, dict[str, Any]] | None = None  # for can_undo
         self._lock = threading.RLock()  # one thread at a time appends (see the module)
+        self._situation: tuple[EncounterState, Situation] | None = None  # (its state, it)
 
     @classmethod
     def create(cls, store: CampaignStore, name: str, game: str, *, replace: bool = False) -> Self:

@@ -10,6 +10,7 @@ from gmkit.dice import DiceSource, DieRoll, EnteredDice
 from gmkit.encounter.core import EncounterCore, as_json, check_dice, roll_record
 from gmkit.encounter.dues import dues_between, phase_of
 from gmkit.encounter.permits import Permit, may_act, may_react, may_take
+from gmkit.encounter.situation import Situation, situation_of
 from gmkit.encounter.state import Combatant, Tick
 from gmkit.errors import RulesError
 from gmkit.games import game as find_game
@@ -144,6 +145,21 @@ class TurnCommands(EncounterCore):
     def may_react(self, ident: str, reaction: str) -> Permit:
         """May combatant ``ident`` take ``reaction`` (dodge, parry) now, and if not, why."""
         return may_react(self.state, self.combatant(ident), reaction, self._structure())
+
+    @property
+    def situation(self) -> Situation:
+        """Who acts now and what each combatant may do (:mod:`gmkit.encounter.situation`),
+        worked out once per state: every panel reads this one answer."""
+        state = self.state
+        kept = self._situation
+        if kept is None or kept[0] is not state:
+            kept = self._situation = (state, situation_of(state))
+        return kept[1]
+
+    @property
+    def structure(self) -> TurnStructure:
+        """The game's pacing: pools, costs, phases (:class:`~gmkit.systems.turns.TurnStructure`)."""
+        return turn_structure(self.game)
 
     def _structure(self) -> TurnStructure:
         return turn_structure(self.game)

@@ -293,15 +293,8 @@ class ActionForm:
         return found
 
     def _current(self) -> str:
-        """Who acts now: the current combatant, or (sides games) the first of the side whose
-        turn it is; "" before the start."""
-        state = self.encounter.state
-        if state.current is not None:
-            return state.current.id
-        if state.started and state.current_side is not None:
-            side = [c.id for c in state.present if c.side == state.current_side]
-            return side[0] if side else ""
-        return ""
+        """Who acts now, as the encounter's situation names it; "" before the start."""
+        return self.encounter.situation.actor or ""
 
     def _first_present(self) -> str:
         present = self.encounter.state.present

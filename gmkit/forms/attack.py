@@ -345,6 +345,13 @@ class AttackForm:
             if following is not None and following != self.attacker:
                 self.attacker = following
                 self._update(reset="next_of_side")
+        elif self.follow_actor and self._interrupted():
+            # a delayed one interrupted with his kept half action: back to whoever acts now,
+            # the applied result still shown
+            now = self.encounter.situation.actor
+            if now is not None and now != self.attacker:
+                self.attacker = now
+                self._update(reset="next_of_side")
         return recorded
 
     def undo(self) -> None:
@@ -381,7 +388,11 @@ class AttackForm:
         sides = actor is not None and actor.startswith(SIDES)
         done = sides and self.attacker in self.encounter.acted
         if actor == self._followed and not done:
-            return None
+            now = self.encounter.situation.actor
+            if now is None or now == self.attacker or not self._interrupted():
+                return None
+            self.attacker = now  # a delayed one interrupted: back to whoever acts now
+            return "attacker"
         self._followed = actor
         if sides:
             actor = next_of_side(self.encounter, armed_only=done)
@@ -489,12 +500,11 @@ class AttackForm:
         ]
         if missing:
             refused = self.offered.not_offered
-            if "action" in missing and not self.offered.actions and refused:
-                # no attack is offered now: say why (the phase, the budget, a condition): the
-                # reason most of the refused actions share (not his turn), before the reason
-                # of one action only (All Out Attack needs a melee weapon)
-                reasons = list(refused.values())
-                self.problem = refused.get("") or max(reasons, key=reasons.count)
+            why = self._why_no_attack() if "action" in missing and not self.offered.actions else ""
+            if why or ("action" in missing and not self.offered.actions and refused):
+                # no attack is offered now: the one reason the situation gives (stunned,
+                # pinned and its half action spent, not his turn), else the weapon's
+                self.problem = refused.get("") or why or next(iter(refused.values()))
                 return
             fields = tuple(Message(f"form.field.{name}") for name in missing)
             self.problem = Message("form.choose_first", fields=fields)
@@ -507,6 +517,27 @@ class AttackForm:
         except (GmkitError, ValueError) as error:
             self.request, self.preview = None, None
             self.problem = error.message if isinstance(error, GmkitError) else str(error)
+
+    def _interrupted(self) -> bool:
+        """Whether the attacker, not the one who acts now, has used what let it act out of
+        turn (a delayed one's kept half action): it may make no attack now."""
+        state = self.encounter.state
+        combatant = state.combatants.get(self.attacker)
+        if combatant is None or not state.started or combatant.delayed:
+            return False
+        return not self.encounter.situation.of(self.attacker).attacks_allowed
+
+    def _why_no_attack(self) -> Text:
+        """Why the attacker may make no attack now, as the situation says ("" when it may)."""
+        if not self.budget or self.attacker not in self.encounter.state.combatants:
+            return ""
+        footing = self.encounter.situation.of(self.attacker)
+        if footing.why_not is not None:
+            return footing.why_not
+        refusals = [why for why in footing.attacks.values() if why is not None]
+        if refusals and not footing.attacks_allowed:
+            return refusals[0]
+        return ""
 
     def _notify(self) -> None:
         for listener in list(self._listeners):

@@ -1,19 +1,16 @@
 """Whom the attack form attacks with when it follows the turn (the dashboard's panel).
 
-In a game played by initiative that is the current combatant. In a game where a whole side
-acts (Necromunda, WFB) it is a fighter of that side: the first still in the fight who has not
-had its go this phase (:attr:`Encounter.acted`), whom no condition holds back (pinned, down)
-and who has a weapon the rules use; after a shot, the next such fighter, or the shooter
-stays when nobody is left to shoot. The turn is named by a key (:func:`turn_key`), so the
-form knows when it has passed.
+Whoever acts now, as the encounter's situation names it (``Encounter.situation.actor``: the
+current combatant, or in a game where a whole side acts the first fighter of that side still
+in the fight who has not had its go, whom no condition holds back and who has a weapon); after
+a shot, the next such fighter, or the shooter stays when nobody is left to shoot. The turn is
+named by a key (:func:`turn_key`), so the form knows when it has passed.
 """
 
 from __future__ import annotations
 
 from gmkit.encounter import Encounter
 from gmkit.encounter.state import EncounterState
-from gmkit.forms.offered import out_of_the_fight
-from gmkit.games import game as find_game
 from gmkit.systems import choices
 
 SIDES = "side:"  # the start of a sides game's turn key
@@ -32,13 +29,13 @@ def turn_key(state: EncounterState) -> str | None:
 
 
 def next_of_side(encounter: Encounter, *, armed_only: bool = False) -> str | None:
-    """A sides game: the fighter of the side in play to attack with (see the module
-    docstring); ``armed_only``: only one who may still shoot, else None."""
-    state = encounter.state
-    side = [c for c in state.present if c.side == state.current_side and not out_of_the_fight(c)]
-    acted = encounter.acted
-    rules = find_game(encounter.game).acting
-    free = [c for c in side if c.id not in acted and not rules.restrictions(c.conditions)]
-    armed = [c for c in free if choices.weapons(encounter.game, c.sheet)]
-    chosen = armed if armed_only else (armed or free or side)
-    return chosen[0].id if chosen else None
+    """A sides game: the fighter of the side in play to attack with: the situation's actor
+    (:attr:`Encounter.situation`); ``armed_only``: only one who may still shoot, else None."""
+    actor = encounter.situation.actor
+    if actor is None:
+        return None
+    if armed_only:
+        combatant = encounter.state.combatants[actor]
+        if actor in encounter.acted or not choices.weapons(encounter.game, combatant.sheet):
+            return None
+    return actor

@@ -106,14 +106,15 @@ def offered_for(form: AttackForm, state: EncounterState, cache: OfferCache) -> O
     refused: dict[str, Text] = cache.get(form, attacker, form.mode)
     not_offered: dict[str, Text] = {key: why for key, why in refused.items() if why}
     actions: list[Choice] = []
+    footing = form.encounter.situation.of(attacker.id) if form.budget else None
     for choice in catalog:
+        if footing is not None and footing.attacks.get(choice.id) is not None:
+            # the budget or a condition refuses it: that reason first (pinned, not his turn),
+            # before what the weapon's rules say (All Out Attack needs a melee weapon)
+            not_offered[choice.id] = Message("form.budget", why=footing.attacks[choice.id])
+            continue
         if refused.get(choice.id, "x"):
             continue
-        if form.budget:
-            permit = form.encounter.may_take(attacker.id, choice.id)
-            if not permit.allowed:
-                not_offered[choice.id] = Message("form.budget", why=permit.why)
-                continue
         actions.append(choice)
     ids = [choice.id for choice in actions]
     if form.action not in ids:

@@ -562,10 +562,9 @@ class AttackPanel(widgets.VBox):
         attacker = state.combatants.get(self.form.attacker)
         if attacker is None or not state.started or not self.form.budget:
             return ""
-        structure = self.encounter._structure()
+        budget = self.encounter.situation.of(attacker.id).budget
         left = ", ".join(
-            f"{html.escape(_words(pool_name(pool)))} {total - attacker.spent.get(pool, 0)}"
-            for pool, total in structure.turn_pools.items()
+            f"{html.escape(_words(pool_name(pool)))} {count}" for pool, count in budget.items()
         )
         return f"<p>{t('actions_left')}: {left}</p>"
 

@@ -234,10 +234,10 @@ class Dashboard(widgets.VBox):
                 self.picker.value = name
         finally:
             self._syncing = False
-        current = encounter.state.current
+        actor = encounter.situation.actor
         present = encounter.state.present
         if present:
-            self.select_combatant((current or present[0]).id)
+            self.select_combatant(actor or present[0].id)
         else:
             self._show_sheet()
         self._render_title()

@@ -83,13 +83,14 @@ class InView:
             self.shortcuts.reveal(f".gmkit-tracker .{row.css_class}")
 
     def actor_row(self) -> TrackerRow | None:
-        """The current actor's row; in a game where a side acts, its first member's shown."""
+        """The row of whoever acts now (the situation's actor); else, in a game where a side
+        acts, its first member's shown."""
         tracker, encounter = self._tracker, self._encounter
         if tracker is None or encounter is None:
             return None
-        current = encounter.state.current
-        if current is not None:
-            return tracker.rows.get(current.id)
+        actor = encounter.situation.actor
+        if actor is not None and actor in tracker.rows:
+            return tracker.rows[actor]
         acting = tracker.highlighted
         shown = tracker.rows_box.children
         return next((r for r in shown if isinstance(r, TrackerRow) and r.ident in acting), None)

@@ -520,7 +520,7 @@ class InitiativeTracker(widgets.VBox):
         selected row, the row asked to be removed; only the rows whose marks may have changed
         are looked at (:meth:`~gmkit.widgets.tracker_marks.Marks.changed`), and a message goes
         only to those whose classes did."""
-        current = state.current.id if state.current is not None else None
+        current = self.encounter.situation.actor  # the one who acts now (a side: its next)
         acted = self.encounter.acted
         marks = Marks(current, self._highlighted, acted, self.selected, self.removing)
         before, self._marks = self._marks, marks

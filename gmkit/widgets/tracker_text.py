@@ -10,6 +10,7 @@ import html
 from collections.abc import Iterable, Mapping
 
 from gmkit.encounter import Combatant, EncounterState, Trigger
+from gmkit.encounter.situation import budget_left
 from gmkit.encounter.terms import condition_name, phase_name
 from gmkit.messages import Message
 from gmkit.systems.health import health
@@ -78,7 +79,10 @@ def row_html(
     first.append(_cell(wounds_css, wounds))
     second = []
     if state.started:
-        actions = _pools(structure.turn_pools, combatant.spent)
+        budget = budget_left(structure, state, combatant)  # under its conditions (pinned: 1)
+        actions = _pools(
+            structure.turn_pools, {p: n - budget[p] for p, n in structure.turn_pools.items()}
+        )
         second.append(_cell("gmkit-budget", f"{html.escape(t('actions_left'))} {actions}"))
         reactions = reactions_text(structure, combatant)
         if reactions:

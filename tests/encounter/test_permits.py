@@ -88,7 +88,11 @@ def same_answers(encounter: Encounter) -> None:
                     assert permit.allowed, (combatant.name, action, permit.why)
                 elif refused is not None and str(refused).startswith("budget"):
                     assert not permit.allowed  # the budget's refusal is the permit's
-                    assert str(refused) == f"budget: {permit.why}"
+                    # its one reason: the first the rules weigh (the situation's)
+                    assert str(refused) == f"budget: {permit.reasons[0]}"
+                    assert encounter.situation.of(combatant.id).attacks[action] == (
+                        permit.reasons[0]
+                    )
     finally:
         form.close()
 

@@ -81,7 +81,10 @@ def current_rows(tracker: InitiativeTracker) -> list[str]:
     names = [state.combatants[i].name for i in flagged(tracker, "gmkit-acting")]
     assert {state.combatants[i].name for i in tracker.highlighted} == set(names)
     marked = [r.ident for r in tracker.rows.values() if "gmkit-current" in r._dom_classes]
-    assert marked == ([state.current.id] if state.current is not None else [])
+    actor = tracker.encounter.situation.actor  # the one who acts now (a side's next)
+    assert marked == ([actor] if actor is not None else [])
+    if state.current is not None:
+        assert actor == state.current.id
     return names
 
 

@@ -124,6 +124,10 @@ def test_too_few_typed_dice_say_which_die_and_record_nothing(fight):
 
 def test_a_refused_action_is_marked_and_done_anyway_with_the_gms_reason(panel, fight):
     fight.add_condition("inigo", "stunned", rounds=1)
+    # a stunned Inigo is no longer the side's next to act (the situation's actor is Fezzik):
+    # the GM picks him to act anyway
+    assert fight.situation.actor == "fezzik"
+    panel.select_actor("inigo")
     panel.open_actions()
     controls = panel.action_controls
     assert controls is not None

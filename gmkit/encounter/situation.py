@@ -1,0 +1,194 @@
+"""The situation of the encounter: who acts now and what each combatant may do, worked out once
+per event and read by every panel (the tracker, the turn pane, the attack panel, the players'
+page), so none of them answers "who acts, what may they do" for itself.
+
+A :class:`Situation` is derived from one state (and is kept by the encounter until the next
+event: :attr:`Encounter.situation <gmkit.encounter.flow.FlowCommands.situation>`); it never
+changes. What it says of one combatant (:class:`Footing`: may it act, and if not the one
+reason; its budget left under its conditions; its reactions left; each attack action of the
+game allowed or refused with one reason) is worked out the first time a panel asks for it, so
+a fight of a thousand asks only for those shown.
+
+Who acts now (:attr:`Situation.actor`): in a game played by initiative the current combatant;
+in a game where a whole side acts (Necromunda, WFB) the first fighter of that side still in
+the fight who has not had its go this phase, whom no condition holds back and who has a weapon
+the rules use; else the first such one unarmed; else the side's first.
+
+The one reason: the permit's reasons come in the order the rules weigh them (surprised,
+fallen, what a condition forbids, the phase, whose turn, the pools), so the first is the one a
+GM says ("pinned: one half action a turn", not "0 left this turn").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from gmkit.encounter.acted import acted as acted_in
+from gmkit.encounter.dues import phase_of
+from gmkit.encounter.permits import fallen, may_take, restrictions
+from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.games import game as find_game
+from gmkit.messages import Message
+from gmkit.systems import choices
+from gmkit.systems.turns import TurnStructure, turn_structure
+
+if TYPE_CHECKING:
+    from gmkit.systems.acting import Due
+
+__all__ = ["Footing", "Situation", "budget_left", "situation_of"]
+
+
+def budget_left(
+    structure: TurnStructure, state: EncounterState, combatant: Combatant
+) -> dict[str, int]:
+    """What ``combatant`` has left of each turn pool under its conditions: the pool less what
+    it spent, at most what a restriction caps it at (pinned: one half action a turn), none
+    where a condition forbids every action (stunned)."""
+    rules = restrictions(state, combatant)
+    left = {}
+    for pool, total in structure.turn_pools.items():
+        spent = combatant.spent.get(pool, 0)
+        most = total
+        for rule in rules:
+            if rule.no_actions:
+                most = 0
+            elif pool in rule.caps:
+                most = min(most, rule.caps[pool])
+        left[pool] = max(0, most - spent)
+    return left
+
+
+def reactions_left(structure: TurnStructure, combatant: Combatant) -> dict[str, int]:
+    """What ``combatant`` has left of each round pool (reactions) this round."""
+    return {
+        pool: max(0, total - combatant.reactions.get(pool, 0))
+        for pool, total in structure.round_pools.items()
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Footing:
+    """What one combatant may do now.
+
+    ``why_not``: the one reason it may do nothing (None when it may act); ``budget`` its turn
+    pools left under its conditions; ``reactions`` its round pools left; ``attacks`` each
+    attack action of the game's catalog -> None when the budget and its conditions allow it,
+    else the one reason they refuse it (the weapon's own limits are the rules' offers, asked
+    by the attack form for the weapon chosen)."""
+
+    id: str
+    name: str
+    why_not: Message | None
+    budget: Mapping[str, int]
+    reactions: Mapping[str, int]
+    attacks: Mapping[str, Message | None]
+
+    @property
+    def may_act(self) -> bool:
+        return self.why_not is None
+
+    @property
+    def attacks_allowed(self) -> tuple[str, ...]:
+        return tuple(action for action, why in self.attacks.items() if why is None)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """The encounter at one state: round, phase, side, who acts now, the rolls due; each
+    combatant's :class:`Footing` on demand (:meth:`of`)."""
+
+    game: str
+    events: int  # how many events the state folds (the situation is that state's)
+    started: bool
+    round: int
+    phase: str | None
+    side: str | None
+    actor: str | None
+    acted: frozenset[str]
+    due: tuple[Due, ...]
+    _state: EncounterState = field(repr=False, compare=False)
+    _structure: TurnStructure = field(repr=False, compare=False)
+    _footings: dict[str, Footing] = field(default_factory=dict, repr=False, compare=False)
+
+    def of(self, ident: str) -> Footing:
+        """What combatant ``ident`` may do now (worked out once)."""
+        found = self._footings.get(ident)
+        if found is None:
+            found = _footing(self._state, self._structure, self._state.combatants[ident])
+            self._footings[ident] = found
+        return found
+
+    @property
+    def footings(self) -> Mapping[str, Footing]:
+        """Each combatant still in the encounter's footing (every one worked out)."""
+        return MappingProxyType({c.id: self.of(c.id) for c in self._state.present})
+
+
+def situation_of(state: EncounterState) -> Situation:
+    """The situation at ``state`` (see the module docstring)."""
+    structure = turn_structure(state.game)
+    done = acted_in(state, structure)
+    return Situation(
+        game=state.game,
+        events=state.events,
+        started=state.started,
+        round=state.round,
+        phase=phase_of(state) or None,
+        side=state.current_side if structure.kind == "sides" else None,
+        actor=_actor(state, structure, done),
+        acted=done,
+        due=tuple(state.due),
+        _state=state,
+        _structure=structure,
+    )
+
+
+def _actor(state: EncounterState, structure: TurnStructure, done: frozenset[str]) -> str | None:
+    if state.current is not None:
+        return state.current.id
+    if not state.started or state.current_side is None:
+        return None
+    side = [
+        c for c in state.present if c.side == state.current_side and fallen(c, structure) is None
+    ]
+    rules = find_game(state.game).acting
+    free = [c for c in side if c.id not in done and not rules.restrictions(tuple(c.conditions))]
+    armed = [c for c in free if choices.weapons(state.game, c.sheet)]
+    chosen = armed or free or side
+    return chosen[0].id if chosen else None
+
+
+def _footing(state: EncounterState, structure: TurnStructure, combatant: Combatant) -> Footing:
+    attacks: dict[str, Message | None] = {}
+    for choice in choices.actions(state.game):
+        types = choices.action_types(state.game, choice.id)
+        permit = may_take(state, combatant, types, structure, action=choice.id)
+        attacks[choice.id] = permit.reasons[0] if permit.reasons else None
+    return Footing(
+        id=combatant.id,
+        name=combatant.name,
+        why_not=_why_not(state, structure, combatant),
+        budget=MappingProxyType(budget_left(structure, state, combatant)),
+        reactions=MappingProxyType(reactions_left(structure, combatant)),
+        attacks=MappingProxyType(attacks),
+    )
+
+
+def _why_not(
+    state: EncounterState, structure: TurnStructure, combatant: Combatant
+) -> Message | None:
+    """The one reason ``combatant`` may take no counted action now (None: some it may): the
+    cheapest action type's first reason, when every type is refused."""
+    counted = [kind for kind in structure.action_costs if kind != "free"]
+    if not state.started or not counted:
+        return None
+    first: Message | None = None
+    for kind in sorted(counted, key=lambda k: sum(structure.action_costs[k].values())):
+        permit = may_take(state, combatant, (kind,), structure)
+        if permit.allowed:
+            return None
+        first = first or permit.reasons[0]
+    return first
