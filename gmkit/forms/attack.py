@@ -85,6 +85,7 @@ class AttackForm:
         self.budget = budget
         self.secret = False
         self.attacker = self.weapon = self.mode = self.action = self.target = ""
+        self._target_chosen = False  # whether the GM picked the target (else a default)
         self.location = self.reaction = ""
         self.distance: float | None = None
         self.circumstances: dict[str, Any] = {}
@@ -185,6 +186,7 @@ class AttackForm:
         if found.id not in self.offered.targets:
             raise not_offered("target", found.id, self.offered.targets)
         self.target = found.id
+        self._target_chosen = True  # the GM's: kept even where the rules refuse it (said why)
         self._update(reset="target")
 
     def set_distance(self, distance: float | str | None) -> None:
@@ -480,7 +482,9 @@ class AttackForm:
         if self.attacker not in offered.attackers:
             self.attacker = offered.attackers[0] if offered.attackers else ""
         if self.target not in offered.targets:
-            self.target = default_target(state, self.attacker, offered.targets)
+            # a default is one the rules let the attack target (never one the GM picked)
+            self._target_chosen = False
+            self.target = default_target(state, self.attacker, offered.targets, self._may_target)
         if self.location not in offered.locations:
             self.location = offered.locations[0] if offered.locations else ""
         kept = {choice.id for choice in offered.circumstances}
@@ -513,10 +517,40 @@ class AttackForm:
             self.request = self.encounter.attack_request(
                 self.attacker, self.weapon, self.target, **self._request_args()
             )
+            refusal = choices.target_refusal(self.game, self.request)
+            if refusal:  # refused means refused: no odds, no roll, nothing to apply
+                self.request, self.problem = None, refusal
+                self._default_again()
+                return
             self.preview = choices.attack_preview(self.game, self.request)
         except (GmkitError, ValueError) as error:
             self.request, self.preview = None, None
             self.problem = error.message if isinstance(error, GmkitError) else str(error)
+            self._default_again()
+
+    def _default_again(self) -> None:
+        """The rules refuse the target the form took by default (the turn passed, the weapon
+        changed): take the first one they allow instead, if any (the GM's own pick stays,
+        with the reason shown)."""
+        if self._target_chosen or not self.target:
+            return
+        state = self.encounter.state
+        other = default_target(state, self.attacker, self.offered.targets, self._may_target)
+        if other and other != self.target and self._may_target(other):
+            self.target = other
+            self._build_request()
+
+    def _may_target(self, ident: str) -> bool:
+        """Whether the rules let the attack chosen target ``ident`` (asked for a default)."""
+        if not (self.attacker and self.weapon and self.action):
+            return True
+        try:
+            request = self.encounter.attack_request(
+                self.attacker, self.weapon, ident, **{**self._request_args(), "distance": None}
+            )
+            return not choices.target_refusal(self.game, request)
+        except (GmkitError, ValueError):
+            return False  # the request itself is refused: no default (said if chosen)
 
     def _interrupted(self) -> bool:
         """Whether the attacker, not the one who acts now, has used what let it act out of

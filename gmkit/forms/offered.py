@@ -14,6 +14,7 @@ round again asks nothing twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -172,13 +173,27 @@ def out_of_the_fight(combatant: Combatant) -> bool:
     return bool(OUT_OF_THE_FIGHT & set(combatant.conditions))
 
 
-def default_target(state: EncounterState, attacker: str, targets: tuple[str, ...]) -> str:
-    """The first visible enemy still in the fight, else the first target offered."""
+def default_target(
+    state: EncounterState,
+    attacker: str,
+    targets: tuple[str, ...],
+    allowed: Callable[[str], bool] | None = None,
+) -> str:
+    """The first visible enemy still in the fight whom the rules let the attack target
+    (``allowed``: the form asks the rules), else the first such enemy, else the first target
+    offered; "" when the rules refuse every enemy (the form then says why)."""
     own = state.combatants[attacker].side if attacker in state.combatants else None
-    for ident in targets:
-        combatant = state.combatants[ident]
-        if combatant.side != own and not combatant.hidden and not out_of_the_fight(combatant):
-            return ident
+    foes = [
+        ident
+        for ident in targets
+        if state.combatants[ident].side != own
+        and not state.combatants[ident].hidden
+        and not out_of_the_fight(state.combatants[ident])
+    ]
+    if allowed is not None and foes:
+        return next((ident for ident in foes if allowed(ident)), foes[0])
+    if foes:
+        return foes[0]
     return targets[0] if targets else ""
 
 

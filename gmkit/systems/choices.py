@@ -128,6 +128,12 @@ def attack_preview(game: str, request: AttackRequest) -> Preview | None:
     return offers(game).preview(request)
 
 
+def target_refusal(game: str, request: AttackRequest) -> Text:
+    """Why the rules refuse the attack of ``request`` on its target before any die ("" when
+    they do not): WFB 6e's targeting (a character inside a unit...)."""
+    return offers(game).target_refusal(request)
+
+
 def reactions_available(game: str, request: AttackRequest) -> dict[str, Text]:
     """Each reaction of ``game``: "" when the target may use it against ``request``, else why."""
     return offers(game).reactions_available(request)
@@ -168,6 +174,7 @@ __all__ = [
     "reactions_available",
     "refused_actions",
     "state_options",
+    "target_refusal",
     "unit",
     "weapons",
 ]

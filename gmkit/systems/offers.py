@@ -63,6 +63,7 @@ class Offers(Protocol):
     def locations(self, action: str) -> tuple[str, ...]: ...
     def default_action(self, mode: str, offered: Iterable[str]) -> str: ...
     def preview(self, request: AttackRequest) -> Preview | None: ...
+    def target_refusal(self, request: AttackRequest) -> Text: ...
     def reactions_available(self, request: AttackRequest) -> dict[str, Text]: ...
     def implied(
         self,
@@ -130,6 +131,9 @@ class ShootingOffers:
 
     def reactions_available(self, request: AttackRequest) -> dict[str, Text]:
         return {}
+
+    def target_refusal(self, request: AttackRequest) -> Text:
+        return ""  # a game whose rules may refuse a target says why (WFB 6e's)
 
     def implied(
         self,

@@ -17,7 +17,7 @@ import pytest
 from gmkit.campaign import demo_campaign_file, open_campaign
 from gmkit.encounter import Encounter
 from gmkit.encounter.situation import situation_of
-from gmkit.forms import AttackForm
+from gmkit.forms import AttackForm, FormError
 from gmkit.widgets import AttackPanel, InitiativeTracker
 from gmkit.widgets.turn_panel import TurnPanel
 
@@ -153,3 +153,67 @@ def test_the_delayed_combatant_who_interrupts_is_left_for_the_next_actor(store) 
         assert not form.problem
     finally:
         form.close()
+
+
+WFB = "Arrows over the Reikland Ford"
+
+
+def goblins_shooting(store) -> Encounter:
+    fight = Encounter.open(store, WFB)
+    fight.start()
+    while not (fight.situation.side == "Night Goblins" and fight.situation.phase == "shooting"):
+        fight.next_turn()
+    return fight
+
+
+def test_wfb_never_defaults_to_a_target_the_rules_refuse(store) -> None:
+    """The goblins' default target was the captain inside her unit (refused by the rules); the
+    panel showed 0% tiles and Apply recorded the refused shot as the goblin's."""
+    fight = goblins_shooting(store)
+    panel = AttackPanel(fight, follow_actor=True, seed=7)
+    try:
+        form = panel.form
+        assert form.attacker == fight.situation.actor == "night-goblin-archer"
+        assert form.target == "swordsman"  # the captain (refused) is passed over
+        assert form.request is not None
+        assert not form.problem
+        panel.select_target("captain-ottilie-hals")  # the GM's pick: kept, refused, said why
+        assert form.target == "captain-ottilie-hals"
+        assert form.request is None
+        assert "Reikland Swordsmen" in str(form.problem)
+        assert panel.odds_view.odds is None  # no odds tiles
+        assert "Reikland Swordsmen" in panel.preview_html.value
+        events = len(fight.events)
+        with pytest.raises(FormError):
+            form.resolve()
+        assert panel.apply_button.disabled
+        assert len(fight.events) == events  # nothing recorded
+    finally:
+        panel.close()
+
+
+def test_wfb_a_refused_shot_shows_the_reason_no_odds_and_cannot_be_applied(store) -> None:
+    """Units on the table: the captain inside the swordsmen may not be targeted (seed 003)."""
+    fight = Encounter.open(store, WFB)
+    fight.set_unit("Reikland Swordsmen", rank_and_file=15)  # her sheet names the unit
+    fight.set_unit("Night Goblin Archers", side="Night Goblins", rank_and_file=20)
+    fight.start()
+    while not (fight.situation.side == "Night Goblins" and fight.situation.phase == "shooting"):
+        fight.next_turn()
+    panel = AttackPanel(fight, follow_actor=True, seed=7)
+    try:
+        form = panel.form
+        assert form.target != "captain-ottilie-hals"
+        assert form.request is not None
+        panel.select_target("captain-ottilie-hals")
+        assert "may not be targeted" in str(form.problem)
+        assert form.request is None
+        assert panel.odds_view.odds is None
+        assert "may not be targeted" in panel.preview_html.value
+        assert panel.apply_button.disabled
+        events = len(fight.events)
+        with pytest.raises(FormError):
+            form.resolve()
+        assert len(fight.events) == events
+    finally:
+        panel.close()

@@ -210,10 +210,11 @@ def test_a_character_in_a_unit_needs_the_situation(ford):
     empire = [c.sheet for c in encounter.state.present if c.side == "Empire"][:3]
     unit = UnitOnTable.of(empire, rank_and_file=15, shooter_distance_cm=30)
     panel.set_option("situation", Situation((unit,), distance_cm=30))
-    panel.resolve()
-    assert panel.error == ""
-    assert str(step(panel, "Target Captain Ottilie Hals").outcome) == "may not be targeted"
-    assert panel.result.effects[0].kind == "note"
+    # refused means refused (issue 22): the reason, no roll, nothing to apply
+    assert panel.resolve() is None
+    assert "Captain Ottilie Hals may not be targeted" in panel.error
+    assert panel.result is None
+    assert panel.apply_button.disabled
 
 
 def test_wfb_circumstances_are_the_shooting_catalogs(ford):

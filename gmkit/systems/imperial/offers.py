@@ -208,6 +208,9 @@ class ImperialOffers:
             tuple(notes),
         )
 
+    def target_refusal(self, request: AttackRequest) -> Text:
+        return ""  # no target the request names is refused before the roll
+
     def reactions_available(self, request: AttackRequest) -> dict[str, Text]:
         setup = attack_setup(request, self.game)
         why: Text = (

@@ -16,7 +16,7 @@ from gmkit.sheets.base import Sheet
 from gmkit.sheets.wfb6 import Weapon, WFB6Character
 from gmkit.systems.base import AttackRequest, Choice
 from gmkit.systems.offers import SHOOT, Preview, ShootingOffers
-from gmkit.systems.wfb6 import targeting
+from gmkit.systems.wfb6 import shooting, targeting
 from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
 
 GAME = "wfb6"
@@ -72,6 +72,11 @@ class WFB6Offers(ShootingOffers):
 
     def preview(self, request: AttackRequest) -> Preview | None:
         return None  # the target's modifiers come with may_target: shown from the steps
+
+    def target_refusal(self, request: AttackRequest) -> Text:
+        """Why the shot may not target ``request.target`` (seed 003: a character inside a
+        unit, a unit not the closest...; "" when it may, or the GM lets it be)."""
+        return shooting.refusal(request)
 
 
 OFFERS = WFB6Offers()

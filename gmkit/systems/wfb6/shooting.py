@@ -16,7 +16,7 @@ from typing import Any
 
 from gmkit.dice import DiceSource
 from gmkit.errors import GmkitError, RulesError
-from gmkit.messages import Message
+from gmkit.messages import Message, Text
 from gmkit.sheets.wfb6 import Weapon, WFB6Character, resolve_strength
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
 from gmkit.systems.sixes import D6Test, roll_needed, to_hit_needed, to_wound_needed
@@ -260,6 +260,16 @@ def _wound(
 def refused_summary(target: WFB6Character, ruling: Ruling) -> Message:
     """Why ``target`` may not be shot at: the summary of a refused shot, the odds' note."""
     return Message("wfb6.summary.refused", target=target.name, reason=ruling.reason)
+
+
+def refusal(request: AttackRequest) -> Text:
+    """Why the shot of ``request`` may not target its target ("" when it may): the refused
+    summary :func:`resolve_attack` would give, before any die."""
+    attacker = sheet_of(request.attacker, "attacker")
+    target = sheet_of(request.target, "target")
+    kind = targeting_rules().kind_of(find_weapon(attacker, request.weapon), request.mode)
+    ruling = targeting_ruling(request, target, situation_of(request, attacker), kind)
+    return "" if ruling else refused_summary(target, ruling)
 
 
 def resolve_attack(request: AttackRequest, source: DiceSource) -> AttackResult:

@@ -127,6 +127,9 @@ class WFRP2Offers:
             tuple(notes),
         )
 
+    def target_refusal(self, request: AttackRequest) -> Text:
+        return ""  # no target the request names is refused before the roll
+
     def reactions_available(self, request: AttackRequest) -> dict[str, Text]:
         return {
             name: "" if option.available else option.reason

@@ -107,6 +107,9 @@ class DuelOffers:
     def default_action(self, mode: str, offered: Iterable[str]) -> str:
         return next(iter(offered), "")
 
+    def target_refusal(self, request: AttackRequest) -> Text:
+        return ""  # no target the request names is refused before the roll
+
     def preview(self, request: AttackRequest) -> Preview | None:
         needed = _needed(request)
         return Preview(Message.verbatim("Strike"), "2d6", Message.verbatim("Skill"), (), 0, needed)
