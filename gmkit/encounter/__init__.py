@@ -44,7 +44,7 @@ class Encounter(CombatCommands):
 
     def log_frame(self, language: str = "en") -> pd.DataFrame:
         """The combat log: one row per effective event, its outcomes in ``language``."""
-        return combat_log(self.effective_events, self._log.states, language=language)
+        return combat_log(self.effective_events, self.states, language=language)
 
     def summary_frame(self) -> pd.DataFrame:
         return combatant_summary(self.effective_events, self.state)

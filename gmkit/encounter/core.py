@@ -18,7 +18,7 @@ import gc
 import json
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Self
 
@@ -124,6 +124,12 @@ class EncounterCore:
     @property
     def effective_events(self) -> tuple[dict[str, Any], ...]:
         return tuple(self._log.done)
+
+    @property
+    def states(self) -> Sequence[EncounterState]:
+        """``states[k]``: the state after the first ``k`` effective events (``states[0]`` the
+        empty encounter): what the log's rows are read against. Not a copy: do not change."""
+        return self._log.states
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(encounter)`` after every change; returns the unsubscribe function."""

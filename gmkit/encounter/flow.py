@@ -11,12 +11,12 @@ from gmkit.encounter.core import EncounterCore, as_json, check_dice, roll_record
 from gmkit.encounter.dues import dues_between, phase_of
 from gmkit.encounter.permits import Permit, may_act, may_react, may_take
 from gmkit.encounter.situation import Situation, situation_of
-from gmkit.encounter.state import Combatant, Tick
+from gmkit.encounter.state import Tick
 from gmkit.errors import RulesError
 from gmkit.games import game as find_game
 from gmkit.messages import Message, Text
 from gmkit.systems import choices
-from gmkit.systems.percentile import opposed_winner, roll_test
+from gmkit.systems.initiative import Contender, initiative_die
 from gmkit.systems.turns import TurnStructure, turn_structure
 
 
@@ -55,14 +55,14 @@ class TurnCommands(EncounterCore):
         for combatant in chosen:
             key = combatant.group if by_group and combatant.group else f"#{combatant.id}"
             keys.setdefault(key, combatant.group if key == combatant.group else combatant.name)
-        check_dice(source, [(10, _initiative_die(label)) for label in keys.values()])
+        check_dice(source, [(10, initiative_die(label)) for label in keys.values()])
         entries: list[dict[str, Any]] = []
         group_rolls: dict[str, DieRoll] = {}
         for combatant in chosen:
             key = combatant.group if by_group and combatant.group else f"#{combatant.id}"
             if key not in group_rolls:
                 label = combatant.group if key == combatant.group else combatant.name
-                group_rolls[key] = source.roll_die(10, _initiative_die(label))
+                group_rolls[key] = source.roll_die(10, initiative_die(label))
             roll = group_rolls[key]
             entries.append(
                 {
@@ -85,7 +85,7 @@ class TurnCommands(EncounterCore):
         base = combatant.initiative_base
         roll: dict[str, Any] | None = None
         if die is not None and score is None:
-            typed = EnteredDice([die]).roll_die(10, _initiative_die(combatant.name))
+            typed = EnteredDice([die]).roll_die(10, initiative_die(combatant.name))
             roll, total = roll_record(typed), typed.value + base
         elif score is not None and die is None:
             total = int(score)
@@ -104,7 +104,10 @@ class TurnCommands(EncounterCore):
             missing = [c.name for c in state.present if c.initiative is None]
             if missing:
                 raise RulesError(Message("turns.initiative_missing", names=tuple(missing)))
-            order, roll_offs = initiative_order(state.present, source)
+            contenders = [
+                Contender(c.id, c.name, c.initiative or 0, c.initiative_base) for c in state.present
+            ]
+            order, roll_offs = find_game(self.game).acting.initiative_order(contenders, source)
             event["order"] = order
             event["rolls"] = [roll_record(roll) for roll in roll_offs]
         self._append(self._with_dues(event))
@@ -240,27 +243,14 @@ class TurnCommands(EncounterCore):
         for who in (a, b):
             if not who.delayed:
                 raise RulesError(Message("turns.delay_not_waiting", name=who.name))
-        check_dice(source, [(100, Message("turns.delayed_die", name=c.name)) for c in (a, b)])
-        tests = [
-            roll_test(
-                "Ag",
-                c.sheet.characteristics.Ag,  # type: ignore[attr-defined]
-                [],
-                source,
-                Message("turns.delayed_die", name=c.name),
-                cap=None,
-            )
-            for c in (a, b)
-        ]
-        winner = opposed_winner(tests[0], tests[1])
-        if winner is None:
-            winner = 0 if tests[0].target >= tests[1].target else 1
+        rules = find_game(self.game).acting
+        winner, rolls = rules.delayed_first(a.sheet, b.sheet, source)
         chosen = (a, b)[winner]
         self._append(
             {
                 "kind": "note",
                 "text": Message("turns.acts_first", name=chosen.name).to_json(),
-                "rolls": [roll_record(t.roll) for t in tests],
+                "rolls": [roll_record(roll) for roll in rolls],
             }
         )
         return chosen.id
@@ -320,47 +310,6 @@ class TurnCommands(EncounterCore):
         self._append({"kind": "condition_removed", "id": self.combatant(ident).id, "name": name})
 
 
-def initiative_order(
-    combatants: Iterable[Combatant], source: DiceSource | None
-) -> tuple[list[str], list[DieRoll]]:
-    """Ids from the highest score; ties to the higher base, then a d10 roll-off from
-    ``source`` (higher first), rolled again among those still tied."""
-    chosen = list(combatants)
-    tied: dict[tuple[int, int], list[Combatant]] = {}
-    for c in chosen:
-        tied.setdefault((c.initiative or 0, c.initiative_base), []).append(c)
-    roll_offs: dict[str, tuple[int, ...]] = {c.id: () for c in chosen}
-    rolled: list[DieRoll] = []
-    pending = [group for group in tied.values() if len(group) > 1]
-    if pending and source is None:
-        names = tuple(c.name for c in pending[0])
-        raise RulesError(Message("turns.tied_needs_dice", names=names))
-    for _ in range(100):
-        if not pending or source is None:
-            break
-        check_dice(source, [(10, _roll_off_die(c.name)) for g in pending for c in g])
-        for group in pending:
-            for c in group:
-                roll = source.roll_die(10, _roll_off_die(c.name))
-                rolled.append(roll)
-                roll_offs[c.id] = (*roll_offs[c.id], roll.value)
-        still: list[list[Combatant]] = []
-        for group in pending:
-            by_rolls: dict[tuple[int, ...], list[Combatant]] = {}
-            for c in group:
-                by_rolls.setdefault(roll_offs[c.id], []).append(c)
-            still += [g for g in by_rolls.values() if len(g) > 1]
-        pending = still
-    else:
-        raise RulesError(Message("turns.still_tied"))
-    ranked = sorted(
-        chosen,
-        key=lambda c: (c.initiative or 0, c.initiative_base, roll_offs[c.id]),
-        reverse=True,
-    )
-    return [c.id for c in ranked], rolled
-
-
 def spent_event(
     ident: str, permit: Permit, action: str = "", override: str | None = None
 ) -> dict[str, Any]:
@@ -380,11 +329,3 @@ def spent_event(
         event["override"] = override or "GM's call"
         event["problems"] = [reason.to_json() for reason in permit.reasons]
     return event
-
-
-def _initiative_die(name: str) -> Message:
-    return Message("percentile.initiative_die", name=name)
-
-
-def _roll_off_die(name: str) -> Message:
-    return Message("percentile.roll_off_die", name=name)

@@ -5,7 +5,7 @@ projection's keys are data: the widgets label them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 import pandas as pd
@@ -254,7 +254,7 @@ def wounds_rule(
 
 def combat_log(
     state_events: tuple[dict[str, Any], ...],
-    states: list[EncounterState],
+    states: Sequence[EncounterState],
     language: str = "en",
 ) -> pd.DataFrame:
     """One row per effective event: round, whose turn, kind, actor, target, rolls (``*``: a

@@ -34,7 +34,9 @@ from gmkit.dice import DiceSource, DieRoll
 from gmkit.errors import RulesError
 from gmkit.messages import Message, Text, from_json
 from gmkit.sheets.base import Sheet
+from gmkit.systems import initiative
 from gmkit.systems.base import NO_STANDING, Choice, Effect, Standing, Step
+from gmkit.systems.initiative import Contender
 
 Moment = Literal["start_of_turn", "end_of_turn", "end_of_round", "start_of_phase"]
 MOMENTS: tuple[Moment, ...] = ("start_of_turn", "end_of_turn", "end_of_round", "start_of_phase")
@@ -189,6 +191,19 @@ class TurnRules(Protocol):
         effect of): each a :class:`Due` with no dice, for the effect's target."""
         ...
 
+    def initiative_order(
+        self, contenders: Sequence[Contender], source: DiceSource | None
+    ) -> tuple[list[str], list[DieRoll]]:
+        """The round's order (ids, first first) and the tie-breaking dice rolled."""
+        ...
+
+    def delayed_first(
+        self, first: Sheet, second: Sheet, source: DiceSource
+    ) -> tuple[int, list[DieRoll]]:
+        """Two delayed actions at once: 0 when ``first`` acts first, 1 when ``second`` does,
+        and the dice rolled to say so."""
+        ...
+
 
 class NoTurnRules:
     """Turn rules with no restriction, no action, no roll due: a game's own build on it."""
@@ -213,6 +228,30 @@ class NoTurnRules:
 
     def decisions(self, effects: Sequence[Effect]) -> tuple[Due, ...]:
         return ()
+
+    def initiative_order(
+        self, contenders: Sequence[Contender], source: DiceSource | None
+    ) -> tuple[list[str], list[DieRoll]]:
+        return initiative.order(contenders, source)
+
+    def delayed_first(
+        self, first: Sheet, second: Sheet, source: DiceSource
+    ) -> tuple[int, list[DieRoll]]:
+        raise RulesError(Message("turns.delay_no_rule"))
+
+
+class AgilityTieBreaks:
+    """The d100 games' tie-break for two delayed actions: an opposed Agility test
+    (:func:`gmkit.systems.initiative.delayed_first`); mixed into their turn rules."""
+
+    def delayed_first(
+        self, first: Sheet, second: Sheet, source: DiceSource
+    ) -> tuple[int, list[DieRoll]]:
+        return initiative.delayed_first(
+            (first.name, int(first.characteristics.Ag)),  # type: ignore[attr-defined]
+            (second.name, int(second.characteristics.Ag)),  # type: ignore[attr-defined]
+            source,
+        )
 
 
 def action_info(rules: TurnRules, action: str) -> ActionInfo:
@@ -312,6 +351,7 @@ __all__ = [
     "ActionInfo",
     "ActionRequest",
     "ActionResult",
+    "AgilityTieBreaks",
     "Bearer",
     "Due",
     "Moment",

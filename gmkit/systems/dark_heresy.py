@@ -48,7 +48,8 @@ from gmkit.systems.imperial import effects as imperial_effects
 from gmkit.systems.imperial.resolve import resolve_attack
 from gmkit.systems.imperial.resolve_fire import JamClearing, clear_jam
 from gmkit.systems.imperial.setup import AttackSetup
-from gmkit.systems.percentile import Initiative, initiative_order, roll_initiative
+from gmkit.systems.initiative import ranked
+from gmkit.systems.percentile import Initiative, roll_initiative
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,7 @@ def _ordered(rolled: list[Initiative], source: DiceSource, base: Message) -> Ini
         )
         for entry in rolled
     ]
-    order, roll_offs = initiative_order(rolled, source)
+    order, roll_offs = ranked(rolled, source)
     if roll_offs:
         shown = tuple(
             Message("imperial.initiative.roll_off_die", name=_rolled_for(roll), value=roll.value)

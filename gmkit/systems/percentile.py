@@ -185,29 +185,3 @@ def roll_initiative(name: str, base: int, source: DiceSource) -> Initiative:
     """A d10 plus ``base`` for ``name``."""
     roll = source.roll_die(10, Message("percentile.initiative_die", name=name))
     return Initiative(name, base, roll, roll.value + base)
-
-
-def initiative_order(
-    initiatives: Sequence[Initiative], source: DiceSource
-) -> tuple[list[Initiative], list[DieRoll]]:
-    """Highest score first; ties to the higher base, then a d10 roll-off (higher first).
-
-    Returns the order and the roll-off dice rolled (each with its purpose).
-    """
-    roll_offs: dict[str, int] = {}
-    rolled: list[DieRoll] = []
-    keyed: dict[tuple[int, int], list[Initiative]] = {}
-    for entry in initiatives:
-        keyed.setdefault((entry.score, entry.base), []).append(entry)
-    for tied in keyed.values():
-        if len(tied) > 1:
-            for entry in tied:
-                roll = source.roll_die(10, Message("percentile.roll_off_die", name=entry.name))
-                rolled.append(roll)
-                roll_offs[entry.name] = roll.value
-    order = sorted(
-        initiatives,
-        key=lambda entry: (entry.score, entry.base, roll_offs.get(entry.name, 0)),
-        reverse=True,
-    )
-    return order, rolled

@@ -247,7 +247,7 @@ class CombatLog(widgets.VBox):
         the rows whose event and state are the same objects as when they were made are kept
         (the log only grows, or loses its last events to an undo), the others made again."""
         events = self.encounter.effective_events
-        states = self.encounter._log.states  # the states log_frame reads (no public name)
+        states = self.encounter.states  # the states log_frame reads
         kept = min(len(self._rows), len(events))
         while kept and not (
             self._rows[kept - 1].event is events[kept - 1]

@@ -6,12 +6,12 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.systems.base import Modifier
+from gmkit.systems.initiative import ranked
 from gmkit.systems.percentile import (
     Initiative,
     capped,
     degrees,
     hit_location,
-    initiative_order,
     multiple_hit_locations,
     opposed_winner,
     reverse_digits,
@@ -150,11 +150,11 @@ def test_initiative_ties_go_to_the_higher_base_then_a_roll_off():
     kor = roll_initiative("Kor", 3, dice)  # 10
     vex = roll_initiative("Vex", 4, dice)  # 10, higher AgB
     ash = roll_initiative("Ash", 5, dice)  # 10, highest AgB
-    order, roll_offs = initiative_order([kor, vex, ash], dice)
+    order, roll_offs = ranked([kor, vex, ash], dice)
     assert [entry.name for entry in order] == ["Ash", "Vex", "Kor"]
     assert roll_offs == []
     twins = [Initiative("A", 3, None, 9), Initiative("B", 3, None, 9)]
-    order, roll_offs = initiative_order(twins, EnteredDice([2, 8]))
+    order, roll_offs = ranked(twins, EnteredDice([2, 8]))
     assert [entry.name for entry in order] == ["B", "A"]
     assert [roll.value for roll in roll_offs] == [2, 8]
     assert str(roll_offs[0].purpose) == "initiative roll-off: A"

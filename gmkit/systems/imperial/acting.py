@@ -29,6 +29,7 @@ from gmkit.systems.acting import (
     ActionInfo,
     ActionRequest,
     ActionResult,
+    AgilityTieBreaks,
     Bearer,
     Due,
     Moment,
@@ -79,7 +80,7 @@ def restriction_of(game: str, name: str) -> tuple[Restriction, ...]:
     return tuple(found)
 
 
-class ImperialTurns(NoTurnRules):
+class ImperialTurns(AgilityTieBreaks, NoTurnRules):
     """Dark Heresy's or Deathwatch's rules of the turn (see the module docstring)."""
 
     def __init__(self, game: str) -> None:

@@ -37,6 +37,7 @@ from gmkit.systems.acting import (
     ActionInfo,
     ActionRequest,
     ActionResult,
+    AgilityTieBreaks,
     Due,
     NoTurnRules,
     Restriction,
@@ -118,7 +119,7 @@ def _info(item: Action) -> ActionInfo:
     )
 
 
-class WFRP2TurnRules(NoTurnRules):
+class WFRP2TurnRules(AgilityTieBreaks, NoTurnRules):
     """WFRP 2e's rules of the turn (see the module docstring)."""
 
     def restrictions(self, conditions: Iterable[str]) -> tuple[Restriction, ...]:

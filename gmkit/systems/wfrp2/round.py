@@ -2,7 +2,7 @@
 
 - Initiative is Agility + 1d10, rolled once at the start of the combat and kept for every
   round (002); the order runs from the highest score down; ties go to the higher Agility, then
-  to a d10 roll-off (seed README), through :func:`gmkit.systems.percentile.initiative_order`.
+  to a d10 roll-off (seed README), through :func:`gmkit.systems.initiative.ranked`.
 - Surprise: the combatants the GM names as surprised lose their first round (002). 002 gives no
   test for it, so who is surprised is the GM's call; each gets a "surprised" condition for one
   round (circumstance ``target_surprised`` while it lasts: no parry or dodge).
@@ -27,9 +27,9 @@ from gmkit.errors import RulesError
 from gmkit.messages import Message, Text
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import Effect, Step
+from gmkit.systems.initiative import ranked
 from gmkit.systems.percentile import (
     Initiative,
-    initiative_order,
     opposed_winner,
     roll_initiative,
     roll_test,
@@ -94,7 +94,7 @@ def initiative(
         )
         for entry in rolled
     ]
-    order, roll_offs = initiative_order(rolled, source)
+    order, roll_offs = ranked(rolled, source)
     if roll_offs:
         shown = tuple(
             Message("wfrp2.outcome.roll_off", name=_rolled_for(roll), value=roll.value)
