@@ -181,10 +181,10 @@ def test_attack_setup_reads_both_combatants_conditions(fighter, setup):
 
 
 def test_conditions_that_forbid_the_attack(fighter, setup):
-    with pytest.raises(RulesError, match=r"attacker_conditions.*Stunned: the attacker can take no"):
+    with pytest.raises(RulesError, match=r"attacker_conditions.*Marr is stunned: no actions"):
         setup(attacker_conditions=["stunned"])
     overruled = setup(attacker_conditions=["stunned"], gm_override=True)
-    assert any("Stunned" in warning for warning in texts(overruled.warnings))
+    assert any("stunned: no actions" in warning for warning in texts(overruled.warnings))
     pinned = AttackRequest(
         fighter(),
         "Sword",
@@ -192,7 +192,7 @@ def test_conditions_that_forbid_the_attack(fighter, setup):
         action="all_out_attack",
         options={"attacker_conditions": ["pinned"]},
     )
-    with pytest.raises(RulesError, match=r"Pinned: Half Actions only"):
+    with pytest.raises(RulesError, match=r"pinned: one half action a turn"):
         attack_setup(pinned, "dark_heresy")
     assert names(setup(attacker_conditions=["pinned"]).modifiers) == []  # a half action, WS
     blind = setup("Lasgun", attacker_conditions=["blinded"])
@@ -316,7 +316,7 @@ def test_the_controller_of_a_grapple_takes_the_grapple_action_and_the_broken_onl
     options = {"attacker_conditions": ["grappled", "grappling"], "grapple_option": "damage"}
     request = AttackRequest(fighter(), "unarmed", fighter(name="Foe"), "grapple", options=options)
     assert attack_setup(request, "dark_heresy").mode == "grapple_damage"
-    with pytest.raises(RulesError, match=r"Broken: only run"):
+    with pytest.raises(RulesError, match=r"Marr is broken: only Run"):
         setup(attacker_conditions=["broken"])
 
 

@@ -52,7 +52,7 @@ def test_the_rules_lift_pinning_for_an_attacker_engaged_in_melee(veteran) -> Non
     ork = veteran("deathwatch", "Sword", name="Ork")
     pinned = Standing.of(["pinned"])
     alone = AttackRequest(brother, "Sword", ork, action="all_out_attack", attacker_standing=pinned)
-    with pytest.raises(RulesError, match="Pinned: Half Actions only; All Out Attack is Full"):
+    with pytest.raises(RulesError, match="Castor is pinned: half actions only"):
         attack_setup(alone, "deathwatch")
     engaged = AttackRequest(
         brother,

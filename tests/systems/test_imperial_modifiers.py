@@ -377,7 +377,7 @@ def test_grapple_needs_a_grapple_and_an_option(setup):
         setup("unarmed", action="grapple", options=held)
     with pytest.raises(RulesError, match=r"attacker_conditions.*only used in a grapple"):
         setup("unarmed", action="grapple", options={"grapple_option": "damage"})
-    with pytest.raises(RulesError, match=r"attacker_conditions.*only grapple"):
+    with pytest.raises(RulesError, match=r"conditions.*Tull is in a grapple: only Grapple"):
         setup("Sword", options=held)
 
 

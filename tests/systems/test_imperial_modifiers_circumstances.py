@@ -265,7 +265,7 @@ def test_a_condition_named_twice_counts_once(setup, sheet):
 
 def test_a_pinned_attacker_shoots_at_minus_20_and_takes_half_actions_only(setup):
     assert listed(setup(distance=60, circumstances={"attacker_pinned": True})) == ["Pinned -20"]
-    with pytest.raises(RulesError, match=r"attacker_conditions.*Half Actions only"):
+    with pytest.raises(RulesError, match=r"conditions.*Kell is pinned: one half action a turn"):
         setup(action="semi_auto_burst", distance=60, circumstances={"attacker_pinned": True})
 
 

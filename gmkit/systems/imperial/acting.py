@@ -39,45 +39,11 @@ from gmkit.systems.acting import (
 from gmkit.systems.base import Choice, Effect
 from gmkit.systems.imperial import acting_actions, acting_dues, melee
 from gmkit.systems.imperial.actions import Action, check_game
-from gmkit.systems.imperial.actions import actions as catalog
-from gmkit.systems.imperial.conditions import about, conditions
+from gmkit.systems.imperial.conditions import about
 from gmkit.systems.imperial.criticals import CriticalPrompt
-from gmkit.systems.turns import REACTION_CONDITIONS
+from gmkit.systems.imperial.restrictions import restriction_of
 
-FALLEN = frozenset({"dead"})  # the permits' own (systems.turns FORTY_K ``fallen``)
 AIMED = "aimed"
-
-
-def restriction_of(game: str, name: str) -> tuple[Restriction, ...]:
-    """What the condition ``name`` (an id of ``game``'s catalog, or ``"id: about"``) forbids
-    its bearer; () for a name the catalog does not know (the GM's own)."""
-    key = about(name)[0]
-    item = conditions(game).get(key)
-    if item is None or key in FALLEN:
-        return ()
-    flags, label = item.flags, item.label
-    no_reactions = "no_reactions" in flags and key not in REACTION_CONDITIONS
-    if "no_actions" in flags:
-        why = Message("imperial.acting.no_actions", condition=label)
-        return (Restriction(name, why, no_actions=True, no_reactions=no_reactions),)
-    found: list[Restriction] = []
-    if "one_half_action" in flags:
-        why = Message("imperial.acting.one_half_action", condition=label)
-        found.append(Restriction(name, why, caps={"actions": 1}))
-    if "half_actions_only" in flags:
-        why = Message("imperial.acting.half_actions_only", condition=label)
-        found.append(Restriction(name, why, types=frozenset({"half", "free"})))
-    if item.only_actions:
-        named = tuple(
-            catalog(game)[one].label if one in catalog(game) else Message.verbatim(one)
-            for one in sorted(item.only_actions)
-        )
-        why = Message("imperial.acting.only_actions", condition=label, actions=named)
-        found.append(Restriction(name, why, actions=frozenset(item.only_actions)))
-    if no_reactions:
-        why = Message("imperial.acting.no_reactions", condition=label)
-        found.append(Restriction(name, why, no_reactions=True))
-    return tuple(found)
 
 
 class ImperialTurns(AgilityTieBreaks, NoTurnRules):

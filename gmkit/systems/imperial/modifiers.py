@@ -59,6 +59,7 @@ from typing import Any
 from gmkit.errors import RulesError
 from gmkit.messages import Message
 from gmkit.sheets.percentile import talent_specialities
+from gmkit.systems.acting import restriction_problems
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.imperial import actions as catalog
 from gmkit.systems.imperial import circumstances as circ
@@ -73,9 +74,11 @@ from gmkit.systems.imperial.actions_request import (
 )
 from gmkit.systems.imperial.circumstances_handling import handling
 from gmkit.systems.imperial.options import unaware_auto_hit
+from gmkit.systems.imperial.restrictions import restriction_of
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.imperial.terms import field_label, fury, move_name
 from gmkit.systems.percentile import characteristic
+from gmkit.systems.turns import turn_structure
 
 __all__ = [
     "RulesError",
@@ -149,19 +152,15 @@ def _limits(
     """What the attacker's conditions and the action's distance allow."""
     field_name = "options['attacker_conditions']"
     named = attack.action.label
+    # what the conditions forbid: the restrictions the permits apply (one mapping), on the
+    # attack as one action of its type from a fresh turn (the budget is the permits')
+    costs = turn_structure(game).action_costs.get(attack.action_type, {})
+    rules = [rule for name in attacker_ids for rule in restriction_of(game, name)]
+    for problem in restriction_problems(
+        rules, request.attacker.name, attack.action_type, attack.action.id, {}, costs
+    ):
+        draft.limit(field_name, problem)
     for item in cond.checked(game, attacker_ids):
-        if "no_actions" in item.flags:
-            draft.limit(field_name, Message("imperial.setup.no_action", condition=item.label))
-        if item.flags & {"half_actions_only", "one_half_action"} and attack.action_type == "full":
-            problem = Message(
-                "imperial.setup.half_actions_only", condition=item.label, action=named
-            )
-            draft.limit(field_name, problem)
-        if item.only_actions and attack.action.id not in item.only_actions:
-            only = tuple(sorted(item.only_actions))
-            draft.limit(
-                field_name, Message("imperial.setup.only_actions", condition=item.label, only=only)
-            )
         if attack.test in item.auto_fail:
             draft.auto_fail = Message(
                 "imperial.setup.auto_fail", condition=item.label, test=characteristic(attack.test)
