@@ -217,3 +217,28 @@ def test_wfb_a_refused_shot_shows_the_reason_no_odds_and_cannot_be_applied(store
         assert len(fight.events) == events
     finally:
         panel.close()
+
+
+def test_a_condition_in_the_gm_s_words_is_a_note_that_changes_no_rule(store) -> None:
+    """"aimed: at the door" refused every attack of its bearer ("Aim is taken as half or
+    full"): a condition carries only what it declares (aimed: half or full); anything else
+    is the GM's note, shown and ignored by the rules, and the preview says so."""
+    from gmkit.dice import SeededDice
+    from gmkit.systems import choices
+
+    fight = Encounter.open(store, CHAPEL)
+    tull, ban = "sergeant-varro-tull", "cultist-ban"
+    fight.add_condition(tull, "aimed: at the door")
+    assert "aimed: at the door" in fight.state.combatants[tull].conditions  # on the chips
+    result = fight.try_attack(tull, "Lasgun", ban, SeededDice(3), distance=20)
+    shown = [str(m) for step in result.steps for m in step.modifiers]
+    assert shown == ["Short range +10"]  # no Aim bonus, no refusal
+    preview = choices.attack_preview("dark_heresy", fight.attack_request(tull, "Lasgun", ban))
+    assert preview is not None
+    assert any("not a rule condition: 'aimed: at the door'" in str(n) for n in preview.notes)
+    fight.add_condition(tull, "aimed: full")  # the Aim the rules know
+    preview = choices.attack_preview(
+        "dark_heresy", fight.attack_request(tull, "Lasgun", ban, distance=20)
+    )
+    assert preview is not None
+    assert [str(m) for m in preview.modifiers] == ["Aim (full) +20", "Short range +10"]

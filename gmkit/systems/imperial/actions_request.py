@@ -273,14 +273,18 @@ def trained(sheet: Any, weapon: Any) -> bool:
     return "universal" in getattr(sheet, "weapon_training", {}).get(weapon.weapon_class, ())
 
 
+AIM_KINDS = ("half", "full")
+"""What an Aim the encounter keeps carries (conditions.yaml ``aimed`` ``carries``)."""
+
+
 def standing_aim(request: AttackRequest) -> tuple[str, str] | None:
     """(the condition's name, the type) of the Aim the encounter says the attacker took
     (``"aimed: full"`` among its conditions: ``gmkit.systems.imperial.acting``), if any."""
     for name in request.attacker_standing.conditions:
         head, _, kind = name.partition(":")
-        if head.strip() == "aimed" and kind.strip():
-            return name, kind.strip()
-    return None
+        if head.strip() == "aimed" and kind.strip().casefold() in AIM_KINDS:
+            return name, kind.strip().casefold()
+    return None  # none, or the GM's words ("aimed: at the door"): a note, no Aim
 
 
 def with_standing_aim(request: AttackRequest) -> dict[str, Any]:

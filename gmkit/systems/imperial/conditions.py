@@ -119,6 +119,16 @@ class Condition:
     auto_fail: frozenset[str]
     reminders: tuple[Reminder, ...]
     ended_by: frozenset[str] = frozenset()  # actions that end it when its bearer takes them
+    # what it carries after a colon: the values it takes ("aimed: half"/"full"), "weapon" (a
+    # weapon's name: "jammed: Lasgun"), or nothing declared (a GM's words after it are a gloss)
+    carries: tuple[str, ...] | str | None = None
+
+    def takes(self, payload: str) -> bool:
+        """Whether ``payload`` (what follows the colon) is something this condition carries:
+        a name with another payload is the GM's own words, no condition of the rules."""
+        if not payload or self.carries is None or isinstance(self.carries, str):
+            return True  # nothing after it, a gloss, or a weapon's name
+        return payload.casefold() in {value.casefold() for value in self.carries}
 
     @property
     def label(self) -> Message:
@@ -177,7 +187,16 @@ def _condition(raw: Mapping[str, Any], game: str) -> Condition:
         auto_fail=frozenset(raw.get("auto_fail") or ()),
         reminders=tuple(reminders),
         ended_by=frozenset(raw.get("ended_by") or ()),
+        carries=_carries(raw.get("carries")),
     )
+
+
+def _carries(raw: Any) -> tuple[str, ...] | str | None:
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        return str(raw)  # "weapon"
+    return tuple(str(value) for value in raw)
 
 
 @cache
@@ -348,10 +367,10 @@ def split_names(
     others: dict[str, None] = {}
     for item in names or ():
         text = str(item)
-        key = about(text)[0]
-        if key in catalog:
+        key, payload = about(text)
+        if key in catalog and catalog[key].takes(payload):
             ids[key] = None
-        else:
+        else:  # the GM's own words ("aimed: at the door"): a note the rules ignore
             others[text] = None
     return list(ids), list(others)
 
