@@ -382,7 +382,9 @@ class AttackPanel(widgets.VBox):
         self.apply_button = make(widgets.Button, button_style="success")
         self.undo_button = make(widgets.Button)
         self.offered_html = make(widgets.HTML)
+        self.offered_html.add_class("gmkit-offered")  # what is refused and why; the budget
         self.preview_html = make(widgets.HTML)
+        self.preview_html.add_class("gmkit-preview-area")  # the test before the dice, or why not
         self.prompt_html = make(widgets.HTML)
         self.result_html = make(widgets.HTML)
         self.error_html = make(widgets.HTML)

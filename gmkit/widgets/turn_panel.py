@@ -346,6 +346,7 @@ class TurnPanel(widgets.VBox):
             return
         if self._quick_name is None:
             self._quick_name = self._looks.make(widgets.HTML, layout={"width": "auto"})
+            self._quick_name.add_class("gmkit-quick-name")  # whose actions the buttons are
         _assign(self._quick_name, value=f"<b>{html.escape(actor.name if actor else '')}</b>:")
         shown: list[widgets.Widget] = [self._quick_name]
         if hidden:  # the players read "an enemy acts" until the GM shows who
