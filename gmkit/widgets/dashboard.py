@@ -43,7 +43,6 @@ from gmkit.store import CampaignStore, StoreError
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.combat_log import CombatLog
 from gmkit.widgets.dashboard_style import DASHBOARD_STYLE, compact_css
-from gmkit.widgets.deferral import Deferral, deferring
 from gmkit.widgets.dice_tray import DiceTray
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t, words
 from gmkit.widgets.in_view import InView
@@ -116,7 +115,6 @@ class Dashboard(widgets.VBox):
         self._units: UnitsPanel | None = None  # built when its pane is first shown
         self.sheet_editor: SheetEditor | None = None
         self._unsubscribe: Callable[[], None] | None = None
-        self._deferral = Deferral.here()  # the panels' updates, after the tracker's
         self._card: tuple[Any, str] | None = None  # the sheet shown on the card, its language
         self._syncing = False
         self._due_shown: tuple[Any, ...] = ()
@@ -216,12 +214,10 @@ class Dashboard(widgets.VBox):
         self.encounter_name = name
         # the page has gmkit's CSS once (this dashboard's): the panels do not carry their own
         self.tracker = InitiativeTracker(encounter, seed=self.seed, with_style=False)
-        # the tracker follows a change at once; the other panels once its messages have gone
-        with deferring(encounter, self._deferral):
-            self.attack = AttackPanel(
-                encounter, seed=self.seed, follow_actor=True, with_style=False
-            )
-            self.turn_panel = TurnPanel(encounter, seed=self.seed)
+        # every panel follows a change in the same request: the kernel says idle once the
+        # screen's updates are sent (issue 22; a deferral held them past the idle before)
+        self.attack = AttackPanel(encounter, seed=self.seed, follow_actor=True, with_style=False)
+        self.turn_panel = TurnPanel(encounter, seed=self.seed)
         self.panes = self._panes()
         self.left.children = [self.tracker, self.panes]
         self.attack_slot.children = [self.attack]
@@ -249,7 +245,6 @@ class Dashboard(widgets.VBox):
         """A keyboard shortcut (:class:`~gmkit.widgets.shortcuts.Shortcuts`): the same as its
         button ("next", "resolve", "apply", "undo", "redo"); nothing while that button is
         disabled."""
-        self._deferral.flush()  # the buttons as the last change left them
         tracker, attack = self.tracker, self.attack
         if tracker is None or attack is None:
             return
@@ -348,8 +343,7 @@ class Dashboard(widgets.VBox):
     def combat_log(self) -> CombatLog | None:
         """The combat log (built on first use: its pane, or this property)."""
         if self._log is None and self.encounter is not None:
-            with deferring(self.encounter, self._deferral):
-                self._log = CombatLog(self.encounter, with_style=False)
+            self._log = CombatLog(self.encounter, with_style=False)
         return self._log
 
     @property
@@ -358,8 +352,7 @@ class Dashboard(widgets.VBox):
         or this property); None in another game."""
         encounter = self.encounter
         if self._units is None and encounter is not None and has_units(encounter.game):
-            with deferring(encounter, self._deferral):
-                self._units = UnitsPanel(encounter)
+            self._units = UnitsPanel(encounter)
         return self._units
 
     @property
@@ -377,7 +370,6 @@ class Dashboard(widgets.VBox):
         del self.follower
         LANGUAGE.unobserve(self._on_language, names="value")
         self._drop_encounter()
-        self._deferral.close()
         if self._dice is not None:
             self._dice.close()
         super().close()
@@ -406,7 +398,6 @@ class Dashboard(widgets.VBox):
         self._say(error.render(LANGUAGE.value), error=True)
 
     def _drop_encounter(self) -> None:
-        self._deferral.flush()  # nothing held for panels about to close
         self.in_view.drop()
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -515,7 +506,6 @@ class Dashboard(widgets.VBox):
             self._title_panes(self.panes)
 
     def _on_selected(self, _change: object) -> None:
-        self._deferral.flush()  # the attack panel and the turn's actor as the encounter is
         self._close_editor()
         self._show_sheet()
         self._act_with_selected()
