@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from gmkit.encounter.acted import acted as acted_in
 from gmkit.encounter.dues import phase_of
-from gmkit.encounter.permits import fallen, may_take, restrictions
+from gmkit.encounter.permits import Permit, fallen, may_take, restrictions
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.games import game as find_game
 from gmkit.messages import Message
@@ -77,7 +77,8 @@ class Footing:
     pools left under its conditions; ``reactions`` its round pools left; ``attacks`` each
     attack action of the game's catalog -> None when the budget and its conditions allow it,
     else the one reason they refuse it (the weapon's own limits are the rules' offers, asked
-    by the attack form for the weapon chosen)."""
+    by the attack form for the weapon chosen); ``actions`` each non-attack action of the game
+    (Aim, Reload, Delay...) -> its permit now (what the turn pane offers)."""
 
     id: str
     name: str
@@ -85,6 +86,7 @@ class Footing:
     budget: Mapping[str, int]
     reactions: Mapping[str, int]
     attacks: Mapping[str, Message | None]
+    actions: Mapping[str, Permit]  # each non-attack action of the game: its permit now
 
     @property
     def may_act(self) -> bool:
@@ -167,6 +169,10 @@ def _footing(state: EncounterState, structure: TurnStructure, combatant: Combata
         types = choices.action_types(state.game, choice.id)
         permit = may_take(state, combatant, types, structure, action=choice.id)
         attacks[choice.id] = permit.reasons[0] if permit.reasons else None
+    actions = {
+        info.id: may_take(state, combatant, info.types, structure, action=info.id)
+        for info in find_game(state.game).acting.actions()
+    }
     return Footing(
         id=combatant.id,
         name=combatant.name,
@@ -174,6 +180,7 @@ def _footing(state: EncounterState, structure: TurnStructure, combatant: Combata
         budget=MappingProxyType(budget_left(structure, state, combatant)),
         reactions=MappingProxyType(reactions_left(structure, combatant)),
         attacks=MappingProxyType(attacks),
+        actions=MappingProxyType(actions),
     )
 
 

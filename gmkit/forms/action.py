@@ -83,8 +83,10 @@ class ActionForm:
         """Every action, with the actor's permit for it now."""
         if not self.actor:
             return ()
+        permits = self.encounter.situation.of(self.actor).actions  # worked out once a state
         return tuple(
-            OfferedAction(info, self.encounter.may_do(self.actor, info.id)) for info in self.actions
+            OfferedAction(info, permits.get(info.id) or self.encounter.may_do(self.actor, info.id))
+            for info in self.actions
         )
 
     @property

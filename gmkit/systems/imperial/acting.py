@@ -38,7 +38,8 @@ from gmkit.systems.acting import (
 )
 from gmkit.systems.base import Choice, Effect
 from gmkit.systems.imperial import acting_actions, acting_dues, melee
-from gmkit.systems.imperial.actions import Action, check_game
+from gmkit.systems.imperial.actions import Action, check_game, turn_actions
+from gmkit.systems.imperial.actions import actions as catalog
 from gmkit.systems.imperial.conditions import about
 from gmkit.systems.imperial.criticals import CriticalPrompt
 from gmkit.systems.imperial.restrictions import restriction_of
@@ -51,6 +52,8 @@ class ImperialTurns(AgilityTieBreaks, NoTurnRules):
 
     def __init__(self, game: str) -> None:
         self.game = check_game(game)
+        # the actions offered, kept while the catalogs they come from are the same objects
+        self._offered: tuple[tuple[object, ...], tuple[ActionInfo, ...]] | None = None
 
     def __repr__(self) -> str:
         return f"ImperialTurns({self.game!r})"
@@ -66,7 +69,13 @@ class ImperialTurns(AgilityTieBreaks, NoTurnRules):
         )
 
     def actions(self) -> tuple[ActionInfo, ...]:
-        return tuple(
+        """The actions of the catalogs that are no attack and no reaction (built once while
+        the catalogs are the same: a panel asks for one action's entry many times a click)."""
+        source = (catalog(self.game), turn_actions(self.game))
+        kept = self._offered
+        if kept is not None and all(a is b for a, b in zip(kept[0], source, strict=True)):
+            return kept[1]
+        found = tuple(
             ActionInfo(
                 item.id,
                 item.label,
@@ -77,6 +86,8 @@ class ImperialTurns(AgilityTieBreaks, NoTurnRules):
             )
             for item in acting_actions.offered(self.game)
         )
+        self._offered = (source, found)
+        return found
 
     def perform_action(self, request: ActionRequest, source: DiceSource) -> ActionResult:
         return acting_actions.perform(self.game, request, source)
