@@ -85,6 +85,7 @@ class AttackForm:
         self.budget = budget
         self.secret = False
         self.attacker = self.weapon = self.mode = self.action = self.target = ""
+        self.refused = False  # the rules refuse the attack now (its problem says why)
         self._target_chosen = False  # whether the GM picked the target (else a default)
         self.location = self.reaction = ""
         self.distance: float | None = None
@@ -492,6 +493,7 @@ class AttackForm:
 
     def _build_request(self) -> None:
         self.request, self.preview, self.problem = None, None, ""
+        self.refused = False  # the rules refuse the attack (not a choice still to make)
         missing = [
             name
             for name, value in (
@@ -509,6 +511,7 @@ class AttackForm:
                 # no attack is offered now: the one reason the situation gives (stunned,
                 # pinned and its half action spent, not his turn), else the weapon's
                 self.problem = refused.get("") or why or next(iter(refused.values()))
+                self.refused = bool(why)
                 return
             fields = tuple(Message(f"form.field.{name}") for name in missing)
             self.problem = Message("form.choose_first", fields=fields)
@@ -519,7 +522,7 @@ class AttackForm:
             )
             refusal = choices.target_refusal(self.game, self.request)
             if refusal:  # refused means refused: no odds, no roll, nothing to apply
-                self.request, self.problem = None, refusal
+                self.request, self.problem, self.refused = None, refusal, True
                 self._default_again()
                 return
             self.preview = choices.attack_preview(self.game, self.request)

@@ -522,7 +522,8 @@ class AttackPanel(widgets.VBox):
         _set(self.offered_html, value=shown + self._budget_line())
         result = form.result
         seen = [step for step in (result.steps if result else ()) if step.modifiers]
-        _set(self.preview_html, value=preview_html(form.preview, form.problem, seen))
+        shown_preview = preview_html(form.preview, form.problem, seen, form.refused)
+        _set(self.preview_html, value=shown_preview)
         _set(self.prompt_html, value=prompt_html(self.prompt, form.dice.typed))
         _set(self.result_html, value=steps_html(result))
         _set(self.error_html, value=error_html(self.error, self.warnings))

@@ -48,11 +48,17 @@ def needs(preview: Preview) -> str:
     return f"{preview.target}+ (D6)"
 
 
-def preview_html(preview: Preview | None, problem: Text, modifiers_seen: Sequence[Step]) -> str:
-    """The modifiers listed and totalled before the dice, or from the resolved steps."""
+def preview_html(
+    preview: Preview | None, problem: Text, modifiers_seen: Sequence[Step], refused: bool = False
+) -> str:
+    """The modifiers listed and totalled before the dice, or from the resolved steps; the
+    problem (``refused``: the rules refuse the attack, not a choice still to make)."""
     title = _E(t("modifiers"))
     if problem:
-        shown = _E(label("cannot_resolve", "Cannot resolve yet"))
+        if refused:
+            shown = _E(label("refused", "Refused by the rules"))
+        else:
+            shown = _E(label("cannot_resolve", "Cannot resolve yet"))
         return f"<div class='gmkit-problem'><b>{shown}:</b> {_T(problem)}</div>"
     if preview is None:
         if not modifiers_seen:

@@ -210,6 +210,7 @@ def test_wfb_a_refused_shot_shows_the_reason_no_odds_and_cannot_be_applied(store
         assert form.request is None
         assert panel.odds_view.odds is None
         assert "may not be targeted" in panel.preview_html.value
+        assert "Refused by the rules" in panel.preview_html.value
         assert panel.apply_button.disabled
         events = len(fight.events)
         with pytest.raises(FormError):
