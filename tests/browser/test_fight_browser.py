@@ -120,6 +120,9 @@ def fight(table_server, players_server, chromium, artifacts: Path):
         # her row's box ("d10": + Agility Bonus 4 = 14), in Spanish; then Roll the rest rolls
         # the others from the table's d10s and keeps her score, saying so.
         gm.locator(".gmkit-dashboard .widget-toggle-button", has_text="Español").click()
+        # the GM types once the page has switched (a box's text typed while its labels change
+        # is reset by the browser's Text view: the race is said in issue 22's note)
+        gm.locator(".gmkit-tracker button", has_text="Tirar iniciativa").wait_for(timeout=WAIT)
         ilse = row(gm, "Ilse Marr").locator(".gmkit-init-box input")
         ilse.fill("d10")
         ilse.press("Enter")
