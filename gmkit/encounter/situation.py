@@ -9,7 +9,8 @@ reason; its budget left under its conditions; its reactions left; each attack ac
 game allowed or refused with one reason) is worked out the first time a panel asks for it, so
 a fight of a thousand asks only for those shown.
 
-Who acts now (:attr:`Situation.actor`): in a game played by initiative the current combatant;
+Who acts now (:attr:`Situation.actor`): in a game played by initiative the current combatant
+(nobody while it is removed, until the turn passes);
 in a game where a whole side acts (Necromunda, WFB) the first fighter of that side still in
 the fight who has not had its go this phase, whom no condition holds back and who has a weapon
 the rules use; else the first such one unarmed; else the side's first.
@@ -149,8 +150,8 @@ def situation_of(state: EncounterState) -> Situation:
 
 
 def _actor(state: EncounterState, structure: TurnStructure, done: frozenset[str]) -> str | None:
-    if state.current is not None:
-        return state.current.id
+    if state.current is not None:  # removed: nobody acts until the turn passes
+        return None if state.current.removed else state.current.id
     if not state.started or state.current_side is None:
         return None
     side = [

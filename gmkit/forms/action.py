@@ -312,6 +312,7 @@ class ActionForm:
                 self._reset_action("")
         if self.actor not in state.combatants or state.combatants[self.actor].removed:
             self.actor = self._first_present()
+            self._followed = ""  # the actor comes back (revived, its removal undone): followed
             self._reset_action("")
         self._notify()
 

@@ -103,6 +103,7 @@ class AttackForm:
         self._offers = OfferCache()
         self._busy = False
         self._followed: str | None = None  # whose turn the attacker followed last
+        self._actor_seen: str | None = None  # the situation's actor when it last followed
         if follow_actor:
             reset = self._follow()  # the attacker is whoever acts now
         else:
@@ -382,27 +383,29 @@ class AttackForm:
     # --- inside -------------------------------------------------------------------------------
 
     def _follow(self) -> str | None:
-        """With ``follow_actor``, when the turn has passed: attack with whoever acts now
-        ("attacker" reset); else None. In a sides game also when the attacker has had its go
-        this phase (its shot applied): the next of the side who may still act."""
+        """With ``follow_actor``: attack with whoever acts now, as the situation names it,
+        when that changed (the turn passed, a shot undone, the actor revived) or the attacker
+        has had its go this phase ("attacker" reset); else None. In a sides game the shooter
+        stays when nobody of the side is left who may shoot; a delayed one who interrupted
+        goes back to whoever acts now."""
         if not self.follow_actor:
             return None
-        actor = turn_key(self.encounter.state)
-        sides = actor is not None and actor.startswith(SIDES)
-        done = sides and self.attacker in self.encounter.acted
-        if actor == self._followed and not done:
-            now = self.encounter.situation.actor
-            if now is None or now == self.attacker or not self._interrupted():
-                return None
-            self.attacker = now  # a delayed one interrupted: back to whoever acts now
+        encounter = self.encounter
+        now = encounter.situation.actor
+        key = turn_key(encounter.state)
+        sides = key is not None and key.startswith(SIDES)
+        done = sides and self.attacker in encounter.acted
+        changed = now != self._actor_seen or key != self._followed
+        self._actor_seen, self._followed = now, key
+        if now is None or now == self.attacker:
+            return None
+        if changed or done:
+            if sides and not choices.weapons(self.game, encounter.state.combatants[now].sheet):
+                return None  # nobody left who may shoot: the shooter stays
+            self.attacker = now
             return "attacker"
-        self._followed = actor
-        if sides:
-            actor = next_of_side(self.encounter, armed_only=done)
-            if actor is None or actor == self.attacker:
-                return None
-        if actor is not None:
-            self.attacker = actor
+        if self._interrupted():
+            self.attacker = now  # a delayed one interrupted: back to whoever acts now
             return "attacker"
         return None
 
