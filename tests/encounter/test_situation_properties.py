@@ -55,7 +55,8 @@ CONDITIONS = {
     "wfb6": ("dead", "fleeing"),
 }
 
-# a combatant by position in the encounter (past the end: nobody); -1: whoever acts now
+# a combatant by position in the encounter (past the end: nobody); -1: whoever acts now (a
+# sides game: the side's first); -4: the first removed
 who = st.integers(-1, 6)
 seed = st.integers(0, 2**16)
 command = st.one_of(
@@ -66,7 +67,9 @@ command = st.one_of(
     st.tuples(st.just("add_condition"), who, st.integers(0, 6), st.sampled_from([None, 1])),
     st.tuples(st.just("remove_condition"), who, st.integers(0, 6)),
     st.tuples(st.sampled_from(["delay", "remove", "revive"]), who),
-    st.tuples(st.just("delay"), st.just(-1)),
+    st.tuples(st.sampled_from(["delay", "remove"]), st.just(-1)),
+    st.tuples(st.just("revive"), st.just(-4)),
+    st.tuples(st.just("undo")),  # a shot, a removal, a pinning taken back
 )
 script = st.tuples(
     st.lists(add, min_size=2, max_size=5),
@@ -147,7 +150,9 @@ def same_situation(replayed: Situation, live: Situation) -> None:
 def check(fight: Encounter, panels: Panels, replay: EventLog) -> None:
     situation = fight.situation
     actor = situation.actor
-    assert actor is None or not fight.state.combatants[actor].removed  # someone in the fight
+    if actor is not None:  # someone in the fight; a sides game: of the side in play
+        assert not fight.state.combatants[actor].removed
+        assert situation.side in (None, fight.state.combatants[actor].side)
     # 1 and 4: the panel kept open, and one opened now
     check_attacker(fight, situation, panels.attack)
     check_offers(fight, situation, panels.attack)
