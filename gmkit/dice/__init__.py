@@ -20,6 +20,7 @@ from gmkit.dice.sources import (
     ReplayedDice,
     ScriptedDice,
     SeededDice,
+    check_dice,
     read_die,
 )
 
@@ -33,6 +34,7 @@ __all__ = [
     "Roll",
     "ScriptedDice",
     "SeededDice",
+    "check_dice",
     "distribution",
     "parse",
     "read_die",

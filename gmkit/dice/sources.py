@@ -212,6 +212,14 @@ class ScriptedDice:
         return roll
 
 
+def check_dice(source: DiceSource, dice: Iterable[tuple[int, Text]]) -> None:
+    """Refuse now, consuming nothing, when typed dice cannot cover ``dice`` (a source with a
+    ``check``: :class:`EnteredDice`); any other source rolls what it is asked."""
+    check = getattr(source, "check", None)
+    if check is not None:
+        check(list(dice))
+
+
 __all__ = [
     "DiceSource",
     "DieRoll",
@@ -219,5 +227,6 @@ __all__ = [
     "ReplayedDice",
     "ScriptedDice",
     "SeededDice",
+    "check_dice",
     "read_die",
 ]

@@ -53,7 +53,7 @@ class ActionCommands(TurnCommands):
         info = action_info(self.turn_rules, action)
         types = self._types(info, as_type)
         who = self.combatant(ident)
-        return may_take(self.state, who, types, self._structure(), action=action)
+        return may_take(self.state, who, types, self.structure, action=action)
 
     def _types(self, info: ActionInfo, as_type: str | None) -> tuple[str, ...]:
         if as_type is None:
@@ -95,7 +95,7 @@ class ActionCommands(TurnCommands):
         types = self._types(info, as_type)
         action_type = types[0] if types else ""
         if self.state.started:
-            permit = may_take(self.state, who, types, self._structure(), action=action)
+            permit = may_take(self.state, who, types, self.structure, action=action)
             action_type = permit.action_type or action_type
         return ActionRequest(
             actor=who.sheet,
@@ -137,7 +137,7 @@ class ActionCommands(TurnCommands):
         if self.state.started:
             info = action_info(self.turn_rules, action)
             permit = may_take(
-                self.state, who, self._types(info, as_type), self._structure(), action=action
+                self.state, who, self._types(info, as_type), self.structure, action=action
             )
             spent = spent_event(who.id, permit, action, override)
         result = self.turn_rules.perform_action(request, source or EnteredDice([]))

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Self
 
-from gmkit.dice import DiceSource, DieRoll
+from gmkit.dice import DiceSource, DieRoll, check_dice
 from gmkit.encounter.acted import acted
 from gmkit.encounter.log import MARKERS, EventLog
 from gmkit.encounter.secrecy import touched
@@ -46,13 +46,6 @@ garbage collector running."""
 
 Listener = Callable[[Any], None]
 """Called with the encounter after every change (``Encounter.subscribe``)."""
-
-
-def check_dice(source: DiceSource, dice: list[tuple[int, Text]]) -> None:
-    """Refuse now, consuming nothing, when typed dice cannot cover ``dice`` (EnteredDice)."""
-    check = getattr(source, "check", None)
-    if check is not None:
-        check(dice)
 
 
 def text_record(text: Text) -> Any:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from gmkit.dice import DiceSource, DieRoll, EnteredDice
-from gmkit.encounter.core import EncounterCore, as_json, check_dice, roll_record
+from gmkit.dice import DiceSource, DieRoll, EnteredDice, check_dice
+from gmkit.encounter.core import EncounterCore, as_json, roll_record
 from gmkit.encounter.dues import dues_between, phase_of
 from gmkit.encounter.permits import Permit, may_act, may_react, may_take
 from gmkit.encounter.situation import Situation, situation_of
@@ -135,19 +135,19 @@ class TurnCommands(EncounterCore):
         """May combatant ``ident`` take an action of ``action_type`` now, and if not, why
         (:mod:`gmkit.encounter.permits`: the one rule every command and panel asks);
         ``action`` names the catalog's action, for the conditions that allow only some."""
-        structure = self._structure()
+        structure = self.structure
         return may_act(self.state, self.combatant(ident), action_type, structure, action=action)
 
     def may_take(self, ident: str, action: str) -> Permit:
         """May combatant ``ident`` take the action ``action`` of the game's catalog now: as the
         first of the types the catalog gives it (half/full...) that the budget allows."""
         types = choices.action_types(self.game, action)
-        structure = self._structure()
+        structure = self.structure
         return may_take(self.state, self.combatant(ident), types, structure, action=action)
 
     def may_react(self, ident: str, reaction: str) -> Permit:
         """May combatant ``ident`` take ``reaction`` (dodge, parry) now, and if not, why."""
-        return may_react(self.state, self.combatant(ident), reaction, self._structure())
+        return may_react(self.state, self.combatant(ident), reaction, self.structure)
 
     @property
     def situation(self) -> Situation:
@@ -164,9 +164,6 @@ class TurnCommands(EncounterCore):
         """The game's pacing: pools, costs, phases (:class:`~gmkit.systems.turns.TurnStructure`)."""
         return turn_structure(self.game)
 
-    def _structure(self) -> TurnStructure:
-        return turn_structure(self.game)
-
     def spend(
         self, ident: str, action_type: str, *, action: str = "", override: str | None = None
     ) -> None:
@@ -177,7 +174,7 @@ class TurnCommands(EncounterCore):
         (``"half"``). Only an attack gives a hidden combatant away (the game's attack
         actions: a Standard Attack, Necromunda's shot...); a Ready, an Aim or a move keeps
         it hidden until the GM reveals it."""
-        structure = self._structure()
+        structure = self.structure
         if action_type not in structure.action_costs:
             known = tuple(structure.action_costs)
             raise RulesError(
@@ -196,7 +193,7 @@ class TurnCommands(EncounterCore):
     def react(self, ident: str, reaction: str, *, override: str | None = None) -> None:
         """Spend a reaction (dodge, parry) from this round's allowance (what :meth:`may_react`
         allows: ``systems.turns.reaction_problems``, the rule the games' resolvers count by)."""
-        structure = self._structure()
+        structure = self.structure
         if reaction not in structure.reaction_costs:
             known: tuple[Text, ...] = tuple(structure.reaction_costs) or (Message("turns.none"),)
             raise RulesError(

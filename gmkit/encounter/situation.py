@@ -157,8 +157,7 @@ def _actor(state: EncounterState, structure: TurnStructure, done: frozenset[str]
     side = [
         c for c in state.present if c.side == state.current_side and fallen(c, structure) is None
     ]
-    rules = find_game(state.game).acting
-    free = [c for c in side if c.id not in done and not rules.restrictions(tuple(c.conditions))]
+    free = [c for c in side if c.id not in done and not restrictions(state, c)]
     armed = [c for c in free if choices.weapons(state.game, c.sheet)]
     chosen = armed or free or side
     return chosen[0].id if chosen else None

@@ -84,10 +84,7 @@ class ActionForm:
         if not self.actor:
             return ()
         permits = self.encounter.situation.of(self.actor).actions  # worked out once a state
-        return tuple(
-            OfferedAction(info, permits.get(info.id) or self.encounter.may_do(self.actor, info.id))
-            for info in self.actions
-        )
+        return tuple(OfferedAction(info, permits[info.id]) for info in self.actions)
 
     @property
     def info(self) -> ActionInfo | None:

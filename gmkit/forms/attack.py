@@ -509,8 +509,9 @@ class AttackForm:
         ]
         if missing:
             refused = self.offered.not_offered
-            why = self._why_no_attack() if "action" in missing and not self.offered.actions else ""
-            if why or ("action" in missing and not self.offered.actions and refused):
+            none_offered = "action" in missing and not self.offered.actions
+            why = self._why_no_attack() if none_offered else ""
+            if why or (none_offered and refused):
                 # no attack is offered now: the one reason the situation gives (stunned,
                 # pinned and its half action spent, not his turn), else the weapon's
                 self.problem = refused.get("") or why or next(iter(refused.values()))

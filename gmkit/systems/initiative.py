@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gmkit.dice import DiceSource, DieRoll
+from gmkit.dice import DiceSource, DieRoll, check_dice
 from gmkit.errors import RulesError
 from gmkit.messages import Message
 from gmkit.systems.percentile import Initiative, opposed_winner, roll_test
@@ -60,7 +60,7 @@ def order(
     for _ in range(ROLL_OFFS):
         if not pending or source is None:
             break
-        _check(source, [(10, roll_off_die(c.name)) for g in pending for c in g])
+        check_dice(source, [(10, roll_off_die(c.name)) for g in pending for c in g])
         for group in pending:
             for c in group:
                 roll = source.roll_die(10, roll_off_die(c.name))
@@ -94,7 +94,8 @@ def delayed_first(
 ) -> tuple[int, list[DieRoll]]:
     """Two delayed actions at once (names and Agility of each): 0 when ``first`` acts first,
     1 when ``second`` does (see the module docstring), and the two d100 rolled."""
-    _check(source, [(100, Message("turns.delayed_die", name=name)) for name, _ in (first, second)])
+    purposes = [Message("turns.delayed_die", name=name) for name, _ in (first, second)]
+    check_dice(source, [(100, purpose) for purpose in purposes])
     tests = [
         roll_test("Ag", agility, [], source, Message("turns.delayed_die", name=name), cap=None)
         for name, agility in (first, second)
@@ -103,13 +104,6 @@ def delayed_first(
     if winner is None:
         winner = 0 if tests[0].target >= tests[1].target else 1
     return winner, [test.roll for test in tests]
-
-
-def _check(source: DiceSource, dice: list[tuple[int, Message]]) -> None:
-    """Refuse now, consuming nothing, when typed dice cannot cover ``dice``."""
-    check = getattr(source, "check", None)
-    if check is not None:
-        check(dice)
 
 
 __all__ = ["Contender", "delayed_first", "initiative_die", "order", "ranked", "roll_off_die"]

@@ -52,7 +52,7 @@ def play(encounter: Encounter, commands: list[tuple[str, int, str]]) -> None:
 
 
 def _initiative(encounter: Encounter) -> bool:
-    return encounter._structure().kind == "initiative"
+    return encounter.structure.kind == "initiative"
 
 
 def start(encounter: Encounter, surprised: str | None) -> None:
@@ -63,7 +63,7 @@ def start(encounter: Encounter, surprised: str | None) -> None:
 
 
 def same_answers(encounter: Encounter) -> None:
-    structure = encounter._structure()
+    structure = encounter.structure
     for combatant in encounter.state.present:
         for kind in structure.action_costs:
             permit = encounter.may(combatant.id, kind)

@@ -75,7 +75,7 @@ def play(game: str, panel: AttackPanel, tracker: InitiativeTracker) -> list[str]
     the panel's text as each result was shown (its steps and effects), before applying it."""
     seen: list[str] = []
     encounter = panel.encounter
-    if encounter._structure().kind == "initiative":
+    if encounter.structure.kind == "initiative":
         tracker.roll_initiative()
     tracker.start()
     for turn in range(4):

@@ -361,7 +361,7 @@ def test_the_dashboard_of_each_game_reads_in_spanish(spanish, demo_file, tmp_pat
             encounter, tracker = dashboard.encounter, dashboard.tracker
             assert encounter is not None
             assert tracker is not None
-            if encounter._structure().kind == "initiative":
+            if encounter.structure.kind == "initiative":
                 tracker.roll_initiative()
             tracker.start()
             attack = dashboard.attack
