@@ -139,15 +139,17 @@ def may_act(
     structure: TurnStructure,
     *,
     action: str = "",
+    limits: tuple[Restriction, ...] | None = None,
 ) -> Permit:
     """May ``combatant`` take an action of ``action_type`` now (see the module docstring);
-    ``action``: the catalog's id of the action, for the restrictions naming actions."""
+    ``action``: the catalog's id of the action, for the restrictions naming actions;
+    ``limits``: the combatant's :func:`restrictions` when the caller has them already."""
     costs = structure.action_costs.get(action_type)
     if not state.started or costs is None:
         return Permit(action_type)
     reasons = _surprised(state, combatant) + _fallen(state, combatant, structure)
     reasons += restriction_problems(
-        restrictions(state, combatant),
+        restrictions(state, combatant) if limits is None else limits,
         combatant.name,
         action_type,
         action,
@@ -219,6 +221,10 @@ def may_take(
     action "half/full" in the catalogs) now: the first type allowed, else the first type's
     refusal with every type's reasons."""
     answers = [may_act(state, combatant, kind, structure, action=action) for kind in action_types]
+    return _first_allowed(answers)
+
+
+def _first_allowed(answers: list[Permit]) -> Permit:
     if not answers:
         return Permit("")
     for answer in answers:
@@ -249,4 +255,33 @@ def may_react(
     return Permit(reaction, tuple(reasons), dict(costs), reaction=True)
 
 
-__all__ = ["Permit", "fallen", "may_act", "may_react", "may_take", "restrictions"]
+class PermitsOf:
+    """Every permit of one combatant at one state, worked out sharing what they have in common
+    (its restrictions read once; an action type's answer once, unless a restriction names
+    actions): what :func:`may_take` answers, for many actions at a time (the situation's)."""
+
+    def __init__(
+        self, state: EncounterState, combatant: Combatant, structure: TurnStructure
+    ) -> None:
+        self.state, self.combatant, self.structure = state, combatant, structure
+        self.limits = restrictions(state, combatant)
+        self._by_action = any(rule.actions is not None for rule in self.limits)
+        self._types: dict[str, Permit] = {}
+
+    def take(self, action_types: Iterable[str], action: str = "") -> Permit:
+        """:func:`may_take` ``(state, combatant, action_types, structure, action=action)``."""
+        return _first_allowed([self._one(kind, action) for kind in action_types])
+
+    def _one(self, kind: str, action: str) -> Permit:
+        if self._by_action and action:
+            return may_act(
+                self.state, self.combatant, kind, self.structure, action=action, limits=self.limits
+            )
+        found = self._types.get(kind)
+        if found is None:
+            found = may_act(self.state, self.combatant, kind, self.structure, limits=self.limits)
+            self._types[kind] = found
+        return found
+
+
+__all__ = ["Permit", "PermitsOf", "fallen", "may_act", "may_react", "may_take", "restrictions"]

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from gmkit.encounter.acted import acted as acted_in
 from gmkit.encounter.dues import phase_of
-from gmkit.encounter.permits import Permit, fallen, may_take, restrictions
+from gmkit.encounter.permits import Permit, PermitsOf, fallen, restrictions
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.games import game as find_game
 from gmkit.messages import Message
@@ -164,19 +164,19 @@ def _actor(state: EncounterState, structure: TurnStructure, done: frozenset[str]
 
 
 def _footing(state: EncounterState, structure: TurnStructure, combatant: Combatant) -> Footing:
+    permits = PermitsOf(state, combatant, structure)
     attacks: dict[str, Message | None] = {}
     for choice in choices.actions(state.game):
-        types = choices.action_types(state.game, choice.id)
-        permit = may_take(state, combatant, types, structure, action=choice.id)
+        permit = permits.take(choices.action_types(state.game, choice.id), choice.id)
         attacks[choice.id] = permit.reasons[0] if permit.reasons else None
     actions = {
-        info.id: may_take(state, combatant, info.types, structure, action=info.id)
+        info.id: permits.take(info.types, info.id)
         for info in find_game(state.game).acting.actions()
     }
     return Footing(
         id=combatant.id,
         name=combatant.name,
-        why_not=_why_not(state, structure, combatant),
+        why_not=_why_not(state, structure, permits),
         budget=MappingProxyType(budget_left(structure, state, combatant)),
         reactions=MappingProxyType(reactions_left(structure, combatant)),
         attacks=MappingProxyType(attacks),
@@ -184,9 +184,7 @@ def _footing(state: EncounterState, structure: TurnStructure, combatant: Combata
     )
 
 
-def _why_not(
-    state: EncounterState, structure: TurnStructure, combatant: Combatant
-) -> Message | None:
+def _why_not(state: EncounterState, structure: TurnStructure, permits: PermitsOf) -> Message | None:
     """The one reason ``combatant`` may take no counted action now (None: some it may): the
     cheapest action type's first reason, when every type is refused."""
     counted = [kind for kind in structure.action_costs if kind != "free"]
@@ -194,7 +192,7 @@ def _why_not(
         return None
     first: Message | None = None
     for kind in sorted(counted, key=lambda k: sum(structure.action_costs[k].values())):
-        permit = may_take(state, combatant, (kind,), structure)
+        permit = permits.take((kind,))
         if permit.allowed:
             return None
         first = first or permit.reasons[0]

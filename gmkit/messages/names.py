@@ -8,12 +8,12 @@ renders it in the reader's language, and a log written in English reads in Spani
 lookup registered, or for a name no data file translates (a GM's own weapon), the name shows as
 it is.
 
->>> kept = list(_LOOKUPS)
->>> _LOOKUPS.clear()
+>>> kept = list(LOOKUPS)
+>>> LOOKUPS.clear()
 >>> register(lambda name, language: {"Sword": "Espada"}.get(name) if language == "es" else None)
 >>> shown("Sword", "es"), shown("Sword", "en"), shown("Klaw", "es")
 ('Espada', 'Sword', 'Klaw')
->>> _LOOKUPS[:] = kept
+>>> LOOKUPS[:] = kept
 """
 
 from __future__ import annotations
@@ -30,24 +30,25 @@ NAME_PARAMETERS = frozenset(
 Lookup = Callable[[str, str], "str | None"]
 """``(english name, language) -> the name in that language`` (None when it has none)."""
 
-_LOOKUPS: list[Lookup] = []
+LOOKUPS: list[Lookup] = []
+"""The registered lookups, first asked first (read them; add with :func:`register`)."""
 
 
 def register(lookup: Lookup) -> None:
     """Add a lookup (the catalogs' names); the first to know a name gives it."""
-    if lookup not in _LOOKUPS:
-        _LOOKUPS.append(lookup)
+    if lookup not in LOOKUPS:
+        LOOKUPS.append(lookup)
 
 
 def shown(name: str, language: str) -> str:
     """``name`` in ``language``: the first registered lookup's, or the name as it is."""
     if language == SOURCE_LANGUAGE or not name:
         return name
-    for lookup in _LOOKUPS:
+    for lookup in LOOKUPS:
         found = lookup(name, language)
         if found:
             return found
     return name
 
 
-__all__ = ["NAME_PARAMETERS", "Lookup", "register", "shown"]
+__all__ = ["LOOKUPS", "NAME_PARAMETERS", "Lookup", "register", "shown"]

@@ -31,7 +31,7 @@ from typing import Any
 
 from gmkit.messages.catalog import LANGUAGES, SOURCE_LANGUAGE, catalogs
 from gmkit.messages.message import NAMED, Message, Param, Text
-from gmkit.messages.names import NAME_PARAMETERS
+from gmkit.messages.names import LOOKUPS, NAME_PARAMETERS
 from gmkit.messages.names import shown as shown_name
 
 _SEPARATORS = {"": ", ", ",": ", ", ";": "; ", "/": "/", " ": " ", "+": " + ", "-": " - "}
@@ -106,14 +106,44 @@ def _named(params: Iterable[tuple[str, Param]], language: str) -> dict[str, Para
     return found
 
 
+_RENDERED: dict[tuple[Message, str], str] = {}
+_RENDERED_WITH: list[object] = [None]  # the catalogs, their tables and the name lookups used
+_RENDERED_MOST = 8192  # texts kept; past it the cache starts again
+
+
 def render(text: Text | None, language: str = SOURCE_LANGUAGE) -> str:
-    """``text`` in ``language`` (a plain string, from a log written before messages, as it is)."""
+    """``text`` in ``language`` (a plain string, from a log written before messages, as it is).
+
+    A message is made into words once per language: a panel that shows the same reason or
+    label after every event finds it made (kept while the catalogs and the name lookups are
+    the same; a message is immutable)."""
     if text is None:
         return ""
     if isinstance(text, str):
         return text
     if language not in LANGUAGES:
         language = SOURCE_LANGUAGE
+    found = catalogs()
+    made_with = (
+        found,
+        *map(id, LOOKUPS),
+        id(found.templates),
+        *map(id, found.translations.values()),
+    )
+    if _RENDERED_WITH[0] != made_with:
+        _RENDERED.clear()
+        _RENDERED_WITH[0] = made_with
+    key = (text, language)
+    made = _RENDERED.get(key)
+    if made is None:
+        made = _render(text, language)
+        if len(_RENDERED) >= _RENDERED_MOST:
+            _RENDERED.clear()
+        _RENDERED[key] = made
+    return made
+
+
+def _render(text: Message, language: str) -> str:
     if text.id == NAMED and text.params:
         name = text.params[0][1]
         return shown_name(name, language) if isinstance(name, str) else str(name)

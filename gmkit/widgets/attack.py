@@ -72,6 +72,7 @@ def _shown(method: F) -> F:
     @wraps(method)
     def run(self: AttackPanel, *args: Any, **kwargs: Any) -> Any:
         self._error = ""
+        renders = self._renders
         try:
             return method(self, *args, **kwargs)
         except GmkitError as error:
@@ -81,7 +82,8 @@ def _shown(method: F) -> F:
             self._error = str(error)
             return None
         finally:
-            self._render()
+            if self._error or self._renders == renders:  # not shown yet by the form's news
+                self._render()
 
     return run  # type: ignore[return-value]
 
@@ -115,6 +117,7 @@ class AttackPanel(widgets.VBox):
         self._syncing = False
         self._shown_attacker: str | None = None  # whose choices the editors were opened for
         self._closed = False
+        self._renders = 0  # how many times the panel was shown (a method shows it once)
         self.form = AttackForm(encounter, seed=seed, follow_actor=follow_actor)
         self._build()
         super().__init__(children=self._layout(with_style), **kwargs)
@@ -493,6 +496,7 @@ class AttackPanel(widgets.VBox):
         """Show the form's state: the controls' options and values, then the HTML."""
         if self._closed:
             return
+        self._renders += 1
         form = self.form
         if form.attacker != self._shown_attacker:
             # another attacker (the turn passed): the circumstances and options it sets are

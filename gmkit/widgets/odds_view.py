@@ -105,6 +105,7 @@ class OddsView(widgets.VBox):
         self._syncing = False
         self._closed = False
         self._curve_on = False  # the button was pressed (and not pressed again to hide)
+        self._shown: tuple[object, ...] | None = None  # what _render last put on screen
         self._kept: OrderedDict[tuple[Any, ...], list[tuple[AttackRequest, Odds]]] = OrderedDict()
         self._shared = shared = Shared()
         self.title_html = shared.make(widgets.HTML)
@@ -221,6 +222,10 @@ class OddsView(widgets.VBox):
     # --- rendering -------------------------------------------------------------------------
 
     def _render(self) -> None:
+        shown = (self.odds, self.reason, self.chart, self.curve, self._curve_on, LANGUAGE.value)
+        if self._shown is not None and all(a is b for a, b in zip(shown, self._shown, strict=True)):
+            return  # the same odds, chart and words as on screen: nothing to send
+        self._shown = shown
         _set(self.title_html, value=f"<b>{_E(label('odds', 'Odds'))}</b>")
         _set(self.curve_button, disabled=self.odds is None)
         result = self.odds

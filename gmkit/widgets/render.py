@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pandas as pd
@@ -14,7 +14,7 @@ import pandas as pd
 from gmkit.messages import VERBATIM, Message, catalogs
 from gmkit.sheets.base import Sheet
 from gmkit.sheets.labels import field_label
-from gmkit.widgets.i18n import named, t, words
+from gmkit.widgets.i18n import LANGUAGE, named, t, words
 
 _SKIP = {"game", "name", "side", "notes"}
 
@@ -41,6 +41,10 @@ def _value(text: str, game: str = "") -> str:
     ``sheets.value.<value>`` in the catalogs) in the GM's language; a name of the game's data
     (a weapon, a quality, a talent) as its data names it in that language; any other text (a
     character's name, a value the GM typed) as it is."""
+    return _kept("value", game, text, _make_value)
+
+
+def _make_value(text: str, game: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
     message_id = f"sheets.value.{'v' if slug[:1].isdigit() else ''}{slug}"
     if not slug or catalogs().english(message_id) is None:
@@ -55,11 +59,32 @@ def _table(rows: Iterable[Mapping[str, Any]], game: str = "") -> str:
     return frame.to_html(index=False, escape=False, classes="gmkit-table", border=0)
 
 
+_WORDS: dict[tuple[str, str, str, str], str] = {}  # (kind, game, text, language) -> words
+_WORDS_FROM: list[object] = [None]  # the catalogs they were read from
+
+
+def _kept(kind: str, game: str, text: str, make: Callable[[str, str], str]) -> str:
+    """``make(text, game)``, made once per language while the catalogs are the same (a card
+    drawn again after every event shows the same labels)."""
+    if _WORDS_FROM[0] is not catalogs():
+        _WORDS.clear()
+        _WORDS_FROM[0] = catalogs()
+    key = (kind, game, text, LANGUAGE.value)
+    found = _WORDS.get(key)
+    if found is None:
+        found = _WORDS[key] = make(text, game)
+    return found
+
+
 def _label(key: str, game: str = "") -> str:
     """A field's label, or a key that is a name of the game's data (a weapon's, in a sheet's
     strength per weapon), in the GM's language."""
     if not game:
         return key.replace("_", " ")
+    return _kept("label", game, key, _make_label)
+
+
+def _make_label(key: str, game: str) -> str:
     found = field_label(game, key)
     return named(game, key) if found.id == VERBATIM else words(found)
 

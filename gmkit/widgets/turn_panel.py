@@ -335,7 +335,7 @@ class TurnPanel(widgets.VBox):
             form.actor,
             LANGUAGE.value,
             hidden,
-            tuple((one.info.id, one.allowed, words(one.permit.why)) for one in offered),
+            tuple((one.info.id, one.permit.reasons) for one in offered),  # words come later
         )
         if key == self._shown_quick:
             return

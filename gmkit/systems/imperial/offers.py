@@ -42,6 +42,15 @@ def _option_label(option: str) -> Message:
 class ImperialOffers:
     def __init__(self, game: str) -> None:
         self.game = game
+        # the attack actions and circumstances offered, made once while the catalogs they
+        # come from are the same objects (every panel asks after every event)
+        self._made: dict[str, tuple[tuple[object, ...], tuple[Choice, ...]]] = {}
+
+    def _kept(self, what: str, sources: tuple[object, ...]) -> tuple[Choice, ...] | None:
+        kept = self._made.get(what)
+        if kept is not None and all(a is b for a, b in zip(kept[0], sources, strict=True)):
+            return kept[1]
+        return None
 
     def _weapon(self, sheet: Sheet, weapon: str) -> Any | None:
         wanted = weapon.strip().casefold()
@@ -65,15 +74,20 @@ class ImperialOffers:
         return tuple(modes)
 
     def actions(self) -> tuple[Choice, ...]:
-        return tuple(
-            Choice(
-                item.id,
-                item.label,
-                help=Message("imperial.offers.action_help", types=item.types_named),
+        sources = (catalog.actions(self.game), catalogs())
+        made = self._kept("actions", sources)
+        if made is None:
+            made = tuple(
+                Choice(
+                    item.id,
+                    item.label,
+                    help=Message("imperial.offers.action_help", types=item.types_named),
+                )
+                for item in catalog.actions(self.game).values()
+                if item.is_attack
             )
-            for item in catalog.actions(self.game).values()
-            if item.is_attack
-        )
+            self._made["actions"] = (sources, made)
+        return made
 
     def refusal(
         self, sheet: Sheet, weapon: str, mode: str, action: str, options: Mapping[str, Any]
@@ -119,6 +133,15 @@ class ImperialOffers:
         return ""
 
     def circumstances(self, action: str | None) -> tuple[Choice, ...]:
+        """Every circumstance of the game's catalog (whatever ``action``)."""
+        sources = (circ.circumstances(self.game), sizes.sizes(self.game), catalogs())
+        made = self._kept("circumstances", sources)
+        if made is None:
+            made = self._circumstances()
+            self._made["circumstances"] = (sources, made)
+        return made
+
+    def _circumstances(self) -> tuple[Choice, ...]:
         found, seen = [], set()
         for item in circ.circumstances(self.game).values():
             if item.id in seen:
