@@ -139,7 +139,7 @@ class Dist(Mapping[K, Fraction]):
 
     def mean(self) -> Fraction:
         """The expected outcome (numeric outcomes; True counts 1)."""
-        total: Any = sum(outcome * count for outcome, count in self._counts.items())  # type: ignore[operator, misc]
+        total: Any = sum([outcome * count for outcome, count in self._counts.items()])  # type: ignore[operator, misc]
         return Fraction(total, self._denominator)
 
     def total(self) -> Fraction:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gmkit.messages import Message
@@ -27,11 +27,12 @@ PROJECTED = ("order", "surprised")
 removed) instead of keeping the event from them."""
 
 
-def strings(value: Any, *, skip: Iterable[str] = (), skip_any: Iterable[str] = ()) -> Iterator[str]:
+def strings(value: Any, *, skip: Iterable[str] = (), skip_any: Iterable[str] = ()) -> list[str]:
     """Every string in ``value`` (an event: dicts' values, lists, messages' ids and
     parameters), at any depth; ``skip``: top-level keys not looked into; ``skip_any``: keys
-    not looked into at any depth."""
+    not looked into at any depth. (A list, gathered in one loop: it runs on every append.)"""
     top, anywhere = set(skip), set(skip_any)
+    found: list[str] = []
     stack: list[Any] = (
         [item for key, item in value.items() if key not in top | anywhere]
         if isinstance(value, Mapping)
@@ -41,21 +42,22 @@ def strings(value: Any, *, skip: Iterable[str] = (), skip_any: Iterable[str] = (
         item = stack.pop()
         kind = type(item)  # JSON's own types first: an event as stored holds nothing else
         if kind is str:
-            yield item
+            found.append(item)
         elif kind is dict:
-            stack.extend(item[key] for key in item if key not in anywhere)
+            stack.extend([item[key] for key in item if key not in anywhere])
         elif kind is list:
             stack.extend(item)
         elif item is None or kind in (int, float, bool):
             continue
         elif isinstance(item, str):
-            yield item
+            found.append(item)
         elif isinstance(item, Message):
             stack.append(item.to_json())
         elif isinstance(item, Mapping):
-            stack.extend(found for key, found in item.items() if key not in anywhere)
+            stack.extend([value for key, value in item.items() if key not in anywhere])
         elif isinstance(item, list | tuple | set | frozenset):
             stack.extend(item)
+    return found
 
 
 @functools.lru_cache(maxsize=256)

@@ -67,6 +67,7 @@ class ActionForm:
         self.needed: NeedDie | None = None
         self._dice = SeededDice(seed)
         self._listeners: list[Listener] = []
+        self._acting = False  # an action of this form is being taken (perform)
         self._followed = self._current()
         self.actor = self._followed or self._first_present()
         self._unsubscribe = encounter.subscribe(self._on_encounter)
@@ -193,6 +194,7 @@ class ActionForm:
         info = self._chosen()
         source = self._source(typed)
         self.needed = None
+        self._acting = True  # the encounter's news is shown once, with the result, below
         try:
             result = self.encounter.act(
                 self.actor,
@@ -208,6 +210,8 @@ class ActionForm:
             self.needed = need
             self._notify()
             raise
+        finally:
+            self._acting = False
         self._reset_action("")  # taken: nothing of it carries into the next action
         self.result = result
         self._notify()
@@ -311,7 +315,8 @@ class ActionForm:
             self.actor = self._first_present()
             self._followed = ""  # the actor comes back (revived, its removal undone): followed
             self._reset_action("")
-        self._notify()
+        if not self._acting:
+            self._notify()
 
     def _notify(self) -> None:
         for listener in list(self._listeners):

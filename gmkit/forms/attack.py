@@ -472,6 +472,7 @@ class AttackForm:
             self.applied = False
         if shown is not None:  # the last attack's result, applied: shown, its dice forgotten
             self.dice.result, self.applied = shown, True
+        before = self.offered
         self.offered = offered_for(self, state, self._offers)
         self._fix_selections(state)
         self._build_request()
@@ -479,6 +480,8 @@ class AttackForm:
         if self.reaction and self.reaction not in [c.id for c in self.offered.reactions]:
             self.reaction = ""  # not offered against this attack
             self._build_request()
+        if self.offered == before:
+            self.offered = before  # the same offer: a panel sees it is the one on screen
         self._notify()
 
     def _fix_selections(self, state: EncounterState) -> None:

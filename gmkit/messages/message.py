@@ -89,7 +89,8 @@ _SET = object.__setattr__
 class Message:
     """An id of the catalogs and its parameters (see the module docstring)."""
 
-    __slots__ = ("default", "id", "params")
+    __slots__ = ("_hash", "default", "id", "params")
+    _hash: int  # set when first hashed
 
     id: str
     params: tuple[tuple[str, Param], ...]
@@ -160,12 +161,19 @@ class Message:
         return dict(self.params)
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         if not isinstance(other, Message):
             return NotImplemented
         return (self.id, self.params, self.default) == (other.id, other.params, other.default)
 
     def __hash__(self) -> int:
-        return hash((self.id, self.params, self.default))
+        try:
+            return self._hash  # worked out once: a message is immutable (and keys the words)
+        except AttributeError:
+            found = hash((self.id, self.params, self.default))
+            _SET(self, "_hash", found)
+            return found
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v!r}" for k, v in self.params)

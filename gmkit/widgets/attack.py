@@ -40,6 +40,7 @@ from traitlets import Bool, Unicode
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.forms import DICE_MODES, AttackForm
+from gmkit.forms.offered import Offered
 from gmkit.messages import Message, Text, render
 from gmkit.systems import choices
 from gmkit.systems.base import AttackResult
@@ -92,6 +93,11 @@ def _words(text: Text) -> str:
     return render(text, LANGUAGE.value)
 
 
+def _same_key(key: tuple[Any, ...], shown: tuple[Any, ...]) -> bool:
+    """What the dropdowns were made from is the same (the offer itself, not an equal one)."""
+    return key[0] is shown[0] and key[1:] == shown[1:]
+
+
 class AttackPanel(widgets.VBox):
     """An attack from selection to applied effects (see the module docstring)."""
 
@@ -118,6 +124,7 @@ class AttackPanel(widgets.VBox):
         self._shown_attacker: str | None = None  # whose choices the editors were opened for
         self._closed = False
         self._renders = 0  # how many times the panel was shown (a method shows it once)
+        self._options_shown: tuple[tuple[Any, ...], list[tuple[str, list[Any]]]] | None = None
         self.form = AttackForm(encounter, seed=seed, follow_actor=follow_actor)
         self._build()
         super().__init__(children=self._layout(with_style), **kwargs)
@@ -576,41 +583,30 @@ class AttackPanel(widgets.VBox):
         return f"<p>{t('actions_left')}: {left}</p>"
 
     def _sync_controls(self) -> None:
-        """Each control to what the form holds; only what differs is sent."""
+        """Each control to what the form holds; only what differs is sent. The choices'
+        words are made again only when the offer, the names or the language changed."""
         form, offered = self.form, self.form.offered
-        _set(self.attacker_box, description=t("attacker"))
-        names = [(self._name(i), i) for i in offered.attackers]
-        _choose(self.attacker_box, names, form.attacker or None)
-        _set(self.weapon_box, description=t("weapon"))
-        weapons = [(named(self.game, weapon), weapon) for weapon in offered.weapons]
-        _choose(self.weapon_box, weapons, form.weapon or None)
-        _set(self.mode_box, description=t("mode"))
-        modes = [(_words(c.label), c.id) for c in offered.modes]
-        _choose(self.mode_box, modes, form.mode or None)
-        _set(self.action_box, description=t("action"))
-        actions = [(_words(c.label), c.id) for c in offered.actions]
-        _choose(self.action_box, actions, form.action or None)
-        _set(self.target_box, description=t("target"))
-        targets = [(self._name(i), i) for i in offered.targets]
-        _choose(self.target_box, targets, form.target or None)
-        _set(self.location_box, description=label("location", "Location"))
-        locations = [(_words(location_name(loc)), loc) for loc in offered.locations]
-        _choose(self.location_box, locations, form.location or None)
+        people = [self._name(i) for i in (*offered.attackers, *offered.targets)]
+        key = (offered, people, form.unit, LANGUAGE.value)
+        if self._options_shown is None or not _same_key(key, self._options_shown[0]):
+            self._options_shown = (key, self._choices(offered, people))
+        made = self._options_shown[1]
+        boxes = (self.attacker_box, self.weapon_box, self.mode_box, self.action_box)
+        boxes += (self.target_box, self.location_box, self.reaction_box, self.dice_box)
+        chosen = (form.attacker, form.weapon, form.mode, form.action, form.target, form.location)
+        values = (*(value or None for value in chosen), form.reaction, form.dice.mode)
+        for box, (description, options), value in zip(boxes, made, values, strict=True):
+            _set(box, description=description)
+            _choose(box, options, value)
         _set(self.location_box.layout, display="" if offered.locations else "none")
         _set(self.distance_box, description=f"{t('distance')} ({form.unit})")
         _set(self.distance_box, value="" if form.distance is None else f"{form.distance:g}")
-        _set(self.reaction_box, description=t("reaction"))
-        none = label("no_reaction", "none")
-        reactions = [(none, ""), *((_words(c.label), c.id) for c in offered.reactions)]
-        _choose(self.reaction_box, reactions, form.reaction)
         shown = bool(offered.reactions or offered.reactions_refused)
         _set(self.reaction_box.layout, display="" if shown else "none")
         _set(self.budget_box, description=label("check_budget", "Action budget"))
         _set(self.budget_box, value=form.budget)
         _set(self.secret_box, description=t("gm_only"))
         _set(self.secret_box, value=form.secret)
-        dice = [(t("gmkit_rolls"), "seeded"), (t("physical_dice"), "physical")]
-        _choose(self.dice_box, dice, form.dice.mode)
         _set(self.seed_box, description=label("seed", "Seed"))
         _set(self.seed_box, value="" if form.dice.seed is None else str(form.dice.seed))
         _set(self.resolve_button, description=t("resolve"))
@@ -618,6 +614,25 @@ class AttackPanel(widgets.VBox):
         _set(self.undo_button, description=t("undo"))
         self._circumstances.sync(self.form, self.circumstances_open)
         self._options.sync(self.form, self.options_open)
+
+    def _choices(self, offered: Offered, people: list[str]) -> list[tuple[str, list[Any]]]:
+        """Each dropdown's label and options, in the GM's language, in the order
+        :meth:`_sync_controls` sets them."""
+        count = len(offered.attackers)
+        none = label("no_reaction", "none")
+        return [
+            (t("attacker"), list(zip(people[:count], offered.attackers, strict=True))),
+            (t("weapon"), [(named(self.game, weapon), weapon) for weapon in offered.weapons]),
+            (t("mode"), [(_words(c.label), c.id) for c in offered.modes]),
+            (t("action"), [(_words(c.label), c.id) for c in offered.actions]),
+            (t("target"), list(zip(people[count:], offered.targets, strict=True))),
+            (
+                label("location", "Location"),
+                [(_words(location_name(loc)), loc) for loc in offered.locations],
+            ),
+            (t("reaction"), [(none, ""), *[(_words(c.label), c.id) for c in offered.reactions]]),
+            ("", [(t("gmkit_rolls"), "seeded"), (t("physical_dice"), "physical")]),
+        ]
 
 
 __all__ = ["DICE_MODES", "AttackPanel"]

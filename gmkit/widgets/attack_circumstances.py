@@ -39,14 +39,17 @@ class CircumstanceEditor(FoldedSection):
     def sync(self, form: AttackForm, open_: bool) -> None:
         """Show what ``form`` holds: the line, the toggle, and the controls when open."""
         offered = form.offered.circumstances
-        names = {choice.id: words(choice.label) for choice in offered}
         by_id = {choice.id: choice for choice in offered}
         pin = " \N{PUSHPIN}"  # kept for the fight
         chosen = [
-            (names[key] if value is True else f"{names[key]} {_value(by_id[key], value)}")
+            (
+                words(by_id[key].label)
+                if value is True
+                else f"{words(by_id[key].label)} {_value(by_id[key], value)}"
+            )
             + (pin if key in form.pinned else "")
             for key, value in form.in_effect.items()
-            if key in names
+            if key in by_id
         ]
         summary = html.escape(", ".join(chosen) or words(Message("widgets.none_set")))
         _set(self.line, value=f"<b>{html.escape(t('circumstances'))}</b>: {summary}")

@@ -102,7 +102,7 @@ def refused_html(title: str, refused: Mapping[str, Text], names: Mapping[str, Te
     if not refused:
         return ""
     items = "".join(
-        f"<li><b>{_T(names.get(key, key))}</b>: {_T(why)}</li>" for key, why in refused.items()
+        [f"<li><b>{_T(names.get(key, key))}</b>: {_T(why)}</li>" for key, why in refused.items()]
     )
     return (
         f"<details class='gmkit-refused'><summary>{_E(title)}</summary><ul>{items}</ul></details>"

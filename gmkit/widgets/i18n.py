@@ -39,10 +39,22 @@ LANGUAGE = Language()
 def t(key: str, language: str | None = None) -> str:
     """The label ``key`` (``widgets.<key>`` in the catalogs) in ``language`` (default: the
     current one); the key itself when no catalog has it."""
-    message_id = f"widgets.{key}"
-    if catalogs().english(message_id) is None:
+    found = catalogs()
+    if _LABELS_FROM[0] is not found:
+        _LABELS.clear()
+        _LABELS_FROM[0] = found
+    message = _LABELS.get(key, False)
+    if message is False:  # first asked: the catalogs' message, or None when they have none
+        message_id = f"widgets.{key}"
+        known = found.english(message_id) is not None
+        message = _LABELS[key] = Message(message_id) if known else None
+    if message is None:
         return key
-    return render(Message(message_id), language or LANGUAGE.value)
+    return render(message, language or LANGUAGE.value)
+
+
+_LABELS: dict[str, Message | None] = {}  # a label's message, made once (its words: render's)
+_LABELS_FROM: list[object] = [None]  # the catalogs they were read from
 
 
 def words(text: Text | None, language: str | None = None) -> str:

@@ -89,7 +89,7 @@ def _shown(outcome: Any) -> str:
 def _ordered(dist: Dist[Any]) -> list[Any]:
     """The outcomes of ``dist``: numbers in order, anything else in the order the odds list."""
     outcomes = list(dist)
-    if all(isinstance(o, int) and not isinstance(o, bool) for o in outcomes):
+    if all([isinstance(o, int) and not isinstance(o, bool) for o in outcomes]):
         return sorted(outcomes)
     return outcomes
 

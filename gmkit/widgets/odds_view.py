@@ -106,6 +106,7 @@ class OddsView(widgets.VBox):
         self._closed = False
         self._curve_on = False  # the button was pressed (and not pressed again to hide)
         self._shown: tuple[object, ...] | None = None  # what _render last put on screen
+        self._chart_options: tuple[object, tuple[tuple[str, str], ...]] = (None, ())
         self._kept: OrderedDict[tuple[Any, ...], list[tuple[AttackRequest, Odds]]] = OrderedDict()
         self._shared = shared = Shared()
         self.title_html = shared.make(widgets.HTML)
@@ -267,7 +268,10 @@ class OddsView(widgets.VBox):
         self._syncing = True
         try:
             box = self.chart_box
-            options = tuple((chart_name(name), name) for name in self._charts)
+            key = (tuple(self._charts), LANGUAGE.value)
+            if self._chart_options[0] != key:  # the charts' names, made once per set
+                self._chart_options = (key, tuple([(chart_name(n), n) for n in self._charts]))
+            options = self._chart_options[1]
             value = self.chart if self._charts else None
             with box.hold_sync():  # what changed, in one message (unchanged: nothing sent)
                 _set(box, description=label("chart", "Chart"))

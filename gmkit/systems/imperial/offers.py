@@ -182,6 +182,14 @@ class ImperialOffers:
         return tuple(found)
 
     def reactions(self) -> tuple[Choice, ...]:
+        sources = (catalog.actions(self.game), catalogs())
+        made = self._kept("reactions", sources)
+        if made is None:
+            made = self._reactions()
+            self._made["reactions"] = (sources, made)
+        return made
+
+    def _reactions(self) -> tuple[Choice, ...]:
         return tuple(
             reaction_choice(
                 item.id,
