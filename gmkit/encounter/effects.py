@@ -19,11 +19,9 @@ The event records what that gave (:meth:`Application.record`)::
 
 ``changes`` are the sheets the rules changed, as they are after every effect. ``generic`` are
 the effects the encounter applied itself, in order, follow-ups included (notes too, for the
-log: they change nothing), a condition with the moment its rounds tick (``ticks``):
-at the end of the bearer's turns, but the start of them for a condition the combatant gains
-in its own turn (or its side's), so that an action's "until your next turn" (rounds 1) ends
-when that turn begins while a "stunned for 1 round" dealt by a foe costs the bearer its next
-turn.
+log: they change nothing), a condition with the moment its rounds tick (``ticks``): its kind's
+declared one (a 40k stun: the end of the bearer's turn), else the end of the bearer's turns,
+or their start for one gained in its own turn (or side's): "until your next turn" (rounds 1).
 ``follow_ups`` are the follow-ups the rules caused and that were applied, wherever they went
 (for the log only). Folding such an event only sets those values (:func:`apply_recorded`): a
 replay never runs the rules again, so rules fixed later never rewrite an old fight. An event
@@ -60,6 +58,7 @@ from gmkit.messages import Message, Param, Text, from_json
 from gmkit.sheets import load_sheet
 from gmkit.sheets.base import Sheet
 from gmkit.systems.base import Effect
+from gmkit.systems.conditions import book
 from gmkit.systems.turns import turn_structure
 
 LIMIT = 500
@@ -215,7 +214,7 @@ def application(
             if rules is not None:
                 answer = _ask(rules, sheets.get(combatant.id, combatant.sheet), effect)
         if answer is None:
-            generic.append((evolve(effect, target=combatant.id), _ticks(state, combatant)))
+            generic.append((evolve(effect, target=combatant.id), _ticks(state, combatant, effect)))
             continue
         sheet, caused = answer
         if sheet.game != state.game:
@@ -243,9 +242,12 @@ def application(
     return Application(changes, tuple(generic), tuple(follow_ups), tuple(unapplied))
 
 
-def _ticks(state: EncounterState, bearer: Combatant) -> Tick:
-    """When the rounds of a condition ``bearer`` gains now tick: at the start of its turns if
-    it is gaining it in its own turn (or its side's), else at the end of them."""
+def _ticks(state: EncounterState, bearer: Combatant, effect: Effect) -> Tick:
+    """When the rounds of a condition ``bearer`` gains now tick: its kind's declared ``ticks``,
+    else the start of its turns if gained in its own turn (or its side's), else their end."""
+    name = effect.condition or effect.kind
+    if effect.kind in CONDITIONS and (found := book(state.game).ticks(name)):
+        return found
     if not state.started:
         return "end_of_turn"
     current = state.current

@@ -12,6 +12,7 @@ from gmkit.encounter.dues import dues_between, phase_of
 from gmkit.encounter.permits import Permit, may_act, may_react, may_take
 from gmkit.encounter.situation import Situation, situation_of
 from gmkit.encounter.state import Tick
+from gmkit.encounter.terms import condition_note
 from gmkit.errors import RulesError
 from gmkit.games import game as find_game
 from gmkit.messages import Message, Text
@@ -289,9 +290,11 @@ class TurnCommands(EncounterCore):
         rounds: int | None = None,
         ticks: Tick = "end_of_turn",
         reminder: str = "",
-    ) -> None:
+    ) -> Message | None:
         """Put ``name`` on a combatant for ``rounds`` (None: until removed), counting down
-        when ``ticks`` says (start or end of the bearer's turn, or end of round)."""
+        when ``ticks`` says (start or end of the bearer's turn, or end of round). Returns why
+        it is a note no rule reads (a name the game does not declare, or a payload its
+        condition does not carry), None for a condition of the game: the GM is told so."""
         self._append(
             {
                 "kind": "condition",
@@ -302,6 +305,7 @@ class TurnCommands(EncounterCore):
                 "reminder": reminder,
             }
         )
+        return condition_note(self.game, name)
 
     def remove_condition(self, ident: str, name: str) -> None:
         self._append({"kind": "condition_removed", "id": self.combatant(ident).id, "name": name})

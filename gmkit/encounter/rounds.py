@@ -2,6 +2,14 @@
 at the start and end of turns and at a round's end, declared triggers expiring, and the
 reminders all of that asks the GM for (messages, in the reader's language when shown).
 
+This is the one place a condition's rounds count down and end (:func:`_tick`): each condition
+ticks at the moment recorded with it when it was gained (the one its game declares, or the
+encounter's rule: :func:`gmkit.encounter.effects.application`), so a log replays the same
+whatever the rules of the day. What ends a condition on an occasion rather than a moment (an
+attack, an action, a reaction: the Aim) the rules say with their effects, from the same
+declarations (``systems.conditions.ConditionBook.ended``). Who is out of the fight (Next passes
+over them) is the game's declared ``fallen`` conditions (``systems.conditions.fallen``).
+
 Pure functions of the state, called by the fold of the events that start the fight, change
 the turn and delay (:mod:`gmkit.encounter.fold`).
 """
@@ -12,7 +20,7 @@ from gmkit.encounter.state import Combatant, EncounterState, evolve
 from gmkit.encounter.terms import condition_name
 from gmkit.errors import RulesError
 from gmkit.messages import Message, Text, as_message
-from gmkit.systems.turns import turn_structure
+from gmkit.systems.conditions import fallen as fallen_of
 
 
 def _can_act(state: EncounterState, ident: str) -> bool:
@@ -23,7 +31,7 @@ def _can_act(state: EncounterState, ident: str) -> bool:
         return False
     if state.settings.get("skip_fallen", True) is False:
         return True
-    return not any(name in combatant.conditions for name in turn_structure(state.game).fallen)
+    return not any(name in combatant.conditions for name in fallen_of(state.game))
 
 
 def begin_turn(state: EncounterState, *, skip_first: bool = False) -> EncounterState:
@@ -116,7 +124,7 @@ def advance(state: EncounterState) -> EncounterState:
     The same steps as :func:`_step` and :func:`begin_turn` (the tests hold it to them state for
     state), on one copy of the combatants and one new state: a fold of a long log calls this
     for most of its events."""
-    fallen = turn_structure(state.game).fallen
+    fallen = fallen_of(state.game)
     skip_fallen = state.settings.get("skip_fallen", True) is not False
     order = state.order
     combatants = state.combatants

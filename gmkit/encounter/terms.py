@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from gmkit.messages import Message, catalogs
+from gmkit.systems.conditions import Note, book
 from gmkit.systems.turns import ACTION_TYPES, action_type_name
 
 BANDS = ("unhurt", "hurt", "bloodied", "down")
@@ -53,17 +54,19 @@ def condition_name(game: str, key: str) -> Message:
 
 
 def known_conditions(game: str) -> tuple[str, ...]:
-    """The condition keys the game's catalogs name (``<game>.condition.<key>``), as the state
-    keeps them: the catalog's English where it is the key itself (lower case: "out of action",
-    "stunned"), else the id's last part (the 40k catalogs' "Stunned" is kept as "stunned"). A
-    panel offers them; the GM may still type a condition of their own."""
-    prefix = f"{game}.condition."
-    found: list[str] = []
-    for message_id, entry in catalogs().templates.items():
-        if message_id.startswith(prefix):
-            english = entry.english
-            found.append(english if english == english.lower() else message_id[len(prefix) :])
-    return tuple(dict.fromkeys(found))
+    """The conditions the game declares (``systems.conditions``), as the state keeps them
+    ("stunned", "out of action", "on_fire"), in the order its rules weigh them. A panel offers
+    them; the GM may still type a condition of their own, which is a note
+    (:func:`condition_note`)."""
+    return tuple(book(game).kinds)
+
+
+def condition_note(game: str, name: str) -> Message | None:
+    """Why ``name`` is a note no rule of ``game`` reads (a name the game does not declare, or a
+    payload its condition does not carry: ``"aimed: at the door"``), or None for a condition of
+    the game."""
+    found = book(game).of(name)
+    return found.why if isinstance(found, Note) else None
 
 
 def action_name(game: str, key: str) -> Message:
@@ -97,6 +100,7 @@ __all__ = [
     "action_name",
     "band_name",
     "condition_name",
+    "condition_note",
     "effect_kind_name",
     "known_conditions",
     "phase_name",

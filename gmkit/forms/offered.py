@@ -22,12 +22,14 @@ from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.messages import Message, Text
 from gmkit.systems import choices
 from gmkit.systems.base import AttackChoices, AttackRequest, Choice
+from gmkit.systems.conditions import out_of_the_fight as declared_out
 
 if TYPE_CHECKING:
     from gmkit.forms.attack import AttackForm
 
-OUT_OF_THE_FIGHT = frozenset({"dead", "out of action", "out_of_action", "slain", "unconscious"})
-"""Conditions that make a combatant no default target."""
+OUT_OF_THE_FIGHT = declared_out()
+"""Conditions that make a combatant no default target: those the games declare so
+(``systems.conditions``: dead, out of action, unconscious)."""
 
 CACHED = 64
 """What the rules offer, kept for this many (attacker, weapon, mode, conditions) at most."""

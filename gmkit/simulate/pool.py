@@ -35,11 +35,9 @@ from gmkit.simulate.fighters import Fight, Fighter, Option
 from gmkit.simulate.tables import OUT, RowBuilder, Tables
 from gmkit.systems import choices
 from gmkit.systems.base import AttackRequest
+from gmkit.systems.conditions import out_of_the_fight
 from gmkit.systems.health import health
 from gmkit.systems.turns import turn_structure
-
-OUT_CONDITIONS = frozenset({"dead", "unconscious", "out of action", "out_of_action", "slain"})
-"""Conditions that take a combatant out before the first round."""
 
 _CACHE: dict[tuple[Any, ...], PoolOdds | None] = {}
 
@@ -124,7 +122,8 @@ class Pool:
 def pool_of(fight: Fight, fighter: Fighter) -> Pool:
     left, _ = health(fighter.sheet, fighter.counters)
     floor = 1 if fight.game == "wfb6" or is_horde(fighter.sheet) else 0
-    out = bool(OUT_CONDITIONS & set(fighter.conditions)) or left < floor
+    # the conditions that take a combatant out before the first round: the game's declared
+    out = bool(out_of_the_fight((fight.game,)) & set(fighter.conditions)) or left < floor
     return Pool(left, floor, out)
 
 

@@ -60,6 +60,27 @@ class Restriction:
     actions: frozenset[str] | None = None
     no_reactions: bool = False
 
+    def forbids(
+        self,
+        action_type: str,
+        action: str = "",
+        spent: Mapping[str, int] | None = None,
+        costs: Mapping[str, int] | None = None,
+    ) -> bool:
+        """Whether it forbids an action ``action`` (catalog id, "" for any) of ``action_type``
+        costing ``costs``, having ``spent`` these turn pools (none: a fresh turn)."""
+        spent, costs = spent or {}, costs or {}
+        return (
+            self.no_actions
+            or (self.types is not None and action_type not in self.types)
+            or (self.actions is not None and bool(action) and action not in self.actions)
+            or any(
+                spent.get(pool, 0) + costs.get(pool, 0) > cap
+                for pool, cap in self.caps.items()
+                if costs.get(pool, 0)
+            )
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ActionInfo:
@@ -329,21 +350,11 @@ def restriction_problems(
 ) -> list[Message]:
     """Why the restrictions forbid ``name`` an action ``action`` (catalog id, "" for any) of
     ``action_type`` costing ``costs``, having ``spent`` these turn pools; [] when none does."""
-    reasons: list[Message] = []
-    for rule in restrictions:
-        barred = (
-            rule.no_actions
-            or (rule.types is not None and action_type not in rule.types)
-            or (rule.actions is not None and bool(action) and action not in rule.actions)
-            or any(
-                spent.get(pool, 0) + costs.get(pool, 0) > cap
-                for pool, cap in rule.caps.items()
-                if costs.get(pool, 0)
-            )
-        )
-        if barred:
-            reasons.append(Message("turns.permit.restricted", name=name, why=rule.why))
-    return reasons
+    return [
+        Message("turns.permit.restricted", name=name, why=rule.why)
+        for rule in restrictions
+        if rule.forbids(action_type, action, spent, costs)
+    ]
 
 
 __all__ = [

@@ -44,7 +44,9 @@ from gmkit.errors import GmkitError
 from gmkit.messages import Message
 from gmkit.sheets.dark_heresy import ImperialCharacter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
+from gmkit.systems.conditions import ConditionBook
 from gmkit.systems.imperial import effects as imperial_effects
+from gmkit.systems.imperial.kinds import book as condition_book
 from gmkit.systems.imperial.resolve import resolve_attack
 from gmkit.systems.imperial.resolve_fire import JamClearing, clear_jam
 from gmkit.systems.imperial.setup import AttackSetup
@@ -151,6 +153,11 @@ class ImperialSystem:
                 )
                 raise GmkitError(problem)
         return resolve_attack(request, source, setup)
+
+    @property
+    def conditions(self) -> ConditionBook:
+        """The game's conditions, from its conditions.yaml (:mod:`gmkit.systems.imperial.kinds`)."""
+        return condition_book(self.game)
 
     def initiative(
         self, combatants: Sequence[ImperialCharacter], source: DiceSource

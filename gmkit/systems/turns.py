@@ -18,13 +18,14 @@ The encounter reads these values and holds no rule of its own:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
 from gmkit.messages import Message
 from gmkit.sheets.base import Sheet
+from gmkit.systems.conditions import DeclaredFallen
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,10 @@ class TurnStructure:
     reaction_conditions: Mapping[str, ReactionCondition] = field(default_factory=dict)
     initiative_base_name: str = ""
     # conditions that take a combatant out of the fight: Next passes over their turns (the
-    # encounter's setting ``skip_fallen``, on by default) and they may take no action
-    fallen: tuple[str, ...] = ()
+    # encounter's setting ``skip_fallen``, on by default) and they may take no action. The
+    # built-in games declare them with their conditions (``systems.conditions``: read here as
+    # ``DeclaredFallen``); a game that declares no conditions may name them here
+    fallen: Sequence[str] = ()
     # sides games: the action types each phase allows (free ones are allowed in any); a phase
     # not listed allows every type
     phase_actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -95,7 +98,7 @@ FORTY_K = TurnStructure(
     initiative_base=_agility_bonus,
     initiative_base_name="Agility Bonus",
     reaction_conditions=REACTION_CONDITIONS,
-    fallen=("dead",),
+    fallen=DeclaredFallen("dark_heresy", "deathwatch"),
 )
 
 WFRP2 = TurnStructure(
@@ -107,7 +110,7 @@ WFRP2 = TurnStructure(
     initiative_base=_agility,
     initiative_base_name="Agility",
     reaction_conditions={"all_out_attack": _ALL_OUT_ATTACK},
-    fallen=("dead",),
+    fallen=DeclaredFallen("wfrp2"),
 )
 NECROMUNDA = TurnStructure(
     kind="sides",
@@ -121,7 +124,7 @@ NECROMUNDA = TurnStructure(
         "free": {},
     },
     phases=("movement", "shooting", "close combat", "recovery"),
-    fallen=("out of action",),
+    fallen=DeclaredFallen("necromunda"),
     phase_actions={
         "movement": ("move", "run", "charge"),
         "shooting": ("shoot",),
@@ -144,7 +147,7 @@ WFB6 = TurnStructure(
         "free": {},
     },
     phases=("movement", "magic", "shooting", "close combat"),
-    fallen=("dead",),
+    fallen=DeclaredFallen("wfb6"),
     phase_actions={
         "movement": ("move", "march", "charge"),
         "magic": ("cast",),

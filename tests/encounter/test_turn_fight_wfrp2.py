@@ -138,7 +138,7 @@ def test_a_wfrp_fight_by_the_rules_of_the_turn(sheet: SheetFactory, refused: Ref
     refused(
         fight,
         lambda: fight.attack("ungor-snitch", "Spear", "elsa-wendt", EnteredDice([10, 5])),
-        "Ungor Snitch is stunned and can take no action of any kind",
+        "Ungor Snitch is stunned: no action of any kind",  # the resolver gives the permit's reason
     )
     assert not fight.may_react("ungor-snitch", "dodge").allowed
 

@@ -19,8 +19,8 @@ from gmkit.systems.imperial.conditions import (
     gain,
     lose,
     reminders,
-    tick,
 )
+from gmkit.systems.imperial.kinds import book
 from gmkit.systems.imperial.modifiers import attack_setup, clear_caches, defence_modifiers
 from gmkit.systems.tables import table
 
@@ -237,22 +237,19 @@ def test_defence_modifiers_of_the_target(fighter):
 
 
 def test_stun_counts_down_at_the_end_of_the_bearers_turn():
-    active: dict[str, int | None] = {"stunned": 2, "prone": None}
-    assert tick(active, "start_of_turn") == active
-    once = tick(active, "end_of_turn")
-    assert once == {"stunned": 1, "prone": None}
-    assert tick(once, "end_of_round") == once
-    assert tick(once, "end_of_turn") == {"prone": None}
+    # the book says when each ends; the encounter ticks them (tests/encounter/test_expiry.py)
+    kinds = book("dark_heresy").kinds
+    assert (kinds["stunned"].ends, kinds["stunned"].ticks) == (("end_of_turn",), "end_of_turn")
+    assert (kinds["prone"].ends, kinds["prone"].ticks) == (("removed",), None)
 
 
 def test_surprise_ends_with_the_round_and_action_states_at_the_next_turn():
-    assert tick({"surprised": 1}, "end_of_turn") == {"surprised": 1}
-    assert tick({"surprised": 1}, "end_of_round") == {}
-    states = {"running": None, "defensive_stance": None, "all_out_attack": None, "lost_eye": None}
-    assert tick(states, "end_of_round") == states
-    assert tick(states, "start_of_turn") == {"lost_eye": None}
-    with pytest.raises(RulesError, match=r"field 'when'"):
-        tick(states, "dawn")
+    kinds = book("deathwatch").kinds
+    assert kinds["surprised"].ticks == "end_of_round"
+    states = ("running", "defensive_stance", "all_out_attack")
+    assert [kinds[key].ends for key in states] == [("start_of_turn",)] * 3
+    assert kinds["lost_eye"].ends == ("removed",)
+    assert kinds["aimed"].ends == ("start_of_turn", "when_acts")
 
 
 def test_reminders_for_fire_blood_loss_and_pinning():
@@ -301,10 +298,12 @@ def test_every_condition_the_rules_give_is_in_the_catalog(game):
 
 
 def test_the_new_conditions_tick_and_remind():
-    assert tick({"feinted": 1, "grappled": None, "grappling": None}, "end_of_round") == {
-        "grappled": None,
-        "grappling": None,
-    }
+    kinds = book("dark_heresy").kinds
+    assert [kinds[key].ticks for key in ("feinted", "grappled", "grappling")] == [
+        "end_of_round",
+        None,
+        None,
+    ]
     assert "Full Action" in str(reminders(["grappling"], "start_of_turn")[0].text)
     assert str(reminders(["jammed"], "on_gain")[0].text).startswith("the weapon cannot fire")
     assert "flees" in str(reminders(["broken"], "on_gain")[0].text)
@@ -321,7 +320,8 @@ def test_the_controller_of_a_grapple_takes_the_grapple_action_and_the_broken_onl
 
 
 def test_a_jam_as_the_encounter_names_it_refuses_that_weapon_only(fighter):
-    assert tick({"jammed: Lasgun": None, "feinted": 1}, "end_of_round") == {"jammed: Lasgun": None}
+    jammed = book("dark_heresy").of("jammed: Lasgun")
+    assert (jammed.kind.id, jammed.value, jammed.kind.ends) == ("jammed", "Lasgun", ("removed",))
 
     def setup(weapon: str, **options: Any) -> Any:
         options = {"attacker_conditions": ["jammed: Lasgun"], **options}

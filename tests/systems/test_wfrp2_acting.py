@@ -135,7 +135,8 @@ def test_delay_ends_the_turn_the_encounter_keeping_the_half_action() -> None:
 
 
 def test_a_stunned_actor_and_an_attack_as_an_action_are_refused() -> None:
-    with pytest.raises(RulesError, match="is stunned and can take no action of any kind"):
+    # the permits' reason, from the same book (systems/wfrp2/conditions.py)
+    with pytest.raises(RulesError, match="is stunned: no action of any kind, not even a free"):
         act("ready", [], "stunned")
     with pytest.raises(RulesError, match=r"unknown action 'standard_attack'.*the actions: run"):
         act("standard_attack", [])
@@ -190,9 +191,10 @@ def test_the_resolver_refuses_a_stunned_attacker() -> None:
     )
     with pytest.raises(RulesError) as caught:
         SYSTEM.resolve_attack(request, source)
+    # the permits' own reason (one mapping: systems/wfrp2/conditions.py)
     assert str(caught.value) == (
-        "Elsa Wendt is stunned and can take no action of any kind, not even a free one, nor "
-        "attack (002)"
+        "Elsa Wendt is stunned: no action of any kind, not even a free one, and no parry or "
+        "dodge (002)"
     )
     assert source.history == []
 

@@ -3,18 +3,20 @@
 :class:`ImperialTurns` (one for each game, ``ImperialTurns("dark_heresy")``) reads the
 game's catalogs, so that a GM's data files change it:
 
-- ``restrictions``: what the conditions a combatant bears forbid it, from their ``flags`` and
-  ``only_actions`` in conditions.yaml. ``no_actions`` (stunned, unconscious, surprised):
-  nothing at all, free actions included (and no reaction where ``no_reactions`` is flagged
-  too); ``one_half_action`` (Dark Heresy's pinned, 001): one half action's worth of the turn's
-  ``actions`` pool (``systems.turns.FORTY_K``), free actions besides; ``half_actions_only``
-  (Deathwatch's pinned, 004): half and free actions only; ``only_actions`` (grappled, broken):
+- ``restrictions``: what the conditions a combatant bears forbid it: the game's condition book
+  (:mod:`.kinds`), from their ``flags`` and ``only_actions`` in conditions.yaml.
+  ``no_actions`` (stunned, unconscious, surprised): nothing at all, free actions included (and
+  no reaction where ``no_reactions`` is flagged too); ``one_half_action`` (Dark Heresy's
+  pinned, 001): one half action's worth of the turn's ``actions`` pool
+  (``systems.turns.FORTY_K``), free actions besides; ``half_actions_only`` (Deathwatch's
+  pinned, 004): half and free actions only; ``only_actions`` (grappled, broken):
   those actions only; ``no_reactions`` alone (helpless, unaware, in a grapple): no Dodge nor
   Parry. The game's fallen conditions (dead) are the permits' own and give none here, nor do
   the conditions whose reactions ``systems.turns.REACTION_CONDITIONS`` counts (All Out Attack).
 - ``actions`` / ``perform_action``: the actions of actions.yaml that are no attack and no
   reaction (``acting_actions``): Aim, Brace, Ready, Delay, Move, Run, Reload, Clear Jam...
-- ``lapsed_by_reaction``: a reaction ends Aim's bonus (004: lost if a reaction comes first).
+- ``lapsed_by_reaction``: what a reaction ends, the book's ``ended``: Aim's bonus (004: lost
+  if a reaction comes first; conditions.yaml ``ends: [when_acts]``).
 - ``turn_rolls`` / ``roll_due``: the reminders of conditions.yaml that roll something
   (``acting_dues``): on fire, blood loss, the pinned Willpower test.
 """
@@ -37,14 +39,12 @@ from gmkit.systems.acting import (
     Restriction,
 )
 from gmkit.systems.base import Choice, Effect
-from gmkit.systems.imperial import acting_actions, acting_dues, melee
+from gmkit.systems.imperial import acting_actions, acting_dues
 from gmkit.systems.imperial.actions import Action, check_game, turn_actions
 from gmkit.systems.imperial.actions import actions as catalog
-from gmkit.systems.imperial.conditions import about
 from gmkit.systems.imperial.criticals import CriticalPrompt
+from gmkit.systems.imperial.kinds import book
 from gmkit.systems.imperial.restrictions import restriction_of
-
-AIMED = "aimed"
 
 
 class ImperialTurns(AgilityTieBreaks, NoTurnRules):
@@ -59,14 +59,8 @@ class ImperialTurns(AgilityTieBreaks, NoTurnRules):
         return f"ImperialTurns({self.game!r})"
 
     def restrictions(self, conditions: Iterable[str]) -> tuple[Restriction, ...]:
-        names = tuple(dict.fromkeys(conditions))
-        let_go = melee.freed(self.game, names)  # in melee: pinned binds no more (001, 004)
-        return tuple(
-            rule
-            for name in names
-            if about(name)[0] not in let_go
-            for rule in restriction_of(self.game, name)
-        )
+        """The game's book's (in melee pinned binds no more: 001, 004)."""
+        return book(self.game).restrictions(conditions)
 
     def actions(self) -> tuple[ActionInfo, ...]:
         """The actions of the catalogs that are no attack and no reaction (built once while
@@ -93,7 +87,7 @@ class ImperialTurns(AgilityTieBreaks, NoTurnRules):
         return acting_actions.perform(self.game, request, source)
 
     def lapsed_by_reaction(self, conditions: Iterable[str]) -> tuple[str, ...]:
-        return tuple(name for name in conditions if about(name)[0] == AIMED)
+        return book(self.game).ended(conditions, "reaction")
 
     def turn_rolls(self, moment: Moment, bearer: Bearer) -> tuple[Due, ...]:
         return acting_dues.turn_rolls(self.game, moment, bearer)

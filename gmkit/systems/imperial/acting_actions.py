@@ -46,7 +46,8 @@ from gmkit.systems.imperial.actions import (
     refuse,
     turn_actions,
 )
-from gmkit.systems.imperial.conditions import about, bearer_modifiers, conditions, lose, split_names
+from gmkit.systems.imperial.conditions import bearer_modifiers, conditions, lose, split_names
+from gmkit.systems.imperial.kinds import book
 from gmkit.systems.imperial.resolve import gained
 from gmkit.systems.imperial.resolve_fire import clear_jam
 from gmkit.systems.imperial.terms import action_type
@@ -89,10 +90,9 @@ def perform(game: str, request: ActionRequest, source: DiceSource) -> ActionResu
     name, held = request.actor.name, request.actor_standing.conditions
     handler = _HANDLERS.get(chosen.id, _noted)
     steps, effects, delays = handler(game, chosen, kind, request, source)
-    ended = [
+    ended = [  # what an action ends (the book's: the Aim, which a Delay keeps)
         Effect("remove_condition", name, condition=one, note=Message("imperial.acting.aim_lost"))
-        for one in held
-        if about(one)[0] == "aimed" and chosen.id != "delay"
+        for one in book(game).ended(held, "action", chosen.id)
     ]
     if "movement" in chosen.subtypes and "braced" in held:
         ended.append(lose(game, name, "braced"))

@@ -43,6 +43,7 @@ from gmkit.systems.imperial.actions import (
     refuse,
 )
 from gmkit.systems.imperial.circumstances import weapon_of
+from gmkit.systems.imperial.kinds import book
 from gmkit.systems.imperial.terms import action_type, mode_name, modes_named, weapon_class
 from gmkit.systems.percentile import LOCATIONS
 
@@ -273,17 +274,17 @@ def trained(sheet: Any, weapon: Any) -> bool:
     return "universal" in getattr(sheet, "weapon_training", {}).get(weapon.weapon_class, ())
 
 
-AIM_KINDS = ("half", "full")
-"""What an Aim the encounter keeps carries (conditions.yaml ``aimed`` ``carries``)."""
+AIMED = "aimed"  # the condition an Aim leaves (``acting_actions``)
 
 
 def standing_aim(request: AttackRequest) -> tuple[str, str] | None:
     """(the condition's name, the type) of the Aim the encounter says the attacker took
-    (``"aimed: full"`` among its conditions: ``gmkit.systems.imperial.acting``), if any."""
-    for name in request.attacker_standing.conditions:
-        head, _, kind = name.partition(":")
-        if head.strip() == "aimed" and kind.strip().casefold() in AIM_KINDS:
-            return name, kind.strip().casefold()
+    (``"aimed: full"`` among its conditions: ``gmkit.systems.imperial.acting``), if any: what
+    the game's book reads it as (conditions.yaml ``aimed`` ``carries``: half or full)."""
+    game = request.attacker.game
+    for held in book(game).held(request.attacker_standing.conditions):
+        if held.kind.id == AIMED and held.value:
+            return held.name, held.value.casefold()
     return None  # none, or the GM's words ("aimed: at the door"): a note, no Aim
 
 

@@ -21,16 +21,14 @@ a horde's broken; unconscious and dead from the effects; the critical tables' ow
 typo in the rules' code or data fails loudly. The functions taking ids (``condition_modifiers``,
 ``flags_of``, ``bearer_modifiers``...) refuse an unknown one too.
 
-The names a combatant bears in the encounter are the GM's as well ("behind the pews", another
-game's word): ``request_conditions`` reads only the ids the catalog knows from the request and
-``not_rule_conditions`` lists the other names, which ``attack_setup`` shows as a warning ("not
-a rule condition: ...") and the rules otherwise ignore; they never refuse an attack.
+The names a combatant bears are the GM's as well ("behind the pews"): ``request_conditions``
+reads only the ids the catalog knows and ``not_rule_conditions`` the other names (notes), which
+``attack_setup`` shows as a warning ("not a rule condition: ..."); they never refuse an attack.
 
-The encounter keeps active conditions as ``{id: rounds or None}`` and calls ``tick`` at the
-start and end of each turn and at the end of each round; ``reminders`` lists what the GM must
-roll or decide then (on-fire damage, the blood-loss death chance, the pinned Willpower test);
-those that roll something are the rolls due of ``acting_dues`` (the reminders' ``success``,
-``gains``, ``damage``... say what the roll does).
+The game's condition book (:mod:`.kinds`: each condition's endings as a ``ConditionKind``)
+tells the encounter when one ends (``gmkit.encounter.rounds`` ticks them); ``reminders`` lists
+what the GM must roll or decide then (on fire, blood loss, the pinned Willpower test); those
+that roll are the rolls due of ``acting_dues`` (``success``, ``gains``... say what they do).
 
 Choices where the texts are silent:
 
@@ -58,6 +56,7 @@ from typing import Any
 
 from gmkit.messages import Message, Text, render
 from gmkit.systems.base import AttackRequest, Effect, EffectKind, Modifier
+from gmkit.systems.conditions import Carries
 from gmkit.systems.imperial.actions import (
     ModifierSpec,
     check_game,
@@ -69,6 +68,7 @@ from gmkit.systems.imperial.actions import (
 from gmkit.systems.imperial.circumstances import condition_ids
 
 WHEN = ("start_of_turn", "end_of_turn", "end_of_round", "on_gain")
+EVENT_ENDINGS = ("when_acts", "after_attack", "when_hit")  # a condition's ``ends`` in the data
 PASSED_BY = ("sealed_armour",)  # what a reminder's test may be passed by without a die
 
 
@@ -119,16 +119,17 @@ class Condition:
     auto_fail: frozenset[str]
     reminders: tuple[Reminder, ...]
     ended_by: frozenset[str] = frozenset()  # actions that end it when its bearer takes them
-    # what it carries after a colon: the values it takes ("aimed: half"/"full"), "weapon" (a
-    # weapon's name: "jammed: Lasgun"), or nothing declared (a GM's words after it are a gloss)
-    carries: tuple[str, ...] | str | None = None
+    # what it carries after a colon: one of the values it takes ("aimed: half"/"full"), or a
+    # weapon's name ("jammed: Lasgun"); None: nothing (the GM's words after it make a note)
+    carries: Carries | None = None
+    ends: frozenset[str] = frozenset()  # what else ends it: when_acts, after_attack, when_hit
+    kept_by: frozenset[str] = frozenset()  # the actions a ``when_acts`` one outlasts
 
     def takes(self, payload: str) -> bool:
-        """Whether ``payload`` (what follows the colon) is something this condition carries:
-        a name with another payload is the GM's own words, no condition of the rules."""
-        if not payload or self.carries is None or isinstance(self.carries, str):
-            return True  # nothing after it, a gloss, or a weapon's name
-        return payload.casefold() in {value.casefold() for value in self.carries}
+        """Whether ``payload`` (what follows the colon) is something this condition carries
+        (``Carries.read``, the parse of ``gmkit.systems.conditions``): a name with another
+        payload is the GM's own words, no condition of the rules."""
+        return not payload or (self.carries is not None and self.carries.read(payload) is not None)
 
     @property
     def label(self) -> Message:
@@ -187,16 +188,26 @@ def _condition(raw: Mapping[str, Any], game: str) -> Condition:
         auto_fail=frozenset(raw.get("auto_fail") or ()),
         reminders=tuple(reminders),
         ended_by=frozenset(raw.get("ended_by") or ()),
-        carries=_carries(raw.get("carries")),
+        carries=_carries(raw.get("carries"), where),
+        ends=_ends(raw.get("ends"), where),
+        kept_by=frozenset(raw.get("kept_by") or ()),
     )
 
 
-def _carries(raw: Any) -> tuple[str, ...] | str | None:
-    if raw is None:
-        return None
+def _carries(raw: Any, where: str) -> Carries | None:
+    if raw is None or raw == "weapon":
+        return None if raw is None else Carries(weapon=True)
     if isinstance(raw, str):
-        return str(raw)  # "weapon"
-    return tuple(str(value) for value in raw)
+        problem = Message("imperial.condition.carries", where=where, weapon="weapon")
+        raise refuse("conditions", problem)
+    return Carries(values=tuple(str(value) for value in raw))
+
+
+def _ends(raw: Any, where: str) -> frozenset[str]:
+    if not set(raw or ()) <= set(EVENT_ENDINGS):
+        problem = Message("imperial.condition.ends", where=where, known=EVENT_ENDINGS)
+        raise refuse("conditions", problem)
+    return frozenset(str(item) for item in raw or ())
 
 
 @cache
@@ -317,31 +328,6 @@ def bearer_modifiers(
         for spec in item.bearer
         if spec.applies(test, frozenset(), attack=attack)
     ]
-
-
-def tick(
-    active: Mapping[str, int | None], when: str, *, game: str = "deathwatch"
-) -> dict[str, int | None]:
-    """The bearer's conditions after moment ``when`` (start_of_turn, end_of_turn, end_of_round).
-
-    Counts of rounds ticking then go down by one and end at 0; states lasting until the
-    bearer's next turn end at ``start_of_turn``; the others stay.
-    """
-    if when not in WHEN[:3]:
-        raise refuse(
-            "when", Message("imperial.condition.bad_when", whens=WHEN[:3], when=repr(when))
-        )
-    after: dict[str, int | None] = {}
-    for name, rounds in active.items():
-        item = condition(game, about(name)[0])
-        if item.duration == "until_next_turn" and when == "start_of_turn":
-            continue
-        if item.duration == "rounds" and item.ticks == when and rounds is not None:
-            rounds -= 1
-            if rounds <= 0:
-                continue
-        after[name] = rounds
-    return after
 
 
 def reminders(active: Iterable[str], when: str, *, game: str = "deathwatch") -> list[Reminder]:

@@ -73,8 +73,8 @@ from gmkit.systems.imperial.actions_request import (
     read_attack,
 )
 from gmkit.systems.imperial.circumstances_handling import handling
+from gmkit.systems.imperial.kinds import book as condition_book
 from gmkit.systems.imperial.options import unaware_auto_hit
-from gmkit.systems.imperial.restrictions import restriction_of
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.imperial.terms import field_label, fury, move_name
 from gmkit.systems.percentile import characteristic
@@ -155,7 +155,7 @@ def _limits(
     # what the conditions forbid: the restrictions the permits apply (one mapping), on the
     # attack as one action of its type from a fresh turn (the budget is the permits')
     costs = turn_structure(game).action_costs.get(attack.action_type, {})
-    rules = [rule for name in attacker_ids for rule in restriction_of(game, name)]
+    rules = condition_book(game).restrictions(attacker_ids)
     for problem in restriction_problems(
         rules, request.attacker.name, attack.action_type, attack.action.id, {}, costs
     ):

@@ -55,7 +55,6 @@ from gmkit.sheets.deathwatch import HordeRules
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.imperial import hordes, melee, resolve_fire, resolve_special
 from gmkit.systems.imperial.actions import action, actions
-from gmkit.systems.imperial.actions_request import standing_aim
 from gmkit.systems.imperial.conditions import (
     condition,
     conditions,
@@ -65,6 +64,7 @@ from gmkit.systems.imperial.conditions import (
     standing_names,
 )
 from gmkit.systems.imperial.cover import Cover, cover_of
+from gmkit.systems.imperial.kinds import book
 from gmkit.systems.imperial.modifiers import attack_setup
 from gmkit.systems.imperial.resolve_hit import Strike, find_weapon, resolve_hit
 from gmkit.systems.imperial.resolve_reactions import react, reactions_left, restrictions
@@ -89,6 +89,9 @@ SPECIAL: dict[str, Special] = {
     "overwatch": resolve_fire.declare_overwatch,
 }
 ALIASES = {"knockdown": "knock_down", "takedown": "knock_down", "maneuver": "manoeuvre"}
+# what ends when its bearer attacks or reacts: only an Aim does (conditions.yaml ``ends``)
+AIM_USED = Message("imperial.acting.aim_used")
+AIM_LOST = Message("imperial.acting.aim_lost_reaction")
 
 
 def special_attack(name: str) -> Special | None:
@@ -118,24 +121,22 @@ def resolve_attack(
 
 
 def with_turn_effects(result: AttackResult, setup: AttackSetup) -> AttackResult:
-    """``result`` with what the attack ends of the turn's states: the attacker's Aim (its
-    ``"aimed: <type>"``, read as the option ``prepared``), the target's if it reacted (a Dodge
-    or a Parry ends it: 004), and what melee does (``_in_melee``)."""
+    """``result`` with what the attack ends of the turn's states, as the game's condition book
+    says (its ``ended``): the attacker's (its Aim, ``"aimed: <type>"``, read as the option
+    ``prepared``), the target's if it reacted (a Dodge or a Parry ends its Aim: 004), and what
+    melee does (``_in_melee``)."""
     request = result.request
-    added: list[Effect] = []
-    aimed = standing_aim(request)
-    if aimed is not None:
-        note = Message("imperial.acting.aim_used")
-        added.append(
-            Effect("remove_condition", request.attacker.name, condition=aimed[0], note=note)
-        )
+    game = request.attacker.game
+    added = [
+        Effect("remove_condition", request.attacker.name, condition=name, note=AIM_USED)
+        for name in book(game).ended(request.attacker_standing.conditions, "attack", request.action)
+    ]
     reacted = any(e.kind == "reaction" and e.target == request.target.name for e in result.effects)
-    target_aim = standing_aim(replace(request, attacker_standing=request.target_standing))
-    if reacted and target_aim is not None:  # a reaction ends the reactor's Aim (004)
-        note = Message("imperial.acting.aim_lost_reaction")
-        added.append(
-            Effect("remove_condition", request.target.name, condition=target_aim[0], note=note)
-        )
+    if reacted:
+        added += [
+            Effect("remove_condition", request.target.name, condition=name, note=AIM_LOST)
+            for name in book(game).ended(request.target_standing.conditions, "reaction")
+        ]
     added += _in_melee(request, setup)
     return replace(result, effects=(*result.effects, *added)) if added else result
 

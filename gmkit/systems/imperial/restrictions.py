@@ -1,6 +1,7 @@
-"""What a Dark Heresy or Deathwatch condition forbids its bearer: one mapping from the
-conditions of conditions.yaml (their ``flags`` and ``only_actions``) to the
-:class:`~gmkit.systems.acting.Restriction` s the encounter's permits apply before the action and
+"""What a Dark Heresy or Deathwatch condition forbids its bearer: from the conditions of
+conditions.yaml (their ``flags`` and ``only_actions``) to the
+:class:`~gmkit.systems.acting.Restriction` s of each condition's kind in the game's book
+(:mod:`gmkit.systems.imperial.kinds`), which the encounter's permits apply before the action and
 the attack's set-up applies to the attack itself (``modifiers.attack_setup``), so the two
 never say different things (issue 22: they were coded twice).
 
@@ -9,9 +10,9 @@ reaction where ``no_reactions`` is flagged too); ``one_half_action`` (Dark Heres
 001): one half action's worth of the turn's ``actions`` pool; ``half_actions_only``
 (Deathwatch's pinned, 004): half and free actions only; ``only_actions`` (grappled, broken):
 those actions only; ``no_reactions`` alone (helpless, unaware, in a grapple): no Dodge nor
-Parry. The game's fallen conditions (dead) are the permits' own and give none here, nor do the
-conditions whose reactions ``systems.turns.REACTION_CONDITIONS`` counts (All Out Attack). A
-name the catalog does not know (the GM's own words) restricts nothing.
+Parry. The game's fallen conditions (flagged ``fallen``: dead) are the permits' own and give
+none here, nor do the conditions whose reactions ``systems.turns.REACTION_CONDITIONS`` counts
+(All Out Attack). A name the catalog does not know (the GM's own words) restricts nothing.
 """
 
 from __future__ import annotations
@@ -22,15 +23,13 @@ from gmkit.systems.imperial.actions import actions as catalog
 from gmkit.systems.imperial.conditions import about, conditions
 from gmkit.systems.turns import REACTION_CONDITIONS
 
-FALLEN = frozenset({"dead"})  # the permits' own (systems.turns FORTY_K ``fallen``)
-
 
 def restriction_of(game: str, name: str) -> tuple[Restriction, ...]:
     """What the condition ``name`` (an id of ``game``'s catalog, or ``"id: about"``) forbids
     its bearer; () for a name the catalog does not know (the GM's own)."""
     key = about(name)[0]
     item = conditions(game).get(key)
-    if item is None or key in FALLEN:
+    if item is None or "fallen" in item.flags:
         return ()
     flags, label = item.flags, item.label
     no_reactions = "no_reactions" in flags and key not in REACTION_CONDITIONS
@@ -57,4 +56,4 @@ def restriction_of(game: str, name: str) -> tuple[Restriction, ...]:
     return tuple(found)
 
 
-__all__ = ["FALLEN", "restriction_of"]
+__all__ = ["restriction_of"]

@@ -88,6 +88,8 @@ from dataclasses import replace
 from gmkit.dice import DiceSource
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
+from gmkit.systems.conditions import ConditionBook
+from gmkit.systems.necromunda.conditions import BOOK
 from gmkit.systems.necromunda.hiding import (
     detects,
     hide,
@@ -233,6 +235,11 @@ class NecromundaRules:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings.packaged()
+
+    @property
+    def conditions(self) -> ConditionBook:
+        """Necromunda's conditions (:mod:`~gmkit.systems.necromunda.conditions`)."""
+        return BOOK
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
         """Resolve a shot (see :func:`~gmkit.systems.necromunda.resolve.resolve_shot`)."""

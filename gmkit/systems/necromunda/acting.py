@@ -2,9 +2,11 @@
 pinned, down, running and charging forbid, the movement-phase actions, and the rolls the turn
 asks for (the pin escape, the recovery roll). The registry entry's ``acting``.
 
-- Restrictions: a down fighter may only crawl (a move of the movement budget, seed 000); a
-  pinned one does nothing at all in its turn, no move, no shot (seed README); a runner or
-  charger does not shoot that turn; a failed charge does nothing else that turn (seed 000).
+- Restrictions: the game's condition book (:mod:`~gmkit.systems.necromunda.conditions`, which
+  the shooting and movement rules read too): a down fighter may only crawl (a move of the
+  movement budget, seed 000); a pinned one does nothing at all in its turn, no move, no shot
+  (seed README); a runner or charger does not shoot that turn; a failed charge does nothing
+  else that turn (seed 000); one engaged in close combat neither shoots, charges nor hides.
 - Actions: move, run, charge, crawl, hide (:mod:`~gmkit.systems.necromunda.moves`).
 - Rolls due: at the start of its side's turn a pinned fighter (not down) may roll a D6 to
   escape the pin, at or under its Initiative (the seed README's optional rule, the
@@ -45,15 +47,13 @@ from gmkit.systems.acting import (
     unknown_action,
 )
 from gmkit.systems.base import Effect, Step
+from gmkit.systems.necromunda.conditions import BOOK
 from gmkit.systems.necromunda.injuries import recovery_roll
 from gmkit.systems.necromunda.moves import MOVE_ACTIONS, perform_move
 from gmkit.systems.necromunda.state import Settings, state_from_encounter
 
 RECOVERY_PHASE = "recovery"
 """The phase of the turn structure whose start asks for the recovery rolls."""
-
-NOT_SHOOTING = frozenset({"move", "run", "charge", "fight", "free"})
-"""The budget types a runner or charger still has: every one of the game's but ``shoot``."""
 
 
 def _fighter(bearer: Bearer) -> NecromundaFighter:
@@ -77,34 +77,7 @@ class NecromundaTurns(NoTurnRules):
         return self._settings or Settings.packaged()
 
     def restrictions(self, conditions: Iterable[str]) -> tuple[Restriction, ...]:
-        held = set(conditions)
-        found: list[Restriction] = []
-        if "down" in held:
-            found.append(
-                Restriction(
-                    "down",
-                    Message("necromunda.restriction.down"),
-                    types=frozenset({"move"}),
-                    actions=frozenset({"crawl"}),
-                )
-            )
-        elif "pinned" in held:
-            found.append(
-                Restriction("pinned", Message("necromunda.restriction.pinned"), no_actions=True)
-            )
-        if "failed_charge" in held:
-            found.append(
-                Restriction(
-                    "failed_charge",
-                    Message("necromunda.restriction.failed_charge"),
-                    no_actions=True,
-                )
-            )
-        for name in ("run", "charging"):
-            if name in held:
-                why = Message(f"necromunda.restriction.{name}")
-                found.append(Restriction(name, why, types=NOT_SHOOTING))
-        return tuple(found)
+        return BOOK.restrictions(conditions)
 
     def actions(self) -> tuple[ActionInfo, ...]:
         return MOVE_ACTIONS

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import Effect, Step
+from gmkit.systems.necromunda.conditions import BOOK
 from gmkit.systems.necromunda.state import Check, FighterState, Settings
 
 
@@ -64,7 +65,11 @@ def hide_checks(
             state.moved not in ("run", "charge", "failed_charge"),
             Message("necromunda.reason.ran_hides"),
         ),
-        Check("engaged", not state.engaged, Message("necromunda.reason.engaged_hides")),
+        Check(
+            "engaged",
+            "engaged" not in BOOK.barring(state.names(), "move", "hide"),
+            Message("necromunda.reason.engaged_hides"),
+        ),
     ]
     spotters = tuple(
         enemy.name for enemy, distance in enemies if detects(enemy, distance, multiplier)

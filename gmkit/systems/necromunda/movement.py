@@ -37,6 +37,7 @@ from gmkit.errors import RulesError
 from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import Effect, Step
+from gmkit.systems.necromunda.conditions import BOOK
 from gmkit.systems.necromunda.state import Check, FighterState, MoveKind, failed
 from gmkit.systems.tables import table
 
@@ -111,21 +112,34 @@ def run_must_stop(distance_to_seen_enemy: float) -> bool:
     return distance_to_seen_enemy <= float(_data()["run_stop_within"])
 
 
+MOVE_TYPES: dict[str, tuple[str, str]] = {
+    "move": ("move", "move"),
+    "run": ("run", "run"),
+    "charge": ("charge", "charge"),
+    "failed_charge": ("charge", "charge"),
+    "crawl": ("move", "crawl"),
+    "compulsory": ("move", "compulsory"),
+}
+"""Each kind of move as the budget's type and the action the condition book weighs it as."""
+
+
 def move_checks(state: FighterState, kind: MoveKind) -> tuple[Check, ...]:
-    """May a fighter in ``state`` make a move of ``kind``?"""
+    """May a fighter in ``state`` make a move of ``kind``? What its conditions bar, the
+    condition book says (the permits' restrictions: down, pinned, engaged)."""
+    barred = BOOK.barring(state.names(), *MOVE_TYPES[kind])
     gone = Message("necromunda.reason.gone")
     checks = [Check("on the table", not state.out_of_action, gone)]
     if state.down:
         crawls = Message("necromunda.reason.down_crawls_2")
-        checks.append(Check("down", kind == "crawl", crawls))
+        checks.append(Check("down", "down" not in barred, crawls))
     else:
         only_down = Message("necromunda.reason.only_down_crawl")
         checks.append(Check("crawl", kind != "crawl", only_down))
     pinned = Message("necromunda.reason.pinned_moves")
-    checks.append(Check("pinned", not state.pinned, pinned))
+    checks.append(Check("pinned", "pinned" not in barred, pinned))
     if kind in ("charge", "failed_charge"):
         engaged = Message("necromunda.reason.already_engaged")
-        checks.append(Check("engaged", not state.engaged, engaged))
+        checks.append(Check("engaged", "engaged" not in barred, engaged))
     return tuple(checks)
 
 

@@ -52,6 +52,7 @@ from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Modifier, Step
 from gmkit.systems.necromunda.charts import possible, seven_plus_chart
+from gmkit.systems.necromunda.conditions import BOOK
 from gmkit.systems.necromunda.disputes import disputes
 from gmkit.systems.necromunda.injuries import injury_term, resolve_wounds
 from gmkit.systems.necromunda.shooting import ShotSetup, range_band, shot_setup
@@ -263,8 +264,8 @@ def resolve_shot(
         if off_table or not request.options.gm_allows_shot:
             raise RulesError(refused_shot(shooter, target, reasons))
         steps.append(Step(_title("who_may_shoot"), Message("necromunda.allowed_by_gm"), reasons))
-    if setup.attacker_state.hidden:
-        effects.append(Effect("remove_condition", shooter.name, condition="hidden"))
+    for name in BOOK.ended(setup.attacker_state.names(), "attack"):  # hiding: shooting ends it
+        effects.append(Effect("remove_condition", shooter.name, condition=name))
         revealed = Message("necromunda.hidden.shooter_revealed", name=shooter.name)
         steps.append(Step(_title("hidden"), revealed))
     if setup.target_state.hidden:

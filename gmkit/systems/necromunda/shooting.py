@@ -42,6 +42,7 @@ from gmkit.messages import Message
 from gmkit.sheets.necromunda import NecromundaFighter, RangeBand, Weapon, resolve_strength
 from gmkit.systems.base import AttackRequest, Modifier
 from gmkit.systems.necromunda.charts import possible, to_wound_chart
+from gmkit.systems.necromunda.conditions import BOOK
 from gmkit.systems.necromunda.hiding import detects
 from gmkit.systems.necromunda.injuries import is_high_impact
 from gmkit.systems.necromunda.state import (
@@ -53,6 +54,9 @@ from gmkit.systems.necromunda.state import (
 )
 from gmkit.systems.sixes import to_hit_needed, to_wound_needed
 from gmkit.systems.tables import table
+
+MOVED_FAST = frozenset({"run", "charging", "failed_charge"})
+"""The conditions that say the fighter ran or charged this turn (no shot: seed 000)."""
 
 GAME = "necromunda"
 IMPOSSIBLE = 10
@@ -270,16 +274,13 @@ def shooter_checks(
     multiplier = settings.spotting_multiplier
     spotted = request.distance is not None and detects(shooter, request.distance, multiplier)
     inches = shooter.I * multiplier
+    barred = BOOK.barring(attacker.names(), "shoot")  # the permits' restrictions, on a shot
     checks = [
         Check("on the table", not attacker.out_of_action, Message("necromunda.reason.gone")),
-        Check("down", not attacker.down, Message("necromunda.reason.down_crawls")),
-        Check("pinned", not attacker.pinned, Message("necromunda.reason.pinned_shoots")),
-        Check("engaged", not attacker.engaged, Message("necromunda.reason.engaged_shoots")),
-        Check(
-            "moved",
-            attacker.moved not in ("run", "charge", "failed_charge"),
-            Message("necromunda.reason.ran_shoots"),
-        ),
+        Check("down", "down" not in barred, Message("necromunda.reason.down_crawls")),
+        Check("pinned", "pinned" not in barred, Message("necromunda.reason.pinned_shoots")),
+        Check("engaged", "engaged" not in barred, Message("necromunda.reason.engaged_shoots")),
+        Check("moved", not barred & MOVED_FAST, Message("necromunda.reason.ran_shoots")),
         Check(
             "target on the table",
             not target.out_of_action,

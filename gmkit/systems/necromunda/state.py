@@ -117,6 +117,13 @@ class FighterState:
         """Flesh wounds suffered this battle: the state's, else the sheet's."""
         return fighter.flesh_wounds if self.flesh_wounds is None else self.flesh_wounds
 
+    def names(self) -> tuple[str, ...]:
+        """The encounter's condition names this state holds (the inverse of
+        :func:`state_from_encounter`): what the condition book reads."""
+        held = [name for name, field in CONDITION_FIELDS.items() if getattr(self, field)]
+        held += [name for name, kind in MOVED_CONDITIONS.items() if kind == self.moved]
+        return tuple(held)
+
     def with_changes(self, **changes: Any) -> FighterState:
         """A copy with ``changes`` (the state is a value: nothing is modified)."""
         return replace(self, **changes)

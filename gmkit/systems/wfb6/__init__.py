@@ -85,6 +85,7 @@ from gmkit.dice import DiceSource
 from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
 from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
+from gmkit.systems.wfb6.conditions import BOOK
 from gmkit.systems.wfb6.hits import Allocation, LookOutSir, allocate_hits, look_out_sir
 from gmkit.systems.wfb6.options import WFB6Options
 from gmkit.systems.wfb6.shooting import resolve_attack, shot_modifiers
@@ -128,6 +129,7 @@ class WFB6System:
     look_out_sir = staticmethod(look_out_sir)
     shot_modifiers = staticmethod(shot_modifiers)
     target_modifiers = staticmethod(target_modifiers)
+    conditions = BOOK  # :mod:`~gmkit.systems.wfb6.conditions`
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
         return resolve_attack(request, source)

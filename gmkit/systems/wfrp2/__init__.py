@@ -84,6 +84,7 @@ from typing import Any
 from gmkit.dice import DiceSource
 from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
+from gmkit.systems.conditions import ConditionBook
 from gmkit.systems.wfrp2.acting import attack_effects, refuse_unable
 from gmkit.systems.wfrp2.carried import sheet_circumstances
 from gmkit.systems.wfrp2.catalogs import (
@@ -95,6 +96,7 @@ from gmkit.systems.wfrp2.catalogs import (
     qualities,
     turn_problems,
 )
+from gmkit.systems.wfrp2.conditions import book as condition_book
 from gmkit.systems.wfrp2.criticals import (
     Critical,
     CriticalPrompt,
@@ -187,6 +189,11 @@ class WFRP2System:
 
     game = "wfrp2"
 
+    @property
+    def conditions(self) -> ConditionBook:
+        """WFRP 2e's conditions (:mod:`~gmkit.systems.wfrp2.conditions`)."""
+        return condition_book()
+
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
         """Resolve an attack (:func:`~gmkit.systems.wfrp2.resolve.resolve_attack`).
 
@@ -198,7 +205,7 @@ class WFRP2System:
         attacker is refused (002: no action of any kind); the attack spends the attacker's aim
         and feint, and a reaction the target's (:func:`~gmkit.systems.wfrp2.acting.attack_effects`).
         """
-        refuse_unable(request.attacker.name, request.attacker_standing.conditions)
+        refuse_unable(request.attacker.name, request.attacker_standing.conditions, request.action)
         resolved = with_encounter_state(request)
         return attack_effects(resolved, resolve_attack(resolved, source))
 

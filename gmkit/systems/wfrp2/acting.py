@@ -1,7 +1,8 @@
 """The WFRP 2e rules of the turn beyond attacks (seed 002), through the seam of
 :mod:`gmkit.systems.acting`: :data:`TURN_RULES` (the registry entry's ``acting``).
 
-- :meth:`WFRP2TurnRules.restrictions`: stunned: no action of any kind, not even a free one,
+- :meth:`WFRP2TurnRules.restrictions`: the game's condition book
+  (:mod:`~gmkit.systems.wfrp2.conditions`): stunned: no action of any kind, not even a free one,
   and no parry or dodge (002); helpless: no parry or dodge (002: it cannot defend itself);
   defensive stance: no attack (002: the character does not attack that round; its other
   actions stay open).
@@ -11,13 +12,14 @@
 - :meth:`WFRP2TurnRules.perform_action`: :func:`gmkit.systems.wfrp2.round.perform_action`
   through the seam: its steps, the conditions it grants (aiming, feint, the stances...), and
   the delay ends the turn keeping a half action (the encounter keeps it).
-- Aim and a won feint hold for the bearer's next action only (002): a standard attack uses
-  them (:func:`attack_effects`: the attack removes them, whatever attack it is), any other
-  action ends them, and so does a reaction, since 002 makes a dodge and a parry with the other
-  hand free actions (:meth:`WFRP2TurnRules.lapsed_by_reaction`; the resolver does the same for
-  the reactions it rolls).
-- A stunned attacker's attack is refused by the resolver itself (:func:`refuse_unable`), as an
-  action by :meth:`WFRP2TurnRules.perform_action`.
+- Aim and a won feint hold for the bearer's next action only (002; the book's ``when_acts``):
+  a standard attack uses them (:func:`attack_effects`: the attack removes them, whatever attack
+  it is), any other action ends them, and so does a reaction, since 002 makes a dodge and a
+  parry with the other hand free actions (:meth:`WFRP2TurnRules.lapsed_by_reaction`; the
+  resolver does the same for the reactions it rolls).
+- An attack or an action the book's restrictions forbid (a stunned attacker's, a defensive
+  stance's attack) is refused by the resolver itself (:func:`refuse_unable`), with the
+  permits' own reason, as an action by :meth:`WFRP2TurnRules.perform_action`.
 
 Choices where seed 002 is silent: aim and feint last until the bearer's next action, at most
 to the end of its next turn (``rounds: 2`` in ``actions.yaml``: an aim as the turn's last half
@@ -45,12 +47,11 @@ from gmkit.systems.acting import (
 )
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.wfrp2.catalogs import Action, actions
+from gmkit.systems.wfrp2.conditions import book
 from gmkit.systems.wfrp2.round import perform_action
 
-NEXT_ACTION = ("aiming", "feint")
-"""Conditions that hold for the bearer's next action only, which must be a standard attack."""
 USED_BY = "standard_attack"
-UNABLE = "stunned"
+"""The attack that uses an aim or a feint; any other action, attack or reaction loses them."""
 DELAY = "delay"
 CRITICAL_PROMPT = "wfrp2.critical.prompt"  # the note a critical no table covers carries
 DELAYED_CONDITION = "delayed_half_action"  # the encounter keeps the delayed half action itself
@@ -81,18 +82,22 @@ def _removals(target: str, held: Iterable[str]) -> tuple[Effect, ...]:
     return tuple(Effect("remove_condition", target, condition=name) for name in held)
 
 
-def refuse_unable(name: str, conditions: Iterable[str]) -> None:
-    """RulesError when ``name``, bearing ``conditions``, may take no action (002: stunned)."""
-    if UNABLE in set(conditions):
-        raise RulesError(Message("wfrp2.refusal.stunned", name=name))
+def refuse_unable(name: str, conditions: Iterable[str], action: str = "") -> None:
+    """RulesError when the book's restrictions forbid ``name``, bearing ``conditions``, the
+    action ``action`` of the catalog ("" any action: stunned), with the permits' reason."""
+    found = actions().get(action)
+    kinds = TYPES[found.type] if found is not None else ("",)
+    for rule in book().restrictions(conditions):
+        if all(rule.forbids(kind, action) for kind in kinds):
+            raise RulesError(Message("turns.permit.restricted", name=name, why=rule.why))
 
 
 def attack_effects(request: AttackRequest, result: AttackResult) -> AttackResult:
-    """``result`` with what the attack does to the standings: the attacker's aim and feint are
-    spent (used by a standard attack, lost by any other), and a target that reacted loses its
-    own (a dodge, a parry: 002's free actions)."""
+    """``result`` with what the attack does to the standings, as the book ends them: the
+    attacker's aim and feint are spent (used by a standard attack, lost by any other), and a
+    target that reacted loses its own (a dodge, a parry: 002's free actions)."""
     attacker, target = request.attacker.name, request.target.name
-    held = [c for c in NEXT_ACTION if c in request.attacker_standing.conditions]
+    held = book().ended(request.attacker_standing.conditions, "attack", request.action)
     effects = list(result.effects)
     steps = list(result.steps)
     if held:
@@ -100,8 +105,8 @@ def attack_effects(request: AttackRequest, result: AttackResult) -> AttackResult
         if request.action != USED_BY:
             steps.append(_lapsed_step(held, "wfrp2.detail.lapsed_attack"))
     reacted = any(e.kind == "reaction" and e.target == target for e in result.effects)
-    kept = [c for c in NEXT_ACTION if c in request.target_standing.conditions]
-    if reacted and kept:
+    kept = book().ended(request.target_standing.conditions, "reaction") if reacted else ()
+    if kept:
         effects += _removals(target, kept)
         steps.append(_lapsed_step(kept, "wfrp2.detail.lapsed_reaction"))
     if len(effects) == len(result.effects):
@@ -123,19 +128,7 @@ class WFRP2TurnRules(AgilityTieBreaks, NoTurnRules):
     """WFRP 2e's rules of the turn (see the module docstring)."""
 
     def restrictions(self, conditions: Iterable[str]) -> tuple[Restriction, ...]:
-        held = set(conditions)
-        found: list[Restriction] = []
-        if UNABLE in held:
-            why = Message("wfrp2.restriction.stunned")
-            found.append(Restriction(UNABLE, why, no_actions=True, no_reactions=True))
-        if "helpless" in held:
-            why = Message("wfrp2.restriction.helpless")
-            found.append(Restriction("helpless", why, no_reactions=True))
-        if "defensive_stance" in held:
-            others = frozenset(a.id for a in actions().values() if not a.is_attack)
-            why = Message("wfrp2.restriction.defensive_stance")
-            found.append(Restriction("defensive_stance", why, actions=others))
-        return tuple(found)
+        return book().restrictions(conditions)
 
     def actions(self) -> tuple[ActionInfo, ...]:
         return tuple(_info(item) for item in actions().values() if not item.is_attack)
@@ -147,7 +140,7 @@ class WFRP2TurnRules(AgilityTieBreaks, NoTurnRules):
         actor = request.actor
         if not isinstance(actor, WFRP2Character):
             raise RulesError(Message("wfrp2.refusal.not_a_character", name=actor.name))
-        refuse_unable(actor.name, request.actor_standing.conditions)
+        refuse_unable(actor.name, request.actor_standing.conditions, request.action)
         target = request.target
         if target is not None and not isinstance(target, WFRP2Character):
             raise RulesError(Message("wfrp2.refusal.not_a_character", name=target.name))
@@ -156,9 +149,8 @@ class WFRP2TurnRules(AgilityTieBreaks, NoTurnRules):
         effects = [e for e in taken.effects if not (delays and e.condition == DELAYED_CONDITION)]
         steps = list(taken.steps)
         granted = {e.condition for e in effects if e.kind == "condition" and e.target == actor.name}
-        held = [
-            c for c in NEXT_ACTION if c in request.actor_standing.conditions and c not in granted
-        ]
+        ended = book().ended(request.actor_standing.conditions, "action", request.action)
+        held = [name for name in ended if name not in granted]
         if held:
             effects = [*_removals(actor.name, held), *effects]
             steps.append(_lapsed_step(held, "wfrp2.detail.lapsed_action"))
@@ -174,8 +166,7 @@ class WFRP2TurnRules(AgilityTieBreaks, NoTurnRules):
         return ActionResult(tuple(steps), tuple(effects), summary, delays=delays)
 
     def lapsed_by_reaction(self, conditions: Iterable[str]) -> tuple[str, ...]:
-        held = set(conditions)
-        return tuple(name for name in NEXT_ACTION if name in held)
+        return book().ended(conditions, "reaction")
 
     def decisions(self, effects: Sequence[Effect]) -> tuple[Due, ...]:
         """A critical hit no table gives the effect of: the GM gives it (002 lost its table)."""
@@ -192,7 +183,6 @@ TURN_RULES = WFRP2TurnRules()
 """WFRP 2e's rules of the turn, as its registry entry holds them."""
 
 __all__ = [
-    "NEXT_ACTION",
     "TURN_RULES",
     "WFRP2TurnRules",
     "attack_effects",
