@@ -188,9 +188,15 @@ class CombatCommands(UnitCommands, ActionCommands):
             permit = self.may_take(attacker, built.action)
             if permit.counted or not permit.allowed:
                 spent = spent_event(self.combatant(attacker).id, permit, built.action, override)
-        result = self._resolve(built, source)
-        if expect is not None and (result.steps, result.effects) != (expect.steps, expect.effects):
-            raise RulesError(Message("attack.changed_since_roll"))
+        if expect is not None and _same_request(expect.request, built):
+            result = expect  # the rules are pure: the same request and dice, the same result
+        else:
+            result = self._resolve(built, source)
+            if expect is not None and (result.steps, result.effects) != (
+                expect.steps,
+                expect.effects,
+            ):
+                raise RulesError(Message("attack.changed_since_roll"))
         records = [target_record(self._on_trooper(effect), self) for effect in result.effects]
         effects = [record for record in records if record["target"] in self.state.combatants]
         strays = [record for record in records if record["target"] not in self.state.combatants]
@@ -246,3 +252,12 @@ class CombatCommands(UnitCommands, ActionCommands):
                 **self._decisions(records, applied),
             }
         )
+
+
+def _same_request(shown: AttackRequest, built: AttackRequest) -> bool:
+    """Whether the attack the GM was shown is the one the encounter builds now (nothing
+    changed since: the same sheets, standings, round, choices)."""
+    try:
+        return bool(shown == built)
+    except Exception:  # options that do not compare (an array...): resolved again
+        return False

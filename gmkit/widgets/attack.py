@@ -125,6 +125,7 @@ class AttackPanel(widgets.VBox):
         self._closed = False
         self._renders = 0  # how many times the panel was shown (a method shows it once)
         self._options_shown: tuple[tuple[Any, ...], list[tuple[str, list[Any]]]] | None = None
+        self._steps_drawn: tuple[object, str] | None = None  # the result and language shown
         self.form = AttackForm(encounter, seed=seed, follow_actor=follow_actor)
         self._build()
         super().__init__(children=self._layout(with_style), **kwargs)
@@ -536,7 +537,10 @@ class AttackPanel(widgets.VBox):
         shown_preview = preview_html(form.preview, form.problem, seen, form.refused)
         _set(self.preview_html, value=shown_preview)
         _set(self.prompt_html, value=prompt_html(self.prompt, form.dice.typed))
-        _set(self.result_html, value=steps_html(result))
+        drawn = self._steps_drawn
+        if drawn is None or drawn[0] is not result or drawn[1] != LANGUAGE.value:
+            self._steps_drawn = (result, LANGUAGE.value)  # else the same result: on screen
+            _set(self.result_html, value=steps_html(result))
         _set(self.error_html, value=error_html(self.error, self.warnings))
         _set(self.apply_button, disabled=result is None or form.applied)
         _set(self.undo_button, disabled=not self.encounter.can_undo)

@@ -159,7 +159,10 @@ class OddsView(widgets.VBox):
             return self.odds  # the same request: the same odds (they are a pure function)
         self.request, self.curve, self.curve_reason = request, None, ""
         try:
-            self.odds, self.reason = self._odds(request), ""
+            found = self._odds(request)
+            if self.odds is None or not _same_odds(found, self.odds):
+                self.odds = found  # else the same numbers as on screen: kept, not drawn again
+            self.reason = ""
         except Exception as error:  # a refusal, a game without odds, or a bug: shown
             self.odds, self.reason = None, _why(error)
         self._render()
@@ -293,6 +296,13 @@ class OddsView(widgets.VBox):
 
     def _on_language(self, change: Mapping[str, Any]) -> None:
         self._render()
+
+
+def _same_odds(found: Odds, shown: Odds) -> bool:
+    try:
+        return found is shown or bool(found == shown)
+    except Exception:  # details that do not compare: drawn again
+        return False
 
 
 def _same(request: AttackRequest, shown: AttackRequest | None) -> bool:

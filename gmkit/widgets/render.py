@@ -5,6 +5,7 @@ of the rules' vocabulary (``sheets.value.*``: "unharmed", "leader", "right arm")
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -61,6 +62,7 @@ def _table(rows: Iterable[Mapping[str, Any]], game: str = "") -> str:
 
 _WORDS: dict[tuple[str, str, str, str], str] = {}  # (kind, game, text, language) -> words
 _WORDS_FROM: list[object] = [None]  # the catalogs they were read from
+_WORDS_MOST = 4096  # kept at most; past it the cache starts again
 
 
 def _kept(kind: str, game: str, text: str, make: Callable[[str, str], str]) -> str:
@@ -72,6 +74,8 @@ def _kept(kind: str, game: str, text: str, make: Callable[[str, str], str]) -> s
     key = (kind, game, text, LANGUAGE.value)
     found = _WORDS.get(key)
     if found is None:
+        if len(_WORDS) >= _WORDS_MOST:
+            _WORDS.clear()
         found = _WORDS[key] = make(text, game)
     return found
 
@@ -90,19 +94,26 @@ def _make_label(key: str, game: str) -> str:
 
 
 def _row(game: str, key: str, value: Any) -> str:
+    """A labelled value as a table row, made once per value and language (a card drawn again
+    after an event that changed one field makes one row)."""
+    return _kept("row", game, json.dumps([key, value], default=str), _make_row)
+
+
+def _make_row(shown: str, game: str) -> str:
+    key, value = json.loads(shown)
     return f"<tr><th>{html.escape(_label(key, game))}</th><td>{_cell(value, game)}</td></tr>"
 
 
 def field_rows(game: str, values: Mapping[str, Any]) -> str:
     """Table rows of a sheet's values (its derived ones...), each labelled and shown in the
     GM's language."""
-    return "".join(_row(game, key, value) for key, value in values.items())
+    return "".join([_row(game, key, value) for key, value in values.items()])
 
 
 def sheet_html(sheet: Sheet, *, show_gm: bool = True) -> str:
     """The sheet as an HTML card: identity, typed fields, then what the rules derive."""
     data = sheet.model_dump(mode="json") if show_gm else sheet.public_view()
-    rows = "".join(_row(sheet.game, key, value) for key, value in data.items() if key not in _SKIP)
+    rows = "".join([_row(sheet.game, k, v) for k, v in data.items() if k not in _SKIP])
     derived = field_rows(sheet.game, sheet.derived())
     notes = ""
     if show_gm and sheet.notes:

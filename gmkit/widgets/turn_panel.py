@@ -78,6 +78,7 @@ class TurnPanel(widgets.VBox):
         self.quick_box.add_class("gmkit-quick-actions")
         self._shown_quick: tuple[Any, ...] | None = None
         self._quick: dict[str, widgets.Button] = {}  # an action's button, made when first shown
+        self._quick_drawn: dict[str, tuple[object, ...]] = {}  # what each button was drawn from
         self._quick_name: widgets.HTML | None = None
         self._reveal_button: widgets.Button | None = None
         self.actions_toggle = looks.make(widgets.ToggleButton, layout={"width": "auto"})
@@ -364,9 +365,12 @@ class TurnPanel(widgets.VBox):
                     widgets.Button, layout={"width": "auto"}
                 )
                 button.on_click(lambda _b, action=one.info.id: self.take(action))
-            tip = words(one.info.help) if one.allowed else words(one.permit.why)
-            _assign(button, description=words(one.info.label), disabled=not one.allowed)
-            _assign(button, tooltip=tip)
+            drawn = (one.permit.reasons, LANGUAGE.value)
+            if self._quick_drawn.get(one.info.id) != drawn:  # only the buttons that changed
+                self._quick_drawn[one.info.id] = drawn
+                tip = words(one.info.help) if one.allowed else words(one.permit.why)
+                _assign(button, description=words(one.info.label), disabled=not one.allowed)
+                _assign(button, tooltip=tip)
             shown.append(button)
         if list(self.quick_box.children) != shown:
             self.quick_box.children = shown
