@@ -40,7 +40,7 @@ class Encounter(CombatCommands):
 
     def player_view(self, language: str = "en") -> dict[str, object]:
         """The encounter as the players may see it (its words in ``language``)."""
-        return player_view(self.state, language=language)
+        return player_view(self.state, language=language, situation=self.situation)
 
     def log_frame(self, language: str = "en") -> pd.DataFrame:
         """The combat log: one row per effective event, its outcomes in ``language``."""

@@ -21,17 +21,15 @@ from gmkit.encounter.effects import (
     as_effect,
     no_combatant,
     unapplied_records,
-    with_rounds_spent,
 )
 from gmkit.encounter.flow import spent_event
 from gmkit.encounter.records import step_record, summary_record, target_record
-from gmkit.encounter.state import Combatant
+from gmkit.encounter.requests import attack_request as build_request
 from gmkit.encounter.units import UnitCommands
 from gmkit.errors import LeftoverDice, NeedDice, NeedDie, RulesError
-from gmkit.games import game as find_game
 from gmkit.messages import Message
 from gmkit.systems import system
-from gmkit.systems.base import AttackRequest, AttackResult, Effect, Standing
+from gmkit.systems.base import AttackRequest, AttackResult, Effect
 from gmkit.systems.dice_plan import DicePlan, plan_dice
 
 
@@ -49,56 +47,21 @@ class CombatCommands(UnitCommands, ActionCommands):
         circumstances: dict[str, Any] | None = None,
         options: dict[str, Any] | None = None,
     ) -> AttackRequest:
-        """The request for the rules, with what the encounter knows of both combatants: their
-        conditions (``surprised`` too, in the first round, for one the start named), their
-        counters (wounds lost in the D6 games, ammunition spent...) and the reaction pools they
-        spent this round. ``options`` given win over these.
-
-        With units on the table (a game whose registry entry has a ``table``), the game's
-        table around the shot (WFB: ``options["situation"]``, unless given) and the sheets as
-        members of their units; the ``distance`` measured between the two, unless given. The
-        attacker's weapons hold what the encounter counted they have left (``loaded`` less the
-        rounds fired since the sheet was set: ``with_rounds_spent``), so a clip runs dry and
-        Reload fills it."""
-        a, t = self.combatant(attacker), self.combatant(target)
-        for who in (a, t):
-            if who.removed:
-                raise RulesError(Message("commands.removed", name=who.name))
-        given = dict(options or {})
-        standings = {}
-        for role, who in (("attacker", a), ("target", t)):
-            standings[f"{role}_standing"] = Standing.of(
-                given.pop(f"{role}_conditions", self._conditions(who)),
-                given.pop(f"{role}_counters", who.counters),
-                given.pop(f"{role}_reactions", who.reactions),
-            )
-        attacking, targeted = with_rounds_spent(a.sheet, a.counters), t.sheet
-        table = find_game(self.game).table
-        if table is not None and self.state.units and "situation" not in given:
-            attacking, targeted, situation = table.situation(self.state, a, t)
-            if distance is not None:
-                situation = dataclasses.replace(situation, distance_cm=distance)
-            distance = situation.distance_cm
-            given["situation"] = situation
-        return AttackRequest(
-            attacker=attacking,
-            weapon=weapon,
-            target=targeted,
+        """The request for the rules of ``attacker``'s attack on ``target`` (ids or names),
+        with what the encounter knows of both (:func:`gmkit.encounter.requests.attack_request`:
+        conditions, counters, reaction pools, the table around the shot, rounds left)."""
+        return build_request(
+            self.state,
+            self.combatant(attacker),
+            weapon,
+            self.combatant(target),
             action=action,
             mode=mode,
             distance=distance,
             called_location=called_location,
-            circumstances=dict(circumstances or {}),
-            options=given,
-            round=int(given.pop("round", self.state.round)),
-            **standings,
+            circumstances=circumstances,
+            options=options,
         )
-
-    def _conditions(self, combatant: Combatant) -> list[str]:
-        names = set(combatant.conditions)
-        if combatant.surprised and self.state.round == 1:
-            names.add("surprised")
-        return sorted(names)
 
     def try_attack(
         self, attacker: str, weapon: str, target: str, source: DiceSource, **request: Any

@@ -116,6 +116,10 @@ class Situation:
     _structure: TurnStructure = field(repr=False, compare=False)
     _footings: dict[str, Footing] = field(default_factory=dict, repr=False, compare=False)
 
+    def is_of(self, state: EncounterState) -> bool:
+        """Whether this is the situation of ``state`` (that very state)."""
+        return self._state is state
+
     def of(self, ident: str) -> Footing:
         """What combatant ``ident`` may do now (worked out once)."""
         found = self._footings.get(ident)

@@ -14,6 +14,7 @@ from gmkit.encounter.log import MARKERS
 from gmkit.encounter.narration import event_message, event_text, step_texts
 from gmkit.encounter.outcomes import TOLD_EFFECTS, gained, records
 from gmkit.encounter.secrecy import PROJECTED, names_in_log, touched
+from gmkit.encounter.situation import Situation, situation_of
 from gmkit.encounter.state import Combatant, Condition, EncounterState
 from gmkit.encounter.table import models_left
 from gmkit.encounter.terms import band_name, condition_name
@@ -48,21 +49,34 @@ def wound_band(current: int, maximum: int) -> str:
 
 
 def player_view(
-    state: EncounterState, *, player_sides: tuple[str, ...] = (), language: str = "en"
+    state: EncounterState,
+    *,
+    player_sides: tuple[str, ...] = (),
+    language: str = "en",
+    situation: Situation | None = None,
 ) -> dict[str, Any]:
     """The encounter as players may see it: hidden combatants absent, GM-only sheet fields and
     notes absent, enemy wounds as the GM's ``enemy_wounds`` setting says. Wound bands and
     conditions are in ``language`` (in English, as the state names them: "bloodied"), a
     condition that lasts with its duration ("All Out Attack (1 round)").
 
-    Whose turn: ``current`` is the name of the combatant acting, or None; None with
-    ``hidden_turn`` True while the combatant acting is hidden (the players read "an enemy
-    acts": nothing of it, not even its side, until the GM reveals it)."""
+    Whose turn, as the situation says (``situation``: the encounter's, else worked out from
+    ``state``; the same actor every GM panel names): ``current`` is the name of the combatant
+    acting, or None (in a sides game, where ``current_side`` acts and the GM picks which of
+    it goes); None with ``hidden_turn`` True while the combatant acting is hidden (the players
+    read "an enemy acts": nothing of it, not even its side, until the GM reveals it).
+    ``acted``: the names of those seen who have had their go this round (this turn, in a
+    sides game)."""
     shown: WoundsShown = state.settings.get("enemy_wounds", "band")
     sides = tuple(state.settings.get("player_sides", player_sides))
     visible = [c for c in state.present if not c.hidden]
-    order = [i for i in state.order if i in {c.id for c in visible}]
-    current = state.current
+    seen = {c.id for c in visible}
+    order = [i for i in state.order if i in seen]
+    if situation is None or not situation.is_of(state):
+        situation = situation_of(state)
+    # a sides game: the side's turn (the GM picks which of it acts; ``acted`` says who has)
+    actor = situation.actor if situation.side is None else None
+    current = state.combatants.get(actor) if actor else None
     by_turns = bool(state.sides)
     return {
         "game": state.game,
@@ -70,6 +84,7 @@ def player_view(
         "current": current.name if current and not current.hidden else None,
         "hidden_turn": bool(current and current.hidden),
         "current_side": state.current_side,
+        "acted": [c.name for c in visible if c.id in situation.acted],
         "order": [state.combatants[i].name for i in order],
         "combatants": [
             _public(state.game, c, c.side in sides, shown, language, by_turns) for c in visible

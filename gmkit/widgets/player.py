@@ -296,7 +296,12 @@ class PlayerView(widgets.VBox):
     def _render(self) -> None:
         language = LANGUAGE.value
         state = self.encounter.state
-        self.view = player_view(state, player_sides=self.player_sides, language=language)
+        self.view = player_view(
+            state,
+            player_sides=self.player_sides,
+            language=language,
+            situation=self.encounter.situation,
+        )
         hidden = [c.id for c in state.combatants.values() if c.hidden]
         self.log_lines = public_log(
             self.encounter.effective_events,

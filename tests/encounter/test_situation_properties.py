@@ -175,6 +175,14 @@ def check(fight: Encounter, panels: Panels, replay: EventLog) -> None:
     rows = panels.tracker.rows.items()
     current = [ident for ident, row in rows if "gmkit-current" in row._dom_classes]
     assert current == ([actor] if actor is not None else [])
+    # 4b: the players' view names the same actor (or "an enemy acts" while it is hidden; a
+    # sides game: the side)
+    view = fight.player_view()
+    acting = fight.state.combatants[actor] if actor and situation.side is None else None
+    assert view["current"] == (acting.name if acting and not acting.hidden else None)
+    assert view["hidden_turn"] == bool(acting and acting.hidden)
+    seen = [c for c in fight.state.present if not c.hidden]
+    assert view["acted"] == [c.name for c in seen if c.id in situation.acted]
     # 5: the same from the events alone (the log read again, as a second reader would)
     for logged in fight.events[len(replay.raw) :]:
         replay.replay(logged)
