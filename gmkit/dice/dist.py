@@ -114,8 +114,8 @@ class Dist(Mapping[K, Fraction]):
         return len(self._counts)
 
     def __eq__(self, other: object) -> bool:
-        same = isinstance(other, Dist) and other._denominator == self._denominator
-        if same and other._counts == self._counts:  # type: ignore[union-attr]
+        counted = isinstance(other, Dist) and other._denominator == self._denominator
+        if counted and other._counts == self._counts:  # type: ignore[attr-defined]
             return True  # the same counts over the same denominator (else: compared below)
         if not isinstance(other, Mapping):
             return NotImplemented

@@ -595,8 +595,16 @@ class AttackPanel(widgets.VBox):
         if self._options_shown is None or not _same_key(key, self._options_shown[0]):
             self._options_shown = (key, self._choices(offered, people))
         made = self._options_shown[1]
-        boxes = (self.attacker_box, self.weapon_box, self.mode_box, self.action_box)
-        boxes += (self.target_box, self.location_box, self.reaction_box, self.dice_box)
+        boxes: tuple[widgets.ValueWidget, ...] = (
+            self.attacker_box,
+            self.weapon_box,
+            self.mode_box,
+            self.action_box,
+            self.target_box,
+            self.location_box,
+            self.reaction_box,
+            self.dice_box,
+        )
         chosen = (form.attacker, form.weapon, form.mode, form.action, form.target, form.location)
         values = (*(value or None for value in chosen), form.reaction, form.dice.mode)
         for box, (description, options), value in zip(boxes, made, values, strict=True):

@@ -43,8 +43,9 @@ def t(key: str, language: str | None = None) -> str:
     if _LABELS_FROM[0] is not found:
         _LABELS.clear()
         _LABELS_FROM[0] = found
-    message = _LABELS.get(key, False)
-    if message is False:  # first asked: the catalogs' message, or None when they have none
+    if key in _LABELS:
+        message = _LABELS[key]
+    else:  # first asked: the catalogs' message, or None when they have none
         message_id = f"widgets.{key}"
         known = found.english(message_id) is not None
         message = _LABELS[key] = Message(message_id) if known else None
