@@ -55,8 +55,8 @@ from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, ev
 from gmkit.encounter.terms import effect_kind_name
 from gmkit.errors import GmkitError, RulesError, SheetError
 from gmkit.messages import Message, Param, Text, from_json
-from gmkit.sheets import load_sheet
 from gmkit.sheets.base import Sheet
+from gmkit.sheets.recorded import as_record, from_record
 from gmkit.systems.base import Effect
 from gmkit.systems.conditions import book
 from gmkit.systems.turns import turn_structure
@@ -84,10 +84,7 @@ class Application:
     def record(self) -> dict[str, Any]:
         """The event's fields (JSON-ready); ``unapplied`` only when some effect was not."""
         found: dict[str, Any] = {
-            "changes": [
-                {"id": ident, "sheet": sheet.model_dump(mode="json")}
-                for ident, sheet in self.changes
-            ],
+            "changes": [{"id": ident, "sheet": as_record(sheet)} for ident, sheet in self.changes],
             "generic": [
                 {**effect_record(effect), "ticks": ticks}
                 if effect.kind in CONDITIONS
@@ -296,7 +293,7 @@ def apply_recorded(state: EncounterState, event: Mapping[str, Any]) -> Encounter
         if ident not in state.combatants:
             raise RulesError(Message("encounter.no_id", ident=repr(ident)))
         try:
-            sheet = load_sheet(dict(change["sheet"]))
+            sheet = from_record(change["sheet"])
         except SheetError as error:
             raise RulesError(error.message) from None
         if sheet.game != state.game:

@@ -227,11 +227,15 @@ def may_take(
 def _first_allowed(answers: list[Permit]) -> Permit:
     if not answers:
         return Permit("")
+    every: list[Message] = []
     for answer in answers:
-        if answer.allowed:
+        if not answer.reasons:
             return answer
-    reasons = tuple(dict.fromkeys(reason for answer in answers for reason in answer.reasons))
+        every.extend(answer.reasons)
     first = answers[0]
+    if len(answers) == 1 and len(every) == 1:
+        return first  # one type refused for one reason: that answer as it is
+    reasons = tuple(dict.fromkeys(every))
     return Permit(first.action_type, reasons, first.pools, first.delayed_action)
 
 
@@ -270,7 +274,13 @@ class PermitsOf:
 
     def take(self, action_types: Iterable[str], action: str = "") -> Permit:
         """:func:`may_take` ``(state, combatant, action_types, structure, action=action)``."""
-        return _first_allowed([self._one(kind, action) for kind in action_types])
+        answers = []
+        for kind in action_types:
+            answer = self._one(kind, action)
+            if not answer.reasons:
+                return answer
+            answers.append(answer)
+        return _first_allowed(answers)
 
     def _one(self, kind: str, action: str) -> Permit:
         if self._by_action and action:

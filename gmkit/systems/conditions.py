@@ -253,9 +253,14 @@ class DeclaredFallen(Sequence[str]):
 
     def __init__(self, *games: str) -> None:
         self.games = games
+        self._kept: tuple[tuple[object, ...], tuple[str, ...]] = ((), ())
 
     def _names(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(name for game in self.games for name in book(game).fallen))
+        entries = tuple(map(_registry(), self.games))  # read again only if a game is replaced
+        if self._kept[0] != entries:
+            found = [name for game in self.games for name in book(game).fallen]
+            self._kept = (entries, tuple(dict.fromkeys(found)))
+        return self._kept[1]
 
     @overload
     def __getitem__(self, index: int) -> str: ...
