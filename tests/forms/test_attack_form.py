@@ -161,6 +161,38 @@ def test_apply_refuses_a_result_the_encounter_no_longer_gives(wfrp):
     assert form_result is form.result
 
 
+def test_apply_records_the_shown_result_when_nothing_changed_and_resolves_again_otherwise(
+    wfrp, monkeypatch
+):
+    """The rules are pure: the same request and dice give the same result, so Apply records
+    the result shown without resolving it again; once the attack's own request changed (its
+    target stunned since the roll), it is resolved again, and refused when the result differs."""
+    form = AttackForm(wfrp, seed=3)
+    shown = form.resolve()
+    resolved: list[object] = []
+    original = type(wfrp)._resolve
+
+    def counting(self, request, source):
+        resolved.append(request)
+        return original(self, request, source)
+
+    monkeypatch.setattr(type(wfrp), "_resolve", counting)
+    assert form.apply() is shown
+    assert resolved == []
+    form.undo()
+    shown = form.resolve()
+    others = [c.id for c in wfrp.state.present if c.id not in (form.attacker, form.target)]
+    wfrp.add_condition(others[0], "prone")  # someone else changed: the same request
+    assert form.apply() is shown
+    assert resolved == []
+    form.undo()
+    form.resolve("5 7")  # a hit that wounds
+    wfrp.add_condition(form.target, "stunned", rounds=1)  # the target changed since the roll
+    with pytest.raises((FormError, RulesError), match="changed since the roll"):
+        form.apply()
+    assert len(resolved) == 1  # resolved again, and refused
+
+
 def test_the_form_offers_exactly_what_the_encounter_allows(wfrp):
     """The budget: every action offered is one the encounter's permit allows, and every one
     refused carries the permit's reason."""
