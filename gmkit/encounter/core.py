@@ -24,6 +24,7 @@ from typing import Any, Self
 
 from gmkit.dice import DiceSource, DieRoll, check_dice
 from gmkit.encounter.acted import acted
+from gmkit.encounter.default_attack import OfferCache
 from gmkit.encounter.log import MARKERS, EventLog
 from gmkit.encounter.secrecy import touched
 from gmkit.encounter.settings import setting_name
@@ -85,6 +86,7 @@ class EncounterCore:
         self._first_table_event: tuple[int, dict[str, Any]] | None = None  # for can_undo
         self._lock = threading.RLock()  # one thread at a time appends (see the module)
         self._situation: tuple[EncounterState, Situation] | None = None  # (its state, it)
+        self._offers: OfferCache | None = None  # the rules' offers kept (``offers``)
 
     @classmethod
     def create(cls, store: CampaignStore, name: str, game: str, *, replace: bool = False) -> Self:

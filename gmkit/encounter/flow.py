@@ -8,6 +8,7 @@ from typing import Any
 
 from gmkit.dice import DiceSource, DieRoll, EnteredDice, check_dice
 from gmkit.encounter.core import EncounterCore, as_json, roll_record
+from gmkit.encounter.default_attack import OfferCache
 from gmkit.encounter.dues import dues_between, phase_of
 from gmkit.encounter.permits import Permit, may_act, may_react, may_take
 from gmkit.encounter.situation import Situation, situation_of
@@ -157,8 +158,17 @@ class TurnCommands(EncounterCore):
         state = self.state
         kept = self._situation
         if kept is None or kept[0] is not state:
-            kept = self._situation = (state, situation_of(state))
+            kept = self._situation = (state, situation_of(state, self.offers))
         return kept[1]
+
+    @property
+    def offers(self) -> OfferCache:
+        """The rules' offers for each attacker, kept across states (the situation's default
+        attack and the attack panels read them)."""
+        kept = self._offers
+        if kept is None:
+            kept = self._offers = OfferCache()
+        return kept
 
     @property
     def structure(self) -> TurnStructure:

@@ -15,6 +15,11 @@ in a game where a whole side acts (Necromunda, WFB) the first fighter of that si
 the fight who has not had its go this phase, whom no condition holds back and who has a weapon
 the rules use; else the first such one unarmed; else the side's first.
 
+The default attack (:attr:`Situation.default_attack`): of whoever acts, a legal weapon, mode,
+action and target with the request and the preview before the dice
+(:mod:`gmkit.encounter.default_attack`): never a target the rules refuse; the attack panel
+takes its defaults and its preview from it, and the players' seats will.
+
 The one reason: the permit's reasons come in the order the rules weigh them (surprised,
 fallen, what a condition forbids, the phase, whose turn, the pools), so the first is the one a
 GM says ("pinned: one half action a turn", not "0 left this turn").
@@ -28,6 +33,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from gmkit.encounter.acted import acted as acted_in
+from gmkit.encounter.default_attack import DefaultAttack, OfferCache, default_attack
 from gmkit.encounter.dues import phase_of
 from gmkit.encounter.permits import Permit, PermitsOf, fallen, restrictions
 from gmkit.encounter.state import Combatant, EncounterState
@@ -93,6 +99,10 @@ class Footing:
     def may_act(self) -> bool:
         return self.why_not is None
 
+    def allows(self, action: str) -> bool:
+        """Whether the attack action ``action`` is allowed now (no reason against it)."""
+        return self.attacks.get(action) is None
+
     @property
     def attacks_allowed(self) -> tuple[str, ...]:
         return tuple(action for action, why in self.attacks.items() if why is None)
@@ -115,6 +125,8 @@ class Situation:
     _state: EncounterState = field(repr=False, compare=False)
     _structure: TurnStructure = field(repr=False, compare=False)
     _footings: dict[str, Footing] = field(default_factory=dict, repr=False, compare=False)
+    _offers: OfferCache = field(default_factory=OfferCache, repr=False, compare=False)
+    _defaults: dict[str, DefaultAttack] = field(default_factory=dict, repr=False, compare=False)
 
     def is_of(self, state: EncounterState) -> bool:
         """Whether this is the situation of ``state`` (that very state)."""
@@ -129,13 +141,29 @@ class Situation:
         return found
 
     @property
+    def default_attack(self) -> DefaultAttack | None:
+        """The attack offered first to whoever acts (None when nobody does)."""
+        return self.default_attack_of(self.actor) if self.actor is not None else None
+
+    def default_attack_of(self, ident: str) -> DefaultAttack:
+        """The attack offered first to combatant ``ident`` now (worked out once)."""
+        found = self._defaults.get(ident)
+        if found is None:
+            footing = self.of(ident)  # its attack actions allowed now
+            combatant = self._state.combatants[ident]
+            found = default_attack(self._state, combatant, footing.attacks, self._offers)
+            self._defaults[ident] = found
+        return found
+
+    @property
     def footings(self) -> Mapping[str, Footing]:
         """Each combatant still in the encounter's footing (every one worked out)."""
         return MappingProxyType({c.id: self.of(c.id) for c in self._state.present})
 
 
-def situation_of(state: EncounterState) -> Situation:
-    """The situation at ``state`` (see the module docstring)."""
+def situation_of(state: EncounterState, offers: OfferCache | None = None) -> Situation:
+    """The situation at ``state`` (see the module docstring); ``offers``: the rules' offers
+    kept from the states before (the encounter's)."""
     structure = turn_structure(state.game)
     done = acted_in(state, structure)
     return Situation(
@@ -150,6 +178,7 @@ def situation_of(state: EncounterState) -> Situation:
         due=tuple(state.due),
         _state=state,
         _structure=structure,
+        _offers=offers if offers is not None else OfferCache(),
     )
 
 

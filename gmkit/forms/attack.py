@@ -44,13 +44,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gmkit.encounter import Encounter
+from gmkit.encounter.default_attack import DefaultAttack
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.errors import DiceValueError, GmkitError
 from gmkit.forms.dice import DiceState
 from gmkit.forms.following import SIDES, next_of_side, turn_key
 from gmkit.forms.offered import (
     OUT_OF_THE_FIGHT,
-    OfferCache,
     Offered,
     default_target,
     offered_for,
@@ -100,7 +100,7 @@ class AttackForm:
         self.dice = DiceState(seed)
         self.applied = False
         self._listeners: list[Listener] = []
-        self._offers = OfferCache()
+        self._offers = encounter.offers  # the encounter's: the situation reads the same
         self._busy = False
         self._followed: str | None = None  # whose turn the attacker followed last
         self._actor_seen: str | None = None  # the situation's actor when it last followed
@@ -489,9 +489,15 @@ class AttackForm:
         if self.attacker not in offered.attackers:
             self.attacker = offered.attackers[0] if offered.attackers else ""
         if self.target not in offered.targets:
-            # a default is one the rules let the attack target (never one the GM picked)
+            # a default is one the rules let the attack target (never one the GM picked): the
+            # situation's, when the choices so far are its default attack's
             self._target_chosen = False
-            self.target = default_target(state, self.attacker, offered.targets, self._may_target)
+            default = self._default_attack()
+            if default is not None:
+                self.target = default.target
+            else:
+                allowed = self._may_target
+                self.target = default_target(state, self.attacker, offered.targets, allowed)
         if self.location not in offered.locations:
             self.location = offered.locations[0] if offered.locations else ""
         kept = {choice.id for choice in offered.circumstances}
@@ -510,6 +516,11 @@ class AttackForm:
             )
             if not value
         ]
+        if missing == ["target"] and not self._target_chosen:
+            default = self._default_attack()
+            if default is not None and default.refusal:  # every enemy refused: the reason
+                self.problem, self.refused = default.refusal, True
+                return
         if missing:
             refused = self.offered.not_offered
             none_offered = "action" in missing and not self.offered.actions
@@ -522,6 +533,15 @@ class AttackForm:
                 return
             fields = tuple(Message(f"form.field.{name}") for name in missing)
             self.problem = Message("form.choose_first", fields=fields)
+            return
+        default = self._default_attack()
+        plain = default is not None and default.args == self._request_args()
+        if default is not None and plain and default.target == self.target:
+            # the situation's default attack: its request and preview, worked out once
+            if default.needs:  # a choice still to make (a shot's distance): no request yet
+                self.problem = default.needs
+            else:
+                self.request, self.preview = default.request, default.preview
             return
         try:
             self.request = self.encounter.attack_request(
@@ -537,6 +557,16 @@ class AttackForm:
             self.request, self.preview = None, None
             self.problem = error.message if isinstance(error, GmkitError) else str(error)
             self._default_again()
+
+    def _default_attack(self) -> DefaultAttack | None:
+        """The situation's default attack of the attacker, when the weapon, mode and action
+        chosen are its own (None otherwise: the form works its target out)."""
+        if self.attacker not in self.encounter.state.combatants:
+            return None
+        found = self.encounter.situation.default_attack_of(self.attacker)
+        if (found.weapon, found.mode, found.action) != (self.weapon, self.mode, self.action):
+            return None
+        return found
 
     def _default_again(self) -> None:
         """The rules refuse the target the form took by default (the turn passed, the weapon

@@ -8,17 +8,19 @@ still offered, else takes the default (the first weapon, the first legal mode, t
 standard attack).
 
 What the rules offer an attacker is a pure function of its sheet, the weapon, the mode and its
-conditions and counters: it is worked out once for each (:class:`OfferCache`), so the turn coming
-round again asks nothing twice.
+conditions and counters: it is worked out once for each, in the encounter's
+:class:`~gmkit.encounter.default_attack.OfferCache` (the situation's default attack reads the
+same), so the turn coming round again asks nothing twice. The defaults (the first foe the rules
+let the attack target...) are :mod:`gmkit.encounter.default_attack`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from gmkit.encounter.state import Combatant, EncounterState
+from gmkit.encounter.default_attack import CACHED, OfferCache, default_target, foes_first
+from gmkit.encounter.state import EncounterState
 from gmkit.messages import Message, Text
 from gmkit.systems import choices
 from gmkit.systems.base import AttackChoices, AttackRequest, Choice
@@ -30,9 +32,6 @@ if TYPE_CHECKING:
 OUT_OF_THE_FIGHT = declared_out()
 """Conditions that make a combatant no default target: those the games declare so
 (``systems.conditions``: dead, out of action, unconscious)."""
-
-CACHED = 64
-"""What the rules offer, kept for this many (attacker, weapon, mode, conditions) at most."""
 
 
 @dataclass(frozen=True)
@@ -50,33 +49,6 @@ class Offered:
     reactions: tuple[Choice, ...] = ()
     reactions_refused: dict[str, Text] = field(default_factory=dict)
     action_names: dict[str, Text] = field(default_factory=dict)
-
-
-class OfferCache:
-    def __init__(self) -> None:
-        self._kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
-
-    def get(self, form: AttackForm, attacker: Combatant, mode: str | None) -> Any:
-        """``attack_choices`` (``mode`` None) or ``refused_actions`` in ``mode``."""
-        options = {
-            "attacker_conditions": sorted(attacker.conditions),
-            "attacker_counters": dict(attacker.counters),
-        }
-        counters = tuple(sorted(attacker.counters.items()))
-        key = (attacker.id, form.weapon, mode, tuple(options["attacker_conditions"]), counters)
-        kept = self._kept.get(key)
-        sheet = attacker.sheet
-        if kept is not None and (kept[0] is sheet or kept[0] == sheet):
-            return kept[1]
-        found: AttackChoices | dict[str, Text]
-        if mode is None:
-            found = choices.attack_choices(form.game, sheet, form.weapon, options=options)
-        else:
-            found = choices.refused_actions(form.game, sheet, form.weapon, mode, options=options)
-        if len(self._kept) >= CACHED:
-            self._kept.clear()
-        self._kept[key] = (sheet, found)
-        return found
 
 
 def offered_for(form: AttackForm, state: EncounterState, cache: OfferCache) -> Offered:
@@ -97,7 +69,7 @@ def offered_for(form: AttackForm, state: EncounterState, cache: OfferCache) -> O
         form.mode = form.action = ""
         why: dict[str, Text] = {"": Message("form.no_weapon", name=attacker.name)}
         return Offered(attackers, weapons, targets=targets, not_offered=why)
-    every: AttackChoices = cache.get(form, attacker, None)
+    every: AttackChoices = cache.get(form.game, attacker, form.weapon, None)
     modes = every.modes
     if form.mode not in [choice.id for choice in modes]:
         form.mode = modes[0].id if modes else ""
@@ -106,7 +78,7 @@ def offered_for(form: AttackForm, state: EncounterState, cache: OfferCache) -> O
         return Offered(attackers, weapons, modes, targets=targets)
     catalog = choices.actions(form.game)
     names: dict[str, Text] = {choice.id: choice.label for choice in catalog}
-    refused: dict[str, Text] = cache.get(form, attacker, form.mode)
+    refused: dict[str, Text] = cache.get(form.game, attacker, form.weapon, form.mode)
     not_offered: dict[str, Text] = {key: why for key, why in refused.items() if why}
     actions: list[Choice] = []
     footing = form.encounter.situation.of(attacker.id) if form.budget else None
@@ -170,41 +142,6 @@ def with_reactions(
     )
 
 
-def out_of_the_fight(combatant: Combatant) -> bool:
-    """Dead, out of action, slain or unconscious: never a default target or attacker."""
-    return bool(OUT_OF_THE_FIGHT & set(combatant.conditions))
-
-
-def default_target(
-    state: EncounterState,
-    attacker: str,
-    targets: tuple[str, ...],
-    allowed: Callable[[str], bool] | None = None,
-) -> str:
-    """The first visible enemy still in the fight whom the rules let the attack target
-    (``allowed``: the form asks the rules), else the first such enemy, else the first target
-    offered; "" when the rules refuse every enemy (the form then says why)."""
-    own = state.combatants[attacker].side if attacker in state.combatants else None
-    foes = [
-        ident
-        for ident in targets
-        if state.combatants[ident].side != own
-        and not state.combatants[ident].hidden
-        and not out_of_the_fight(state.combatants[ident])
-    ]
-    if allowed is not None and foes:
-        return next((ident for ident in foes if allowed(ident)), foes[0])
-    if foes:
-        return foes[0]
-    return targets[0] if targets else ""
-
-
-def foes_first(present: list[Combatant], attacker: Combatant) -> tuple[str, ...]:
-    """Everyone else in the fight, the attacker's foes first."""
-    others = [c for c in present if c.id != attacker.id]
-    return tuple(c.id for c in sorted(others, key=lambda c: c.side == attacker.side))
-
-
 __all__ = [
     "CACHED",
     "OUT_OF_THE_FIGHT",
@@ -213,6 +150,5 @@ __all__ = [
     "default_target",
     "foes_first",
     "offered_for",
-    "out_of_the_fight",
     "with_reactions",
 ]

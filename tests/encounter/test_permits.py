@@ -90,8 +90,8 @@ def same_answers(encounter: Encounter) -> None:
                     assert not permit.allowed  # the budget's refusal is the permit's
                     # its one reason: the first the rules weigh (the situation's)
                     assert str(refused) == f"budget: {permit.reasons[0]}"
-                    assert encounter.situation.of(combatant.id).attacks[action] == (
-                        permit.reasons[0]
+                    assert (
+                        encounter.situation.of(combatant.id).attacks[action] == (permit.reasons[0])
                     )
     finally:
         form.close()

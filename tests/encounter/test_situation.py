@@ -221,7 +221,7 @@ def test_wfb_a_refused_shot_shows_the_reason_no_odds_and_cannot_be_applied(store
 
 
 def test_a_condition_in_the_gm_s_words_is_a_note_that_changes_no_rule(store) -> None:
-    """"aimed: at the door" refused every attack of its bearer ("Aim is taken as half or
+    """ "aimed: at the door" refused every attack of its bearer ("Aim is taken as half or
     full"): a condition carries only what it declares (aimed: half or full); anything else
     is the GM's note, shown and ignored by the rules, and the preview says so."""
     from gmkit.dice import SeededDice

@@ -140,6 +140,29 @@ def check_offers(fight: Encounter, situation: Situation, form: AttackForm) -> No
     assert dict(footing.budget) == budget_left(fight.structure, fight.state, combatant)
 
 
+def check_default(fight: Encounter, situation: Situation, form: AttackForm) -> None:
+    """1 and 3: a form opened now shows the situation's default attack of its attacker: its
+    choices, its very request and preview (worked out once), never a target the rules refuse,
+    or no target and the reason."""
+    if form.attacker not in fight.state.combatants or fight.state.combatants[form.attacker].removed:
+        return
+    default = situation.default_attack_of(form.attacker)
+    assert (form.weapon, form.mode, form.action) == (default.weapon, default.mode, default.action)
+    if not default.action:
+        assert default.refusal
+        return
+    assert form.target == default.target
+    if default.target:
+        assert default.request is not None
+        assert not choices.target_refusal(fight.game, default.request)
+        if not default.needs:
+            assert form.request is default.request
+            assert form.preview is default.preview
+    else:
+        assert default.refusal
+        assert str(form.problem) == str(default.refusal)
+
+
 def same_situation(replayed: Situation, live: Situation) -> None:
     """5: the situation from the replayed events alone is the live one."""
     for name in ("actor", "phase", "side", "acted", "round", "started", "events", "due"):
@@ -160,6 +183,7 @@ def check(fight: Encounter, panels: Panels, replay: EventLog) -> None:
     try:
         check_attacker(fight, situation, opened)
         check_offers(fight, situation, opened)
+        check_default(fight, situation, opened)
     finally:
         opened.close()
     # 2: the turn pane's actor, kept and new

@@ -322,9 +322,7 @@ def test_refusals_read_in_spanish(cast):
     assert refused[1] == "campo 'distancia': Cargar necesita 4 m, no 2"
     # the weapon by its Spanish name, as weapons.yaml gives it (name_es)
     assert refused[2] == "campo 'arma': Rifle láser está encasquillada: desencasquíllala primero"
-    assert refused[3] == (
-        'campo "condiciones del atacante": Marr está aturdido: sin acciones'
-    )
+    assert refused[3] == ('campo "condiciones del atacante": Marr está aturdido: sin acciones')
     assert english_left(refused) == {}
 
 
