@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from gmkit.encounter.terms import condition_name, known_conditions
-from gmkit.games import game as find_game
 from gmkit.messages import LANGUAGES, Message
 from gmkit.systems.base import Choice
 from gmkit.systems.turns import action_type_name
@@ -215,7 +214,7 @@ class ConditionControls:
             )
         )
         game = panel.encounter.game
-        self._keys = tuple(dict.fromkeys((*known_conditions(game), *find_game(game).turns.fallen)))
+        self._keys = known_conditions(game)  # the declared kinds, the fallen among them
 
     def condition_key(self, typed: str) -> str:
         """The condition a picked or typed name is (its key), in either language ("aturdido":
