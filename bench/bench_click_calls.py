@@ -26,8 +26,10 @@ dashboard's work for the new situation, which issue 22 wants done once.
 Prints, per click: the calls before and after the event, all Python calls (ipywidgets and
 traitlets too), the time before and after the event, the calls after the event under each
 listener of the encounter, and the ``--top`` gmkit functions called most after the event. Then
-one line per click against the goal of issue 22: at most a tenth of the calls per click the
-team measured before it (Apply 20,878; Aim 32,728; Next had no earlier figure). These are not
+one line per click against the goal of issue 22 ("the work after an event is written is the
+situation's, once (target: at most a tenth of today's calls per click)"): whether the calls
+after the event, and the whole click's, are within a tenth of the calls per click the team
+measured before it (Apply 20,878; Aim 32,728; Next had no earlier figure). These are not
 goals of issue 14 (``bench/goals.py``), so the runner's summary does not list them: the lines
 are in this benchmark's output. Asserts nothing and exits 0, a click it cannot make included.
 """
@@ -329,10 +331,10 @@ def verdict(measured: Measured) -> str:
     if earlier is None:
         return f"{figures}; no earlier figure, no goal"
     goal = round(earlier / 10)
-    met = "met" if total <= goal else "NOT met"
     return (
-        f"{figures}; goal <= {goal:,} calls (a tenth of {earlier:,} measured before "
-        f"issue 22): {met}"
+        f"{figures}; a tenth of the {earlier:,} calls measured before issue 22 is {goal:,}: "
+        f"the work after the event {'within it' if after <= goal else 'NOT within it'}, "
+        f"the whole click {'within it' if total <= goal else 'NOT within it'}"
     )
 
 

@@ -7,9 +7,11 @@ distribution), in the widgets' language. No rule lives here.
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from gmkit.odds import Curve, Dist, Odds
@@ -300,7 +302,7 @@ def summary_html(result: Odds, headline: Mapping[str, Fraction]) -> str:
 
 def _states_bar(states: Dist[str], width: int = 480, height: int = 14) -> str:
     """The states side by side in one bar, each as wide as its chance."""
-    parts, at = [], 0.0
+    parts, legend, at = [], [], 0.0
     colours = _colours(tuple(states))
     for state in states:
         chance = states.p(state)
@@ -314,17 +316,12 @@ def _states_bar(states: Dist[str], width: int = 480, height: int = 14) -> str:
             f"width='{wide:.2f}' height='{height}' fill='{colour}'>"
             f"<title>{name}: {_E(percent(chance))} ({chance})</title></rect>"
         )
+        legend.append(f"<span><span style='color:{colour}'>&#9632;</span> {name}</span>")
         at += wide
-    legend = "".join(
-        f"<span><span style='color:{colours[state]}'>&#9632;</span> "
-        f"{_E(words(odds_label(state)))}</span>"
-        for state in states
-        if states.p(state)
-    )
     return (
         f"<svg class='gmkit-odds-states' xmlns='http://www.w3.org/2000/svg' width='{width}' "
         f"height='{height}' viewBox='0 0 {width} {height}'>{''.join(parts)}</svg>"
-        f"<div class='gmkit-odds-legend'>{legend}</div>"
+        f"<div class='gmkit-odds-legend'>{''.join(legend)}</div>"
     )
 
 
@@ -347,12 +344,18 @@ def _members_html(result: Odds) -> str:
     return f"<table class='gmkit-table gmkit-odds-members'><tr>{head}</tr>{rows}</table>"
 
 
-def _colours(states: Sequence[str]) -> dict[str, str]:
+def _colours(states: Sequence[str]) -> Mapping[str, str]:
     """A colour per state (the same in the tiles, the bar and the curve)."""
     return severity_colours(states)
 
 
-def severity_colours(states: Sequence[str]) -> dict[str, str]:
+def severity_colours(states: Sequence[str]) -> Mapping[str, str]:
+    """A colour per state (see :func:`_severity_colours`), worked out once per list."""
+    return _severity_colours(tuple(states))
+
+
+@functools.lru_cache(maxsize=256)
+def _severity_colours(states: tuple[str, ...]) -> Mapping[str, str]:
     """A colour per state by its place in the odds' severity order: ``Odds.states`` lists the
     target's states from the least to the most harmful to it (unhurt, standing, no hit first;
     slain, out of action last), so the first is green, the last red and those between them
@@ -364,7 +367,7 @@ def severity_colours(states: Sequence[str]) -> dict[str, str]:
         found[state] = _between(
             SEVERITY[int(at)], SEVERITY[min(int(at) + 1, len(SEVERITY) - 1)], at % 1
         )
-    return found
+    return MappingProxyType(found)  # kept: never changed by whoever reads it
 
 
 def _between(low: str, high: str, part: float) -> str:
