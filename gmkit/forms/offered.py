@@ -55,8 +55,9 @@ def offered_for(form: AttackForm, state: EncounterState, cache: OfferCache) -> O
     """What ``form`` offers in ``state``, fixing its weapon, mode and action along the way."""
     present = state.present
     attackers = tuple(c.id for c in present)
-    if form.attacker not in attackers:
-        form.attacker = attackers[0] if attackers else ""
+    if form.attacker not in attackers:  # gone (removed): whoever acts now, else the first
+        actor = form.encounter.situation.actor
+        form.attacker = actor if actor in attackers else attackers[0] if attackers else ""
     attacker = state.combatants.get(form.attacker)
     if attacker is None:
         form.weapon = form.mode = form.action = ""

@@ -254,17 +254,7 @@ def test_the_panels_and_a_replay_say_what_the_situation_says(game, case):
         ("wfrp2", (0, 1, 3), "any"),
         ("wfb6", (4, 0), "any"),
         ("necromunda", (0, 5, 1), "shooting"),
-        pytest.param(
-            "wfb6",
-            (0, 4, 5, 2),
-            "shooting",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="WFB's shooting phase: the shooter removed and the next of his side "
-                "unarmed (the situation's actor), the attack form goes to the first present, "
-                "an enemy (left open)",
-            ),
-        ),
+        ("wfb6", (0, 4, 5, 2), "shooting"),  # the next of the side is unarmed
     ],
 )
 def test_removing_the_combatant_whose_turn_it_is(game, picks, phase):
