@@ -246,8 +246,9 @@ class ActionForm:
 
     def add_condition(
         self, ident: str, name: str, rounds: int | str | None = None, ticks: str = "end_of_turn"
-    ) -> None:
-        """Put the condition ``name`` on ``ident`` for ``rounds`` (None or "": until removed)."""
+    ) -> Message | None:
+        """Put the condition ``name`` on ``ident`` for ``rounds`` (None or "": until removed);
+        returns why it is a note no rule reads (a name the game does not declare), else None."""
         text = name.strip()
         if not text:
             raise FormError(Message("encounter.condition_blank"))
@@ -255,7 +256,7 @@ class ActionForm:
             raise not_offered("ticks", ticks, TICKS)
         count = _rounds(rounds)
         who = self._present(ident)
-        self.encounter.add_condition(who.id, text, rounds=count, ticks=ticks)  # type: ignore[arg-type]
+        return self.encounter.add_condition(who.id, text, rounds=count, ticks=ticks)  # type: ignore[arg-type]
 
     def remove_condition(self, ident: str, name: str) -> None:
         self.encounter.remove_condition(self._present(ident).id, name)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 
 from gmkit.encounter import Combatant, EncounterState, Trigger
 from gmkit.encounter.situation import budget_left
-from gmkit.encounter.terms import condition_name, phase_name
+from gmkit.encounter.terms import condition_name, condition_note, phase_name
 from gmkit.messages import Message
 from gmkit.systems.health import health
 from gmkit.systems.turns import TurnStructure, pool_name
@@ -29,6 +29,10 @@ def chips(game: str, combatant: Combatant) -> tuple[Chip, ...]:
             else words(Message("widgets.condition_chip", condition=shown, rounds=condition.rounds))
         )
         tip = words(Message("widgets.remove_condition", condition=shown))
+        note = condition_note(game, name)
+        if note is not None:  # the GM's words, no rule's: marked, and why on hover
+            label = words(Message("widgets.condition_chip_note", chip=label))
+            tip = f"{tip} ({words(note)})"
         reminder = words(condition.reminder)
         chips.append((name, label, f"{tip} ({reminder})" if reminder else tip))
     return tuple(chips)

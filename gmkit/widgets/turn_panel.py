@@ -43,6 +43,7 @@ from traitlets import Unicode
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError, NeedDie
 from gmkit.forms.action import ActionForm
+from gmkit.messages import Message
 from gmkit.systems.acting import ActionResult
 from gmkit.widgets.attack_view import result_html
 from gmkit.widgets.i18n import LANGUAGE, t, words
@@ -188,8 +189,18 @@ class TurnPanel(widgets.VBox):
         return self._run(lambda: self.form.dismiss_due(index, reason))
 
     def add_condition(self, ident: str, name: str, rounds: int | str | None = None) -> bool:
-        """Put ``name`` on ``ident`` for ``rounds`` (empty: until removed)."""
-        done = self._run(lambda: self.form.add_condition(ident, name, rounds))
+        """Put ``name`` on ``ident`` for ``rounds`` (empty: until removed); a name the game
+        does not declare is kept as a note, and the pane says so."""
+        notes: list[Message] = []
+
+        def add() -> None:
+            note = self.form.add_condition(ident, name, rounds)
+            if note is not None:
+                notes.append(note)
+
+        done = self._run(add)
+        if done and notes:
+            self._say(words(notes[0]))  # the name, and why no rule reads it
         if done and self.condition_controls is not None:
             self.condition_controls.cleared()
         return done
