@@ -187,14 +187,17 @@ def test_condition_badges_count_down_and_reminders_show_after_the_turn_change(tr
     fight.add_condition("jessa-kell", "stunned")
     ilse = row_of(tracker, "Ilse Marr")
     chip = ilse.chip_buttons["on fire"]
-    assert chip.description == "On fire · 2 rd ✕"  # capitalised, whatever the key's case
-    assert chip.tooltip == "Remove on fire (1d10 damage, WP test)"
+    # capitalised, whatever the key's case; "on fire" typed in words is the GM's note (the
+    # rules' condition is the id on_fire): marked, and why on hover, before the reminder
+    assert chip.description == "On fire · 2 rd (note) ✕"
+    assert chip.tooltip.startswith("Remove on fire ('on fire' is no condition of this game")
+    assert chip.tooltip.endswith("a note, no rule reads it) (1d10 damage, WP test)")
     assert "gmkit-badge" in chip._dom_classes
     # the condition id "stunned" shown by the game's catalog name, no rounds: no duration
     assert row_of(tracker, "Jessa Kell").chip_buttons["stunned"].description == "Stunned ✕"
     assert tracker.reminder_area.value == ""
     tracker.next_turn()
-    assert ilse.chip_buttons["on fire"].description == "On fire · 1 rd ✕"
+    assert ilse.chip_buttons["on fire"].description == "On fire · 1 rd (note) ✕"
     assert "Ilse Marr: 1d10 damage, WP test" in tracker.reminder_area.value
     tracker.next_turn()  # the next turn change has nothing to remind
     assert tracker.reminder_area.value == ""
