@@ -25,36 +25,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from gmkit.rate import TokenBucket
+
 LIMIT_VARIABLE = "GMKIT_COMM_LIMIT"
 DEFAULT_RATE, DEFAULT_BURST = 30.0, 90.0
 log = logging.getLogger("gmkit.serving.comm_limit")
 
 Handler = Callable[[Any, Any, dict[str, Any]], Any]
-
-
-class TokenBucket:
-    """``rate`` tokens a second, at most ``burst`` saved; ``clock`` for tests."""
-
-    def __init__(
-        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        if rate <= 0 or burst < 1:
-            raise ValueError(f"comm limit: rate {rate} and burst {burst} must be positive")
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens, self.stamp = burst, clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def wait(self) -> float:
-        """Seconds until a token is there."""
-        return max(0.0, (1 - self.tokens) / self.rate)
 
 
 def limit_from_environment() -> tuple[float, float]:
