@@ -90,7 +90,8 @@ def test_a_stale_request_is_refused_with_the_reason_and_never_applied(seats):
     fight.next_turn()  # the turn passed before the GM looked
     inbox = Inbox(fight, seats)
     (asked,) = inbox.asked()
-    assert "not" in render(asked.why_not) and "turn" in render(asked.why_not)
+    assert "not" in render(asked.why_not)
+    assert "turn" in render(asked.why_not)
     before = list(fight.events)
     with pytest.raises(IntentError):
         inbox.accept(asked.request.id)
