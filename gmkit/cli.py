@@ -26,6 +26,7 @@ import argparse
 import contextlib
 import shutil
 import socket
+import sqlite3
 import sys
 import tempfile
 from importlib import resources
@@ -147,6 +148,18 @@ def _table(args: argparse.Namespace) -> int:
     )
 
 
+def _tell_the_seats(campaign: Path, url: str) -> None:
+    """Write where the players' page is into the campaign's seats file, so the GM's table
+    makes each player's seat link from it (a folder gmkit may not write: said, not fatal)."""
+    from gmkit.seats import SeatsFile  # only the players' launch needs it
+
+    try:
+        with SeatsFile.of_campaign(campaign) as seats:
+            seats.set_players_url(url)
+    except (OSError, sqlite3.Error) as error:
+        print(f"gmkit players: the seats' links cannot be written ({error})", flush=True)
+
+
 def _players(args: argparse.Namespace) -> int:
     check_port(args.port, PLAYERS_IP)
     given = args.campaign
@@ -190,6 +203,7 @@ def _players(args: argparse.Namespace) -> int:
             print(f"gmkit players: on the local network: {url}", flush=True)
         else:
             print("gmkit players: no local network address found; players use this machine's")
+        _tell_the_seats(path, url)
 
     print(f"gmkit players: starting Voila on port {args.port} ...", flush=True)
     return serve_voila(

@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS requests (
     answer TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS pending ON requests (encounter, status);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 Status = Literal["pending", "accepted", "refused", "stale"]
@@ -194,6 +195,22 @@ class SeatsFile:
                 (key,),
             ).fetchone()
         return Seat(row[0], row[1], row[2], tuple(json.loads(row[3]))) if row else None
+
+    @property
+    def players_url(self) -> str:
+        """Where the players' page is served ("" until ``gmkit players`` said it): a seat's
+        link is it with the seat's key (:func:`gmkit.seats.links.seat_link`)."""
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT value FROM meta WHERE key = 'players_url'"
+            ).fetchone()
+        return str(row[0]) if row else ""
+
+    def set_players_url(self, url: str) -> None:
+        with self._writing() as connection:
+            connection.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('players_url', ?)", (url,)
+            )
 
     # --- requests ------------------------------------------------------------------------------
 

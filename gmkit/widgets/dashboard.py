@@ -38,6 +38,8 @@ from traitlets import Unicode
 
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
+from gmkit.seats import Seat, SeatsFile, seats_path
 from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore, StoreError
 from gmkit.widgets.attack import AttackPanel
@@ -46,6 +48,7 @@ from gmkit.widgets.dashboard_style import DASHBOARD_STYLE, compact_css
 from gmkit.widgets.dice_tray import DiceTray
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t, words
 from gmkit.widgets.in_view import InView
+from gmkit.widgets.inbox_panel import InboxPanel
 from gmkit.widgets.lean_state import install as install_lean_state
 from gmkit.widgets.panes import Panes
 from gmkit.widgets.player import Follower
@@ -157,6 +160,8 @@ class Dashboard(widgets.VBox):
         self._dice: DiceTray | None = None  # built when its tab is first opened
         self.dice_slot = looks.make(widgets.VBox)
         self._players: PlayersControls | None = None  # built when first used
+        self._seats: SeatsFile | None = None  # the campaign's seats file, opened when needed
+        self.inbox_panel: InboxPanel | None = None  # the players' requests, once seats exist
         self.players_box = looks.make(widgets.VBox)
         self.players_box.add_class("gmkit-players")
         self.tabs = widgets.Tab(
@@ -220,6 +225,7 @@ class Dashboard(widgets.VBox):
         self.turn_panel = TurnPanel(encounter, seed=self.seed)
         self.panes = self._panes()
         self.left.children = [self.tracker, self.panes]
+        self._open_inbox()
         self.attack_slot.children = [self.attack]
         self.tracker.observe(self._on_selected, names="selected")
         self._unsubscribe = encounter.subscribe(self._on_change)
@@ -312,10 +318,53 @@ class Dashboard(widgets.VBox):
         if self.encounter is None:
             return 0
         try:
-            return self.encounter.refresh()
+            found = self.encounter.refresh()
         except StoreError as error:
             self._refused(error)
             return 0
+        self._open_inbox()
+        if self.inbox_panel is not None:
+            self.inbox_panel.refresh()  # the phones' requests (their seats file)
+        return found
+
+    # --- the players' seats -----------------------------------------------------------------
+
+    @property
+    def seats_file(self) -> SeatsFile:
+        """The campaign's seats file (beside it; made when first needed)."""
+        if self._seats is None:
+            self._seats = SeatsFile.of_campaign(self.store.path)
+        return self._seats
+
+    def seats(self) -> list[Seat]:
+        """The open seats of the encounter shown (none before a seat is given)."""
+        if self.encounter is None or not seats_path(self.store.path).exists():
+            return []
+        return self.seats_file.seats(self.encounter.name)
+
+    @property
+    def players_url(self) -> str:
+        """Where the players' page is served, as ``gmkit players`` said ("" before)."""
+        return self.seats_file.players_url if seats_path(self.store.path).exists() else ""
+
+    def give_seat(self, player: str, combatants: Sequence[str]) -> Seat:
+        """A seat for ``player`` playing ``combatants`` (ids) in the encounter shown."""
+        if self.encounter is None:
+            raise GmkitError(Message("widgets.dashboard.no_encounter"))
+        seat = self.seats_file.give(self.encounter.name, player, tuple(combatants))
+        self._open_inbox()
+        return seat
+
+    def revoke_seat(self, key: str) -> None:
+        """Close the seat of ``key``: its link opens nothing from now on."""
+        self.seats_file.revoke(key)
+
+    def _open_inbox(self) -> None:
+        """The inbox under the tracker, once the encounter has a seat."""
+        if self.inbox_panel is not None or self.encounter is None or not self.seats():
+            return
+        self.inbox_panel = InboxPanel(self.encounter, self.seats_file)
+        self.left.children = [self.tracker, self.inbox_panel, self.panes]
 
     @property
     def dice(self) -> DiceTray:
@@ -372,6 +421,8 @@ class Dashboard(widgets.VBox):
         self._drop_encounter()
         if self._dice is not None:
             self._dice.close()
+        if self._seats is not None:
+            self._seats.close()
         super().close()
         todo = list(self.children)  # the dashboard's own widgets (the panels are closed)
         while todo:
@@ -408,6 +459,9 @@ class Dashboard(widgets.VBox):
         if self.panes is not None:
             self.panes.close()
             self.panes = None
+        if self.inbox_panel is not None:
+            self.inbox_panel.close()
+            self.inbox_panel = None
         for part in (self.tracker, self.attack, self.turn_panel, self._units, self._log):
             if part is not None:
                 part.close()

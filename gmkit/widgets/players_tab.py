@@ -14,6 +14,7 @@ import ipywidgets as widgets
 
 from gmkit.encounter.settings import WOUNDS_SHOWN
 from gmkit.widgets.i18n import t
+from gmkit.widgets.seats_panel import SeatsPanel
 
 if TYPE_CHECKING:
     from gmkit.widgets.dashboard import Dashboard
@@ -42,11 +43,13 @@ class PlayersControls(widgets.VBox):
         self.reveal_picker = looks.make(widgets.Dropdown, layout={"width": "22em"})
         self.reveal_button = looks.make(widgets.Button)
         self._syncing = False
+        self.seats = SeatsPanel(dashboard)  # each player's seat: their link and its QR code
         super().__init__(
             children=[
                 self.wounds,
                 self.sides,
                 looks.make(widgets.HBox, children=[self.reveal_picker, self.reveal_button]),
+                self.seats,
             ]
         )
         self.wounds.observe(self._on_wounds, names="value")
@@ -87,6 +90,7 @@ class PlayersControls(widgets.VBox):
             self.reveal_button.disabled = not hidden
         finally:
             self._syncing = False
+        self.seats.render()
 
     def _settings(self) -> dict[str, Any]:
         encounter = self.dashboard.encounter
