@@ -54,6 +54,7 @@ def player_view(
     player_sides: tuple[str, ...] = (),
     language: str = "en",
     situation: Situation | None = None,
+    own: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """The encounter as players may see it: hidden combatants absent, GM-only sheet fields and
     notes absent, enemy wounds as the GM's ``enemy_wounds`` setting says. Wound bands and
@@ -66,7 +67,8 @@ def player_view(
     it goes); None with ``hidden_turn`` True while the combatant acting is hidden (the players
     read "an enemy acts": nothing of it, not even its side, until the GM reveals it).
     ``acted``: the names of those seen who have had their go this round (this turn, in a
-    sides game)."""
+    sides game). ``own``: the ids of a player's seat: shown as the players' sides are (their
+    sheet, exact wounds), whatever the sides, and marked ``own``."""
     shown: WoundsShown = state.settings.get("enemy_wounds", "band")
     sides = tuple(state.settings.get("player_sides", player_sides))
     visible = [c for c in state.present if not c.hidden]
@@ -87,7 +89,11 @@ def player_view(
         "acted": [c.name for c in visible if c.id in situation.acted],
         "order": [state.combatants[i].name for i in order],
         "combatants": [
-            _public(state.game, c, c.side in sides, shown, language, by_turns) for c in visible
+            {
+                **_public(state.game, c, c.side in sides or c.id in own, shown, language, by_turns),
+                **({"own": True} if c.id in own else {}),
+            }
+            for c in visible
         ],
     }
 

@@ -32,12 +32,14 @@ from gmkit.encounter.state import EncounterState
 from gmkit.encounter.terms import band_name
 from gmkit.encounter.views import newest_public, told_to_players, wounds_rule
 from gmkit.messages import render
+from gmkit.seats import Seat, SeatsFile
 from gmkit.store import CampaignStore
 from gmkit.widgets.comm_guard import guard_widgets, quiet_comm_logs
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t
 from gmkit.widgets.player_notebook import export_player_notebook
 from gmkit.widgets.player_sheet import sheet_details
 from gmkit.widgets.player_style import PLAYER_STYLE
+from gmkit.widgets.seat_controls import SeatControls
 from gmkit.widgets.style import STYLE, THEME_CLASS
 
 __all__ = [
@@ -216,10 +218,16 @@ class PlayerView(widgets.VBox):
         *,
         interval: float = POLL_SECONDS,
         follow: bool = True,
+        seat: Seat | None = None,
+        seats: SeatsFile | None = None,
         **kwargs: Any,
     ) -> None:
         self.encounter = Encounter.open(store, encounter_name)
         self.player_sides = tuple(player_sides)
+        # a seat's page: its combatants in full, and its controls (requests to the GM)
+        self.seat: Seat | None = None
+        self.seat_controls: SeatControls | None = None
+        self.on_poll: Callable[[], object] | None = None  # called at each poll (a seat opening)
         self.view: dict[str, Any] = {}
         self.log_lines: list[str] = []
         self.title = widgets.HTML(f"<h2>{html.escape(encounter_name)}</h2>")
@@ -240,12 +248,15 @@ class PlayerView(widgets.VBox):
         self.log_area = widgets.HTML()
         self.log_area.add_class("gmkit-player-log")
         style = widgets.HTML(STYLE + PLAYER_STYLE, layout=widgets.Layout(display="none"))
+        self._style, self._bar = style, bar
         super().__init__(children=[style, bar, self.header, self.table, self.log_area], **kwargs)
         self.add_class(THEME_CLASS)
         self.add_class("gmkit-player")
         self.follower = Follower(self.poll, interval)
         LANGUAGE.observe(self._on_language, names="value")
         self._closed = False
+        if seat is not None and seats is not None:
+            self.attach_seat(seat, seats)  # its combatants in full, and its controls
         self._render()
         quiet_comm_logs()  # a hostile message gets no traceback back: comm_guard
         guard_widgets(self)
@@ -260,13 +271,34 @@ class PlayerView(widgets.VBox):
         twice); re-render if anything changed. A StoreError (an event missing or damaged) is
         raised once what came before it is shown."""
         before = self.seq
+        if self.on_poll is not None:
+            self.on_poll()
         try:
             self.encounter.refresh()
         finally:
             changed = self.encounter.last_seq != before
             if changed:
                 self._render()
+            elif self.seat_controls is not None:
+                self.seat_controls.render()  # the GM's answers come without an event
         return changed
+
+    def attach_seat(self, seat: Seat, seats: SeatsFile) -> None:
+        """Make this page ``seat``'s: its combatants in full, and its controls under the
+        header (the requests go to ``seats``)."""
+        if self.seat_controls is not None:
+            return
+        self.seat = seat
+        self.seat_controls = SeatControls(self.encounter, seat, seats)
+        shown = [self._style, self._bar, self.header, self.seat_controls, self.table]
+        self.children = [*shown, self.log_area]  # the controls under the header
+        self._render()
+
+    def show_notice(self, text: str) -> None:
+        """A line for the player under the header ("this seat is closed")."""
+        notice = widgets.HTML(f"<div class='gmkit-error'>{html.escape(text)}</div>")
+        notice.add_class("gmkit-player-notice")
+        self.children = [self._style, self._bar, self.header, notice, self.table, self.log_area]
 
     def close(self) -> None:
         """Stop following the campaign file, and close the widgets."""
@@ -301,7 +333,10 @@ class PlayerView(widgets.VBox):
             player_sides=self.player_sides,
             language=language,
             situation=self.encounter.situation,
+            own=self.seat.combatants if self.seat is not None else (),
         )
+        if self.seat_controls is not None:
+            self.seat_controls.render()
         hidden = [c.id for c in state.combatants.values() if c.hidden]
         self.log_lines = public_log(
             self.encounter.effective_events,

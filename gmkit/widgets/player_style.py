@@ -32,6 +32,12 @@ PLAYER_STYLE = (
   max-width: 100%; }
 .gmkit-player .gmkit-player-sep { color: var(--gmkit-muted); white-space: pre; }
 .gmkit-player .gmkit-now { color: var(--gmkit-accent); font-weight: 700; }
+.gmkit-player .gmkit-seat { max-width: 100%; box-sizing: border-box; }
+.gmkit-player .gmkit-seat .widget-dropdown, .gmkit-player .gmkit-seat .widget-text {
+  max-width: 100%; box-sizing: border-box; }
+.gmkit-player .gmkit-your-turn { background: var(--gmkit-accent); color: #111; font-weight: 700;
+  font-size: 1.25em; padding: 0.3em 0.5em; border-radius: 4px; margin: 0.2em 0; }
+.gmkit-player .gmkit-seat-odds b { font-size: 1.2em; }
 .gmkit-player .gmkit-enemy-acts { color: var(--gmkit-danger); font-style: italic; }
 .gmkit-player table { border-collapse: collapse; width: 100%; table-layout: fixed; }
 .gmkit-player th:nth-child(1) { width: 34%; }  /* a sheet opened under a name stays there */

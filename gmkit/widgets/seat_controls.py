@@ -1,0 +1,213 @@
+"""A player's seat on their phone: their turn, what they may do, and the GM's answers.
+
+Shown on the players' page opened with a seat's link (:class:`~gmkit.widgets.player.
+PlayerView` with a seat). Everything it offers is the situation's word for the seat's
+combatant: on their turn "Your turn",
+the attack offered first (:attr:`~gmkit.encounter.situation.Situation.default_attack`: its
+weapon, mode and action) at a foe of their choosing among those in sight, with the odds of a
+hit for that target, a box for the table's dice (empty: gmkit rolls) and *Send*; a button per
+turn action the situation allows (Aim, Reload...), and *End turn*. Nothing is written to the
+fight: each press is a request in the seats file (:meth:`gmkit.seats.SeatsFile.send`) that
+the GM accepts or refuses; the last answers are listed, in the player's language.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from gmkit.encounter import Encounter
+from gmkit.errors import GmkitError
+from gmkit.messages import Message
+from gmkit.odds import odds
+from gmkit.seats import Seat, SeatsFile
+from gmkit.seats.inbox import heard
+from gmkit.widgets.i18n import t, words
+from gmkit.widgets.odds_charts import percent
+
+ANSWERS = 4
+"""The seat's latest requests listed with their answers."""
+
+
+class SeatControls(widgets.VBox):
+    """A seat's controls (see the module docstring)."""
+
+    def __init__(self, encounter: Encounter, seat: Seat, seats: SeatsFile) -> None:
+        self.encounter, self.seat, self.seats = encounter, seat, seats
+        self.cue = widgets.HTML()
+        self.target = widgets.Dropdown(layout={"width": "100%"})
+        self.target.observe(lambda _c: self._render_odds(), names="value")
+        self.odds = widgets.HTML()
+        self.dice = widgets.Text(layout={"width": "9em"})
+        self.send_button = widgets.Button()
+        self.send_button.on_click(lambda _b: self.send_attack())
+        self.attack_box = widgets.VBox(
+            [self.target, self.odds, widgets.HBox([self.dice, self.send_button])]
+        )
+        self.actions = widgets.HBox(layout={"flex_flow": "row wrap"})
+        self.end_button = widgets.Button(button_style="warning")
+        self.end_button.on_click(lambda _b: self.end_turn())
+        self.said = widgets.HTML()
+        self.answers = widgets.HTML()
+        super().__init__(
+            [self.cue, self.attack_box, self.actions, self.end_button, self.said, self.answers]
+        )
+        self.add_class("gmkit-seat")
+        self._buttons: dict[str, widgets.Button] = {}
+        self.render()
+
+    # --- what the player presses ---------------------------------------------------------------
+
+    def send_attack(self) -> bool:
+        default = self.encounter.situation.default_attack_of(self.acting or "")
+        typed = self.dice.value.strip()
+        try:
+            dice = [int(part) for part in typed.replace(",", " ").split()] if typed else None
+        except ValueError:
+            self._say(words(Message("seats.intent.die_value", got=repr(typed)[:20])), error=True)
+            return False
+        return self._request(
+            {
+                "kind": "attack",
+                "combatant": self.acting,
+                "weapon": default.weapon,
+                "mode": default.mode,
+                "action": default.action,
+                "target": self.target.value or "",
+                "dice": dice,
+                "seen": self.encounter.state.events,
+            }
+        )
+
+    def send_action(self, action: str) -> bool:
+        return self._request({"kind": "action", "combatant": self.acting, "action": action})
+
+    def end_turn(self) -> bool:
+        return self._request({"kind": "end_turn", "combatant": self.acting})
+
+    def _request(self, payload: dict[str, Any]) -> bool:
+        try:
+            self.seats.send(self.seat.key, payload)
+        except GmkitError as error:
+            self._say(words(error.message), error=True)
+            return False
+        self._say(t("seat_sent"))
+        self.dice.value = ""
+        self.render()
+        return True
+
+    # --- what the phone shows ---------------------------------------------------------------
+
+    @property
+    def acting(self) -> str | None:
+        """The seat's combatant whose turn it is, or None."""
+        situation = self.encounter.situation
+        state = self.encounter.state
+        if situation.actor in self.seat.combatants:
+            return situation.actor
+        if situation.side is None:
+            return None
+        mine = [i for i in self.seat.combatants if i in state.combatants]
+        free = [i for i in mine if state.combatants[i].side == situation.side]
+        return next((i for i in free if i not in situation.acted), free[0] if free else None)
+
+    def render(self) -> None:
+        acting = self.acting
+        state = self.encounter.state
+        if acting is None:
+            self.cue.value = ""
+        else:
+            name = html.escape(state.combatants[acting].name)
+            self.cue.value = (
+                f"<div class='gmkit-your-turn'>{html.escape(t('your_turn'))}: {name}</div>"
+            )
+        self._render_attack(acting)
+        self._render_actions(acting)
+        self.end_button.description = t("end_turn")
+        self.end_button.layout.display = "" if acting else "none"
+        self.send_button.description = t("seat_send_attack")
+        self.dice.placeholder = t("seat_dice")
+        self._render_answers()
+
+    def _render_attack(self, acting: str | None) -> None:
+        default = self.encounter.situation.default_attack_of(acting) if acting else None
+        if default is None or not default.action:
+            self.attack_box.layout.display = "none"
+            return
+        self.attack_box.layout.display = ""
+        state = self.encounter.state
+        own = state.combatants[acting or ""]
+        foes = [c for c in state.present if c.side != own.side and not c.hidden]
+        options = [(c.name, c.id) for c in foes]
+        if list(self.target.options) != options:
+            self.target.options = options
+        if self.target.value not in [i for _, i in options]:
+            self.target.value = default.target or (options[0][1] if options else None)
+        self._render_odds()
+
+    def _render_odds(self) -> None:
+        acting = self.acting
+        if acting is None or not self.target.value:
+            self.odds.value = ""
+            return
+        default = self.encounter.situation.default_attack_of(acting)
+        try:
+            request = self.encounter.attack_request(
+                acting, default.weapon, self.target.value, action=default.action, mode=default.mode
+            )
+            hit = percent(odds(request).hit)
+        except Exception:  # no odds for this target (a refusal): the reason comes on sending
+            self.odds.value = ""
+            return
+        weapon = html.escape(default.weapon)
+        self.odds.value = (
+            f"<div class='gmkit-seat-odds'>{weapon}: <b>{hit}</b> {t('odds_hit')}</div>"
+        )
+
+    def _render_actions(self, acting: str | None) -> None:
+        if acting is None:
+            self.actions.children = []
+            return
+        footing = self.encounter.situation.of(acting)
+        shown = []
+        for info in self.encounter.actions():
+            permit = footing.actions.get(info.id)
+            if permit is None or not permit.allowed:
+                continue
+            button = self._buttons.get(info.id)
+            if button is None:
+                button = self._buttons[info.id] = widgets.Button(layout={"width": "auto"})
+                button.on_click(self._sender(info.id))
+            button.description = words(info.label)
+            shown.append(button)
+        self.actions.children = shown
+
+    def _sender(self, action: str) -> Callable[[object], object]:
+        return lambda _b: self.send_action(action)
+
+    def _render_answers(self) -> None:
+        found = self.seats.answers(self.seat.key)[-ANSWERS:]
+        lines = []
+        for request in reversed(found):
+            kind = str(request.payload.get("kind", ""))
+            status = t(f"seat_status_{request.status}")
+            why = words(heard(request.answer)) if request.answer else ""
+            text = t(f"seat_kind_{kind}") if kind in ("attack", "action", "end_turn") else kind
+            lines.append(
+                f"<li>{html.escape(text)}: <b>{html.escape(status)}</b>"
+                + (f" ({html.escape(why)})" if why else "")
+                + "</li>"
+            )
+        self.answers.value = (
+            f"<ul class='gmkit-seat-answers'>{''.join(lines)}</ul>" if lines else ""
+        )
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        css = "gmkit-error" if error else "gmkit-prompt"
+        self.said.value = f"<div class='{css}'>{html.escape(text)}</div>" if text else ""
+
+
+__all__ = ["SeatControls"]

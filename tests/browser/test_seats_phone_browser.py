@@ -1,0 +1,116 @@
+"""A player's phone is their seat, in a real browser (issue 23): ``gmkit players`` serves its
+own copy of the demo campaign (Dark Heresy's chapel), the GM's side plays from Python. Three
+seats: Ana plays Ilse Marr (whose turn it is), Bruno plays Sergeant Varro Tull, Carla's seat is
+revoked. On Ana's 360x740 phone: "Your turn", the attack offered with its odds; she types her
+dice and sends it; the GM's inbox accepts it as his own command; her phone says it was
+accepted and the log tells the attack. Bruno's phone offers nothing (not his turn); Carla's
+link opens the plain players' page. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dashboard_page import until
+
+from gmkit.campaign import demo_campaign_file
+from gmkit.dice import EnteredDice
+from gmkit.encounter import Encounter
+from gmkit.seats import Inbox, SeatsFile
+from gmkit.seats.links import seat_link
+from gmkit.store import CampaignStore
+
+pytestmark = [pytest.mark.browser, pytest.mark.server]
+
+CHAPEL = "The Chapel of the Pale Throne"
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory, serve_players: Any) -> tuple[Path, str]:
+    campaign = demo_campaign_file(tmp_path_factory.mktemp("seats") / "campaign")
+    with CampaignStore(campaign) as store:
+        chapel = Encounter.open(store, CHAPEL)
+        # typed d10s in the order added: Marr 14, Tull 12, Kell 11, Lorn 10, Fenn 9, Ban 8...
+        chapel.roll_initiative(EnteredDice([9, 10, 6, 7, 1, 5, 4, 8]))
+        chapel.start()
+    return campaign, serve_players(campaign, CHAPEL).url
+
+
+def phone(chromium: Any, url: str) -> Any:
+    page = chromium.new_page(viewport={"width": 360, "height": 740})
+    page.goto(url, wait_until="domcontentloaded", timeout=120_000)
+    page.locator(".gmkit-player-table").wait_for(timeout=120_000)
+    return page
+
+
+def text_of(page: Any, selector: str) -> str:
+    found = page.locator(selector)
+    return " ".join(found.all_inner_texts()) if found.count() else ""
+
+
+def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(table, chromium, artifacts):
+    campaign, url = table
+    store = CampaignStore(campaign)
+    fight = Encounter.open(store, CHAPEL)
+    seats = SeatsFile.of_campaign(campaign)
+    try:
+        ilse = fight.combatant("Ilse Marr").id
+        assert fight.situation.actor == ilse
+        ana = seats.give(CHAPEL, "Ana", [ilse])
+        bruno = seats.give(CHAPEL, "Bruno", [fight.combatant("Sergeant Varro Tull").id])
+        carla = seats.give(CHAPEL, "Carla", [fight.combatant("Jessa Kell").id])
+        seats.revoke(carla.key)
+
+        page = phone(chromium, seat_link(url, ana.key))
+        until(page, "Ana's turn", lambda: text_of(page, ".gmkit-your-turn"), bool)
+        assert text_of(page, ".gmkit-your-turn") == "Your turn: Ilse Marr"
+        until(page, "the odds", lambda: text_of(page, ".gmkit-seat-odds"), lambda t: "%" in t)
+        page.screenshot(path=str(artifacts / "seat-1-your-turn-360.png"), full_page=True)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 360, f"the seat's page scrolls sideways: {width} px"
+        page.locator(".gmkit-seat select").first.select_option(label="Cultist Ban")
+        page.get_by_placeholder("table's dice (empty: gmkit rolls)").fill("20 3")
+        page.get_by_role("button", name="Send attack").click()
+        until(page, "sent", lambda: text_of(page, ".gmkit-seat-answers"), lambda t: "waiting" in t)
+        page.screenshot(path=str(artifacts / "seat-2-sent-360.png"), full_page=True)
+
+        inbox = Inbox(fight, seats)
+        (asked,) = inbox.asked()
+        assert (asked.seat.player, asked.intent.target, asked.intent.dice) == (
+            "Ana",
+            fight.combatant("Cultist Ban").id,
+            (20, 3),
+        )
+        before = len(fight.events)
+        result = inbox.accept(asked.request.id)
+        assert len(fight.events) == before + 1
+        assert fight.events[-1]["kind"] == "attack"
+        assert result.hits == 1  # a laspistol hit for 3 (+ its damage bonus) on the cultist
+        until(
+            page,
+            "the GM's answer",
+            lambda: text_of(page, ".gmkit-seat-answers"),
+            lambda t: "accepted" in t,
+        )
+        until(page, "the log", lambda: text_of(page, ".gmkit-player-log"), lambda t: "Ban" in t)
+        page.screenshot(path=str(artifacts / "seat-3-accepted-360.png"), full_page=True)
+
+        other = phone(chromium, seat_link(url, bruno.key))
+        until(other, "Bruno's seat", lambda: other.locator(".gmkit-seat").count(), bool)
+        assert text_of(other, ".gmkit-your-turn") == ""
+        assert other.get_by_role("button", name="Send attack").is_hidden()
+        other.screenshot(path=str(artifacts / "seat-4-not-his-turn-360.png"), full_page=True)
+
+        revoked = phone(chromium, seat_link(url, carla.key))
+        until(
+            revoked,
+            "the closed seat said",
+            lambda: text_of(revoked, ".gmkit-player-notice"),
+            lambda t: "this seat is closed" in t,
+        )
+        assert revoked.locator(".gmkit-seat").count() == 0
+        assert "Jessa Kell" in text_of(revoked, ".gmkit-player-table")  # the players' view
+    finally:
+        seats.close()
+        store.close()

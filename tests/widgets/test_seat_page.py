@@ -1,0 +1,127 @@
+"""A player's phone is their seat (issue 23): the players' page opened with a seat shows that
+player's combatants in full and, on their turn, the situation's attack, the odds of a hit, the
+turn actions allowed and End turn; a press is a request the GM answers, and the phone lists the
+answer in the player's language. Another seat's combatant or a GM-only value never shows."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gmkit.campaign import demo_campaign_file
+from gmkit.dice import SeededDice
+from gmkit.encounter import Encounter
+from gmkit.seats import Inbox, SeatsFile
+from gmkit.store import CampaignStore
+from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.player import PlayerView
+
+CHAPEL = "The Chapel of the Pale Throne"
+
+
+@pytest.fixture
+def table(tmp_path):
+    """The GM's fight (started) and seats file, and a phone's page on Jessa Kell's seat."""
+    path = demo_campaign_file(tmp_path)
+    gm = CampaignStore(path)
+    fight = Encounter.open(gm, CHAPEL)
+    fight.roll_initiative(SeededDice(7))
+    fight.start(SeededDice(7))
+    seats = SeatsFile.of_campaign(path)
+    players = CampaignStore(path, readonly=True)
+    made = {"gm": gm, "fight": fight, "seats": seats, "players": players, "pages": []}
+
+    def page(idents):
+        seat = seats.give(CHAPEL, "Ana", idents)
+        view = PlayerView(players, CHAPEL, follow=False, seat=seat, seats=seats)
+        made["pages"].append(view)
+        return view
+
+    made["page"] = page
+    yield made
+    for view in made["pages"]:
+        view.close()
+    seats.close()
+    players.close()
+    gm.close()
+    LANGUAGE.value = "en"
+
+
+def actor_of(table):
+    """The acolyte whose turn it is (turns passed until one of the players' side acts)."""
+    fight = table["fight"]
+    while fight.state.combatants[fight.situation.actor].side != "Acolytes":
+        fight.next_turn()
+    return fight.situation.actor
+
+
+def test_the_seat_s_combatant_in_full_and_nothing_gm_only(table):
+    fight = table["fight"]
+    actor = actor_of(table)
+    view = table["page"]([actor])
+    own = next(c for c in view.view["combatants"] if c.get("own"))
+    combatant = fight.state.combatants[actor]
+    assert own["name"] == combatant.name
+    assert own["wounds"].endswith(f"/{combatant.sheet.wounds}")  # exact, whatever the setting
+    assert len(own["sheet"]) > 1  # the sheet, not the name alone
+    shown = json.dumps(view.view) + view.table.value + view.header.value
+    shown += view.seat_controls.target.options.__repr__()
+    for hidden in (c for c in fight.state.combatants.values() if c.hidden):
+        assert hidden.name not in shown  # the demagogue stays the GM's
+    for combatant in fight.state.combatants.values():
+        if combatant.sheet.notes:
+            assert combatant.sheet.notes not in shown
+
+
+def test_on_its_turn_the_phone_offers_the_situation_s_attack_and_its_odds(table):
+    fight = table["fight"]
+    actor = actor_of(table)
+    view = table["page"]([actor])
+    controls = view.seat_controls
+    name = fight.state.combatants[actor].name
+    assert f"Your turn: {name}" in controls.cue.value
+    default = fight.situation.default_attack_of(actor)
+    assert controls.target.value == default.target
+    assert "%</b> hit" in controls.odds.value
+    assert default.weapon in controls.odds.value
+    labels = [button.description for button in controls.actions.children]
+    assert "Aim" in labels
+    assert controls.end_button.layout.display == ""
+
+
+def test_a_press_is_a_request_the_gm_answers_and_the_phone_says_so(table):
+    fight = table["fight"]
+    actor = actor_of(table)
+    view = table["page"]([actor])
+    controls = view.seat_controls
+    controls.dice.value = "34 7"
+    assert controls.send_attack()
+    assert "Sent: the GM decides" in controls.said.value
+    assert "Attack: <b>waiting for the GM</b>" in controls.answers.value
+    before = len(fight.events)
+    inbox = Inbox(fight, table["seats"])
+    (asked,) = inbox.asked()
+    assert asked.intent.dice == (34, 7)
+    inbox.refuse(asked.request.id, "measure the distance first")
+    view.poll()
+    assert "<b>refused</b> (measure the distance first)" in controls.answers.value
+    assert len(fight.events) == before  # nothing written to the fight by the phone
+    LANGUAGE.value = "es"
+    assert controls.end_turn()
+    inbox.accept(inbox.asked()[0].request.id)
+    view.poll()
+    assert "Fin de turno: <b>aceptada</b>" in controls.answers.value
+    assert fight.situation.actor != actor
+    assert "Tu turno" not in controls.cue.value
+
+
+def test_not_its_turn_nothing_to_press(table):
+    fight = table["fight"]
+    other = next(c.id for c in fight.state.present if c.id != actor_of(table) and not c.hidden)
+    view = table["page"]([other])
+    controls = view.seat_controls
+    assert controls.cue.value == ""
+    assert controls.attack_box.layout.display == "none"
+    assert controls.actions.children == ()
+    assert controls.end_button.layout.display == "none"
