@@ -71,9 +71,8 @@ class InboxPanel(widgets.VBox):
         for box in self.auto.values():
             box.observe(self._on_auto, names="value")
         self.message = widgets.HTML()
-        super().__init__(
-            children=[self.title, self.rows, widgets.HBox(list(self.auto.values())), self.message]
-        )
+        automatic = widgets.HBox(list(self.auto.values()), layout={"flex_flow": "row wrap"})
+        super().__init__(children=[self.title, self.rows, automatic, self.message])
         self.add_class("gmkit-inbox")
         self.waiting: list[Asked] = []
         self._unsubscribe = encounter.subscribe(lambda _e: self.refresh())
@@ -140,10 +139,11 @@ class InboxPanel(widgets.VBox):
         said += html.escape(words(asked_text(self.encounter, asked)))
         if asked.why_not:
             said += f" <span class='gmkit-error'>({html.escape(words(asked.why_not))})</span>"
-        accept = widgets.Button(description=t("accept"), disabled=bool(asked.why_not))
+        fits = {"width": "auto", "flex": "0 0 auto"}
+        accept = widgets.Button(description=t("accept"), disabled=bool(asked.why_not), layout=fits)
         accept.on_click(lambda _b: self.accept(ident))
-        word = widgets.Text(placeholder=t("refuse_word"), layout={"width": "12em"})
-        refuse = widgets.Button(description=t("refuse"))
+        word = widgets.Text(placeholder=t("refuse_word"), layout={"width": "9em"})
+        refuse = widgets.Button(description=t("refuse"), layout=fits)
         refuse.on_click(lambda _b: self.refuse(ident, word.value))
         return widgets.HBox([widgets.HTML(said), accept, word, refuse])
 

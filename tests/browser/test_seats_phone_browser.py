@@ -37,6 +37,18 @@ def table(tmp_path_factory: pytest.TempPathFactory, serve_players: Any) -> tuple
     return campaign, serve_players(campaign, CHAPEL).url
 
 
+def gm_table(chromium: Any, server: Any) -> Any:
+    """The GM's table at 1366x768 on the chapel."""
+    page = chromium.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(server.url, wait_until="domcontentloaded", timeout=120_000)
+    page.locator(".gmkit-tracker .gmkit-row").first.wait_for(timeout=120_000)
+    picker = page.locator(".gmkit-topbar .widget-dropdown select").first
+    if picker.evaluate("s => s.options[s.selectedIndex].text") != CHAPEL:
+        picker.select_option(label=CHAPEL)
+    until(page, "the chapel", lambda: text_of(page, ".gmkit-tracker"), lambda t: "Ilse Marr" in t)
+    return page
+
+
 def phone(chromium: Any, url: str) -> Any:
     page = chromium.new_page(viewport={"width": 360, "height": 740})
     page.goto(url, wait_until="domcontentloaded", timeout=120_000)
@@ -49,7 +61,9 @@ def text_of(page: Any, selector: str) -> str:
     return " ".join(found.all_inner_texts()) if found.count() else ""
 
 
-def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(table, chromium, artifacts):
+def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(
+    table, chromium, artifacts, serve_table
+):
     campaign, url = table
     store = CampaignStore(campaign)
     fight = Encounter.open(store, CHAPEL)
@@ -75,18 +89,38 @@ def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(table, ch
         until(page, "sent", lambda: text_of(page, ".gmkit-seat-answers"), lambda t: "waiting" in t)
         page.screenshot(path=str(artifacts / "seat-2-sent-360.png"), full_page=True)
 
-        inbox = Inbox(fight, seats)
-        (asked,) = inbox.asked()
+        (asked,) = Inbox(fight, seats).asked()
         assert (asked.seat.player, asked.intent.target, asked.intent.dice) == (
             "Ana",
             fight.combatant("Cultist Ban").id,
             (20, 3),
         )
         before = len(fight.events)
-        result = inbox.accept(asked.request.id)
-        assert len(fight.events) == before + 1
-        assert fight.events[-1]["kind"] == "attack"
-        assert result.hits == 1  # a laspistol hit for 3 (+ its damage bonus) on the cultist
+        gm = gm_table(chromium, serve_table(campaign))  # the GM's table, on the same file
+        inbox = gm.locator(".gmkit-inbox")
+        until(
+            gm,
+            "Ana's request in the inbox",
+            lambda: text_of(gm, ".gmkit-inbox"),
+            lambda t: "Ana" in t,
+        )
+        assert "Ilse Marr: Standard Attack with Laspistol at Cultist Ban" in text_of(
+            gm, ".gmkit-inbox"
+        )
+        gm.screenshot(path=str(artifacts / "seat-gm-inbox-1366.png"))
+        inbox.get_by_role("button", name="Accept").click()
+        after = Encounter.open(store, CHAPEL)
+
+        def events_now() -> int:
+            after.refresh()
+            return len(after.events)
+
+        until(gm, "the attack applied", events_now, lambda n: n == before + 1)
+        assert after.events[-1]["kind"] == "attack"
+        assert after.events[-1]["hits"] == 1  # a laspistol hit on the cultist, the table's dice
+        gm.get_by_role("tab", name="Players").click()
+        until(gm, "the seats listed", lambda: text_of(gm, ".gmkit-seats"), lambda t: "Bruno" in t)
+        gm.screenshot(path=str(artifacts / "seat-gm-seats-1366.png"))
         until(
             page,
             "the GM's answer",
