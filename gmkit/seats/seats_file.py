@@ -125,8 +125,11 @@ class SeatsFile:
         self._buckets: dict[str, TokenBucket] = {}  # each seat's rate (this process's)
 
     @classmethod
-    def of_campaign(cls, campaign: str | Path) -> SeatsFile:
-        return cls(seats_path(campaign))
+    def of_campaign(
+        cls, campaign: str | Path, *, clock: Callable[[], float] = time.time
+    ) -> SeatsFile:
+        """The seats file beside the campaign file ``campaign`` (made when missing)."""
+        return cls(seats_path(campaign), clock=clock)
 
     def close(self) -> None:
         with self._lock:
