@@ -1,0 +1,128 @@
+"""The players' seats (issue 23): a phone's request to the GM's inbox, and an accepted request
+to a phone's screen, each against the players' view following one GM event, in the same run.
+
+    python bench/bench_seats.py [--repeat 15]
+
+Built without a browser or servers, as the pages' kernels do the work: the demo campaign file,
+"The Chapel of the Pale Throne" started with typed initiative; the GM's encounter and the
+seats file in one place, a seat's page (``PlayerView`` with the seat, reading the campaign
+read-only) in the same process, as its kernel would. Measured (medians of ``--repeat``):
+
+- reference: the players' view following a GM event (the GM adds and removes a condition;
+  the view's ``poll`` reads the file and draws again): what every phone does today;
+- request to inbox: the phone's Send (``SeatControls.end_turn``: the request written) and the
+  GM's inbox reading it (``InboxPanel.refresh``) until it is listed;
+- accepted to screen: the GM's Accept of an end of turn (the command, one event) and the seat's
+  page poll that shows the answer and the new turn.
+
+Prints each with its ratio to the reference. Asserts nothing; exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gmkit.campaign import demo_campaign_file
+from gmkit.dice import EnteredDice
+from gmkit.encounter import Encounter
+from gmkit.seats import SeatsFile
+from gmkit.store import CampaignStore
+from gmkit.widgets.inbox_panel import InboxPanel
+from gmkit.widgets.player import PlayerView
+
+CHAPEL = "The Chapel of the Pale Throne"
+
+
+def median_ms(runs: list[float]) -> float:
+    return statistics.median(runs) * 1000
+
+
+def timed(step: Callable[[], object], undo: Callable[[], object], repeat: int) -> list[float]:
+    found = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        step()
+        found.append(time.perf_counter() - start)
+        undo()
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="gmkit-bench-seats-") as folder:
+        path = demo_campaign_file(Path(folder))
+        gm = CampaignStore(path)
+        fight = Encounter.open(gm, CHAPEL)
+        fight.roll_initiative(EnteredDice([9, 10, 6, 7, 1, 5, 4, 8]))
+        fight.start()
+        # a clock 10 s on at each reading: the seat's rate (a phone's) never holds a run back
+        seats = SeatsFile.of_campaign(path, clock=itertools.count(0, 10).__next__)
+        ilse = fight.combatant("Ilse Marr").id
+        seat = seats.give(CHAPEL, "Ana", [ilse])
+        players = CampaignStore(path, readonly=True)
+        page = PlayerView(players, CHAPEL, follow=False, seat=seat, seats=seats)
+        inbox = InboxPanel(fight, seats)
+        try:
+            controls = page.seat_controls
+            assert controls is not None
+
+            def follow_event() -> None:
+                fight.add_condition(ilse, "prone")
+                page.poll()
+
+            def undo_event() -> None:
+                fight.undo()
+                page.poll()
+
+            reference = timed(follow_event, undo_event, args.repeat)
+
+            def request_to_inbox() -> None:
+                controls.end_turn()
+                inbox.refresh()
+                assert inbox.waiting, "the request did not reach the inbox"
+
+            def refuse_it() -> None:
+                for asked in list(inbox.waiting):
+                    inbox.refuse(asked.request.id)
+                page.poll()
+
+            requested = timed(request_to_inbox, refuse_it, args.repeat)
+
+            def accepted_to_screen() -> None:
+                inbox.accept(inbox.waiting[0].request.id)
+                page.poll()
+                assert "accepted" in controls.answers.value
+
+            accepted = []
+            for _ in range(args.repeat):
+                controls.end_turn()
+                inbox.refresh()
+                accepted += timed(accepted_to_screen, lambda: (fight.undo(), page.poll()), 1)
+        finally:
+            inbox.close()
+            page.close()
+            players.close()
+            seats.close()
+            gm.close()
+    base = median_ms(reference)
+    print(f"gmkit seats bench: {CHAPEL}, {args.repeat} runs each (medians)")
+    print(f"players' view following a GM event (reference): {base:.1f} ms")
+    for name, runs in (
+        ("a phone's request to the GM's inbox", requested),
+        ("an accepted request to the phone's screen", accepted),
+    ):
+        ms = median_ms(runs)
+        print(f"{name}: {ms:.1f} ms, {ms / base:.2f}x the reference (same run)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
