@@ -173,10 +173,17 @@ def player_html(view: Mapping[str, Any], language: str | None = None) -> tuple[s
         friend = len(entry.get("sheet", {})) > 1
         if friend:
             css.append("gmkit-friend")
+        acted = entry["name"] in view.get("acted", ())
+        if acted:
+            css.append("gmkit-acted")
         conditions = ", ".join(c[:1].upper() + c[1:] for c in entry.get("conditions", ())) or "–"
         details = sheet_details(entry["sheet"], language) if friend else ""
         cells = [
-            ("gmkit-pc-name", "character", html.escape(entry["name"]) + details),
+            (
+                "gmkit-pc-name",
+                "character",
+                ("✓ " if acted else "") + html.escape(entry["name"]) + details,
+            ),
             ("gmkit-pc-side", "side", html.escape(entry["side"])),
             ("gmkit-pc-wounds", "wounds", _wounds_cell(entry.get("wounds"), language)),
             ("gmkit-pc-conditions", "conditions", html.escape(conditions)),

@@ -38,6 +38,8 @@ PLAYER_STYLE = (
 .gmkit-player .gmkit-your-turn { background: var(--gmkit-accent); color: #111; font-weight: 700;
   font-size: 1.25em; padding: 0.3em 0.5em; border-radius: 4px; margin: 0.2em 0; }
 .gmkit-player .gmkit-seat-odds b { font-size: 1.2em; }
+.gmkit-player tr.gmkit-acted td.gmkit-pc-name { opacity: 0.7; }
+.gmkit-player tr.gmkit-acted td.gmkit-pc-name::after { content: " \2713"; }  /* acted: ✓ */
 .gmkit-player .gmkit-enemy-acts { color: var(--gmkit-danger); font-style: italic; }
 .gmkit-player table { border-collapse: collapse; width: 100%; table-layout: fixed; }
 .gmkit-player th:nth-child(1) { width: 34%; }  /* a sheet opened under a name stays there */

@@ -125,3 +125,16 @@ def test_not_its_turn_nothing_to_press(table):
     assert controls.attack_box.layout.display == "none"
     assert controls.actions.children == ()
     assert controls.end_button.layout.display == "none"
+
+
+def test_the_phone_marks_who_has_had_their_go(table):
+    fight = table["fight"]
+    first = actor_of(table)
+    view = table["page"]([first])
+    name = fight.state.combatants[first].name
+    assert name not in view.view["acted"]
+    fight.next_turn()
+    view.poll()
+    row = next(r for r in view.table.value.split("<tr") if f">{name}" in r)
+    assert "gmkit-acted" in row
+    assert name in view.view["acted"]
