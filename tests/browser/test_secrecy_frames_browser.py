@@ -281,3 +281,39 @@ def test_no_frame_of_a_players_page_holds_a_gm_only_value(fights, chromium, arti
         frames, size, loaded = fight.checked[setting]
         took = fight.seconds[setting]
         print(f"{setting}: {frames} frames ({size} B), loads {loaded} B, {took:.1f} s;", end=" ")
+
+
+@pytest.mark.parametrize("game", [fight.game for fight in DEMO_FIGHTS])
+def test_a_seat_s_page_shows_its_own_and_no_gm_only_value(fights, chromium, game):
+    """Issue 23: a player's seat page (a friend's link) under the band setting, through a round
+    of the script: no GM-only value in any frame; the seat's own combatant shows exactly (the
+    positive control), as do the players' sides."""
+    from gmkit.seats import SeatsFile
+    from gmkit.seats.links import seat_link
+
+    campaign, found = fights
+    fight = next(f for f in found if f.demo.game == game)
+    show_wounds(campaign, fight, "band")
+    with CampaignStore(campaign) as store:
+        gm = Encounter.open(store, fight.name)
+        own = next(
+            c for c in gm.state.present if c.side in fight.demo.player_sides and not c.hidden
+        )
+    with SeatsFile.of_campaign(campaign) as seats:
+        seat = seats.give(fight.name, "Ana", [own.id])
+    seen = Seen()
+    page, _responses = open_players(chromium, seat_link(fight.url, seat.key), seen)
+    try:
+        until(page, f"{game}: the seat", lambda: page.locator(".gmkit-seat").count(), bool)
+        played = play(campaign, fight, "band", 4)
+        log = page.locator(".gmkit-player-log")
+        until(page, f"{game}: the log", log.inner_text, lambda t: played.shown[0] in t)
+        seen.text = page.inner_text("body")
+        seen.content = page.content()
+    finally:
+        page.close()
+    check(seen, played, "band")
+    rows = [row for text in [*seen.frames, seen.content] for row in ROW.finditer(text)]
+    mine = [row for row in rows if html.unescape(row["name"]) == own.name]
+    assert mine, "the seat's own row was not seen"
+    assert all(EXACT.search(row["wounds"]) for row in mine)  # its own wounds, exactly
