@@ -10,10 +10,10 @@ be accepted).
 one undo): an attack is ``Encounter.attack`` with its action spent, applied, with the dice the
 phone typed (``EnteredDice``) or gmkit's; an action is ``Encounter.act``; an end of turn is
 ``Encounter.next_turn``. A request the encounter refuses by then (the target fell, the turn
-passed: checked again at the moment of accepting) is marked stale with the reason, never
-applied. :meth:`Inbox.refuse` sends the GM's word back. ``auto`` names the kinds accepted as
-they come (``end_turn``, ``action``, ``typed_attack``: an attack with the table's dice) by
-:meth:`Inbox.poll`, which a GM's page calls on a timer.
+passed: checked again at the moment of accepting, and at each poll) is answered stale with
+the reason, never applied. :meth:`Inbox.refuse` sends the GM's word back. ``auto`` names the
+kinds accepted as they come (``end_turn``, ``action``, ``typed_attack``: an attack with the
+table's dice) by :meth:`Inbox.poll`, which a GM's page calls on a timer.
 
 The reasons are written for the phone as messages (JSON), so a player reads them in their own
 language (:func:`said`).
@@ -41,7 +41,7 @@ from gmkit.seats.intents import (
     check_intent,
     read_intent,
 )
-from gmkit.seats.seats_file import Request, Seat, SeatsFile
+from gmkit.seats.seats_file import Request, Seat, SeatsFile, Status
 
 AUTO_KINDS = ("end_turn", "action", "typed_attack")
 """What the GM may let through as it comes: an end of turn, a non-attack action, an attack
@@ -107,10 +107,17 @@ class Inbox:
         return found
 
     def poll(self) -> list[Asked]:
-        """Accept what ``auto`` lets through; the requests still waiting for the GM."""
+        """Answer what the situation refuses now (stale, when the fight moved on since the
+        phone sent it: its ``seen``; else refused), accept what ``auto`` lets through; the
+        requests still waiting for the GM."""
         waiting = []
+        events = self.encounter.state.events
         for asked in self.asked():
-            if self._automatic(asked.intent) and not asked.why_not:
+            if asked.why_not:  # never applied: the phone reads why
+                status: Status = "stale" if asked.intent.seen < events else "refused"
+                self.seats.answer(asked.request.id, status, said(asked.why_not))
+                continue
+            if self._automatic(asked.intent):
                 with contextlib.suppress(IntentError):  # else marked stale, with why, by accept
                     self.accept(asked.request.id)
                 continue

@@ -192,3 +192,20 @@ def test_any_json_is_an_intent_or_refused_naming_a_field(data, kind):
         assert ": " in shown  # "<field>: <problem>"
         return
     assert intent.kind == kind
+
+
+def test_the_poll_answers_a_request_the_fight_moved_past_with_the_reason(seats):
+    fight = chapel()
+    actor = fight.situation.actor
+    seat = seats.give(NAME, "Ana", [actor])
+    late = seats.send(seat.key, attack_of(fight, actor, [10, 5]))
+    wrong = seats.send(seat.key, {**attack_of(fight, actor, None), "action": "no_such"})
+    inbox = Inbox(fight, seats)
+    fight.next_turn()  # the turn passed after the phone sent it
+    assert inbox.poll() == []
+    answered = seats.request(late)
+    assert answered.status == "stale"
+    assert "turn" in render(heard(answered.answer))
+    refused = seats.request(wrong)
+    assert refused.status == "stale"  # also sent before the turn passed
+    assert fight.events[-1]["kind"] == "turn"  # nothing applied
