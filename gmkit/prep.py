@@ -20,7 +20,8 @@
   hides, which sides the players run, how they see enemy wounds and the GM's note.
 - Then the Encounter itself: ``overview()``, ``odds_frame()``, ``attack_request()``...;
   :func:`odds_plot` draws an odds table; :func:`export_player_notebook` writes the players'
-  notebook; ``store.backup(path)`` copies a campaign in use.
+  notebook; :func:`seat` gives a player a seat (its link: their phone sends requests the GM
+  accepts); ``store.backup(path)`` copies a campaign in use.
 """
 
 from __future__ import annotations
@@ -189,6 +190,24 @@ def export_player_notebook(
     return export(store, encounter, path, **options)
 
 
+def seat(
+    store: CampaignStore, encounter: Encounter | str, player: str, combatants: Sequence[str]
+) -> str:
+    """A seat for ``player`` at ``encounter``, playing ``combatants`` (names or ids); its link
+    (the players' page with the seat's key, once ``gmkit players`` said where it serves; else
+    ``?seat=KEY`` to add to the players' page's address). The GM revokes it on the table's
+    players' tab."""
+    from gmkit.seats import SeatsFile
+    from gmkit.seats.links import seat_link
+
+    fight = encounter if isinstance(encounter, Encounter) else Encounter.open(store, encounter)
+    ids = [fight.combatant(name).id for name in combatants]  # refused by name when unknown
+    with SeatsFile.of_campaign(store.path) as seats:
+        given = seats.give(fight.name, player, ids)
+        url = seats.players_url
+    return seat_link(url, given.key) if url else f"?seat={given.key}"
+
+
 def odds_plot(frame: pd.DataFrame) -> Any:
     """An odds table (``fight.odds_frame()``) drawn as one bar of states per attack."""
     from gmkit.widgets.odds_plot import odds_plot as plot
@@ -219,6 +238,7 @@ __all__ = [
     "npcs",
     "odds_plot",
     "roster",
+    "seat",
     "summary",
     "weapon",
 ]

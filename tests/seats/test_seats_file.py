@@ -118,3 +118,23 @@ def test_a_payload_too_large_or_not_json_is_refused_and_not_written(seats):
     assert rows(seats.path, "requests") == 0
     seats.send(seat.key, {"kind": "end_turn", "combatant": "jessa-kell"})  # the seat still sends
     assert rows(seats.path, "requests") == 1
+
+
+def test_prep_gives_a_seat_by_name_and_says_its_link(tmp_path):
+    from gmkit import prep
+    from gmkit.campaign import demo_campaign_file
+    from gmkit.errors import RulesError
+
+    store = prep.campaign(demo_campaign_file(tmp_path))
+    try:
+        link = prep.seat(store, "The Chapel of the Pale Throne", "Ana", ["Jessa Kell"])
+        key = link.removeprefix("?seat=")
+        with SeatsFile.of_campaign(store.path) as seats:
+            assert seats.seat(key).combatants == ("jessa-kell",)
+            seats.set_players_url("http://192.168.1.20:8867/k3m9q2x7ha/")
+        link = prep.seat(store, "The Chapel of the Pale Throne", "Bruno", ["Ilse Marr"])
+        assert link.startswith("http://192.168.1.20:8867/k3m9q2x7ha/?seat=")
+        with pytest.raises(RulesError, match="'Nobody'"):
+            prep.seat(store, "The Chapel of the Pale Throne", "Carla", ["Nobody"])
+    finally:
+        store.close()
