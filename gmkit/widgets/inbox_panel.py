@@ -5,8 +5,8 @@ Kell: Standard Attack with Autopistol (single shot) at Cultist Ban, table's dice
 the situation's reason when it cannot be accepted now. Accept makes it the GM's own command
 (one event, one undo); Refuse sends the GM's word back (the box beside it, may be empty). The
 checkboxes let kinds through as they come (end of turn, non-attack actions, attacks with the
-table's dice). The panel is hidden while nothing waits; :meth:`InboxPanel.refresh` reads the
-seats file (the dashboard's poll calls it, and every change of the encounter).
+table's dice), so they can be set before the first request comes. :meth:`InboxPanel.refresh`
+reads the seats file (the dashboard's poll calls it, and every change of the encounter).
 """
 
 from __future__ import annotations
@@ -131,7 +131,6 @@ class InboxPanel(widgets.VBox):
         for row in self.rows.children:
             row.close()
         self.rows.children = [self._row(asked) for asked in self.waiting]
-        self.layout.display = "" if count or self.message.value else "none"
 
     def _row(self, asked: Asked) -> widgets.Widget:
         ident = asked.request.id

@@ -130,6 +130,25 @@ def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(
         until(page, "the log", lambda: text_of(page, ".gmkit-player-log"), lambda t: "Ban" in t)
         page.screenshot(path=str(artifacts / "seat-3-accepted-360.png"), full_page=True)
 
+        # the GM lets ends of turn through as they come; Ana ends hers from the phone
+        gm.get_by_role("tab", name="Sheet").click()
+        gm.locator(".gmkit-inbox").get_by_text("end of turn as it comes").click()
+        page.get_by_role("button", name="End turn").click()
+        until(
+            gm,
+            "Tull's turn",
+            lambda: text_of(gm, ".gmkit-tracker").split("\n")[0],
+            lambda t: "Sergeant Varro Tull" in t,
+        )
+        until(page, "not her turn", lambda: text_of(page, ".gmkit-your-turn"), lambda t: t == "")
+        until(
+            page,
+            "the end of turn accepted",
+            lambda: text_of(page, ".gmkit-seat-answers"),
+            lambda t: "End of turn: accepted" in t,
+        )
+        page.screenshot(path=str(artifacts / "seat-5-turn-passed-360.png"), full_page=True)
+
         other = phone(chromium, seat_link(url, bruno.key))
         until(other, "Bruno's seat", lambda: other.locator(".gmkit-seat").count(), bool)
         assert text_of(other, ".gmkit-your-turn") == ""

@@ -48,7 +48,7 @@ def test_a_seat_given_shows_its_link_then_its_qr_code_and_is_revoked(board):
     assert row[1].value.startswith("<svg")
     assert "segno" in row[1].value
     assert board.inbox_panel is not None
-    assert board.inbox_panel.layout.display == "none"  # nothing waits
+    assert board.inbox_panel.title.value == "<b>Players&#x27; requests: 0</b>"  # nothing waits
     row[-1].click()  # Revoke
     assert board.seats() == []
     assert seats.rows.children == ()
@@ -70,7 +70,7 @@ def test_a_phone_s_end_of_turn_waits_in_the_inbox_and_accept_passes_the_turn(boa
     board.poll()
     inbox = board.inbox_panel
     assert inbox is not None
-    assert inbox.layout.display == ""
+    assert inbox.title.value == "<b>Players&#x27; requests: 1</b>"
     said = inbox.rows.children[0].children[0].value
     name = board.encounter.state.combatants[actor].name
     assert said == f"<b>Ana</b> · {name} ends the turn"
