@@ -79,6 +79,9 @@ class Inbox:
     def __init__(self, encounter: Encounter, seats: SeatsFile, *, auto: Iterable[str] = ()) -> None:
         self.encounter, self.seats = encounter, seats
         self.auto: frozenset[str] = frozenset()
+        # the requests being accepted now: the command's own news (a listener that reads the
+        # inbox again) must not answer them as stale while they are carried out
+        self._accepting: set[int] = set()
         self.set_auto(auto)
 
     def set_auto(self, kinds: Iterable[str]) -> None:
@@ -94,6 +97,8 @@ class Inbox:
         no intent, or whose seat is closed, refused on the way (the reason to the phone)."""
         found = []
         for request in self.seats.pending(self.encounter.name):
+            if request.id in self._accepting:
+                continue
             seat = self.seats.seat(request.seat)
             if seat is None:
                 self.seats.answer(request.id, "refused", said(Message("seats.closed")))
@@ -141,11 +146,14 @@ class Inbox:
             self.seats.answer(ident, "stale", said(asked.why_not))
             raise IntentError(asked.why_not)
         intent = asked.intent
+        self._accepting.add(ident)
         try:
             result = self._command(intent, source)
         except GmkitError as error:  # refused by the encounter by now: stale, with why
             self.seats.answer(ident, "stale", said(error.message))
             raise IntentError(error.message) from None
+        finally:
+            self._accepting.discard(ident)
         self.seats.answer(ident, "accepted")
         return result
 

@@ -209,3 +209,17 @@ def test_the_poll_answers_a_request_the_fight_moved_past_with_the_reason(seats):
     refused = seats.request(wrong)
     assert refused.status == "stale"  # also sent before the turn passed
     assert fight.events[-1]["kind"] == "turn"  # nothing applied
+
+
+def test_an_accepted_end_of_turn_is_not_answered_stale_by_the_command_s_own_news(seats):
+    """A listener that reads the inbox on every change (the GM's table) sees the turn pass in
+    the middle of accepting the end of turn: the request is not answered stale then."""
+    fight = chapel()
+    actor = fight.situation.actor
+    seat = seats.give(NAME, "Ana", [actor])
+    ident = seats.send(seat.key, {"kind": "end_turn", "combatant": actor, "seen": 0})
+    inbox = Inbox(fight, seats, auto=["end_turn"])
+    fight.subscribe(lambda _fight: inbox.poll())  # as the table's inbox panel does
+    assert inbox.poll() == []
+    assert seats.request(ident).status == "accepted"
+    assert fight.situation.actor != actor
