@@ -3,8 +3,9 @@ own copy of the demo campaign (Dark Heresy's chapel), the GM's side plays from P
 seats: Ana plays Ilse Marr (whose turn it is), Bruno plays Sergeant Varro Tull, Carla's seat is
 revoked. On Ana's 360x740 phone: "Your turn", the attack offered with its odds; she types her
 dice and sends it; the GM's inbox accepts it as his own command; her phone says it was
-accepted and the log tells the attack. Bruno's phone offers nothing (not his turn); Carla's
-link opens the plain players' page. Screenshots go to test-artifacts/."""
+accepted and the log tells the attack. The GM lets ends of turn through as they come; Ana ends
+hers from the phone and the turn passes to Bruno's sergeant, on his phone; Carla's link opens
+the plain players' page, saying her seat is closed. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -149,11 +150,12 @@ def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(
         )
         page.screenshot(path=str(artifacts / "seat-5-turn-passed-360.png"), full_page=True)
 
-        other = phone(chromium, seat_link(url, bruno.key))
-        until(other, "Bruno's seat", lambda: other.locator(".gmkit-seat").count(), bool)
-        assert text_of(other, ".gmkit-your-turn") == ""
-        assert other.get_by_role("button", name="Send attack").is_hidden()
-        other.screenshot(path=str(artifacts / "seat-4-not-his-turn-360.png"), full_page=True)
+        other = phone(chromium, seat_link(url, bruno.key))  # the turn passed: his
+        until(other, "Bruno's turn", lambda: text_of(other, ".gmkit-your-turn"), bool)
+        assert text_of(other, ".gmkit-your-turn") == "Your turn: Sergeant Varro Tull"
+        assert other.get_by_role("button", name="Send attack").is_visible()
+        assert page.get_by_role("button", name="Send attack").is_hidden()  # Ana's: not hers
+        other.screenshot(path=str(artifacts / "seat-4-his-turn-360.png"), full_page=True)
 
         revoked = phone(chromium, seat_link(url, carla.key))
         until(
