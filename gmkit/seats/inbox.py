@@ -185,6 +185,15 @@ class Inbox:
             weapon=intent.weapon or None,
         )
 
+    def take(self, ident: int) -> Intent:
+        """The GM takes request ``ident`` into their own panel (Edit): the phone reads that the
+        GM takes it from here; its intent, to fill the panel with."""
+        asked = next((a for a in self.asked() if a.request.id == ident), None)
+        if asked is None:
+            raise IntentError(Message("seats.answered_already", id=ident))
+        self.seats.answer(ident, "taken", said(Message("seats.taken")))
+        return asked.intent
+
     def refuse(self, ident: int, reason: str = "") -> None:
         """Refuse request ``ident``, with the GM's word to the phone (may be empty)."""
         word = Message.verbatim(reason.strip()) if reason.strip() else Message("seats.refused")

@@ -66,8 +66,9 @@ CREATE INDEX IF NOT EXISTS pending ON requests (encounter, status);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-Status = Literal["pending", "accepted", "refused", "stale"]
-STATUSES: tuple[Status, ...] = ("pending", "accepted", "refused", "stale")
+Status = Literal["pending", "accepted", "refused", "stale", "taken"]
+STATUSES: tuple[Status, ...] = ("pending", "accepted", "refused", "stale", "taken")
+"""A request's answer: ``taken`` is the GM taking it into their own panel (Edit)."""
 
 
 class SeatError(GmkitError):

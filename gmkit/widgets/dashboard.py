@@ -39,7 +39,7 @@ from traitlets import Unicode
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
-from gmkit.seats import Seat, SeatsFile, seats_path
+from gmkit.seats import AttackIntent, Intent, Seat, SeatsFile, seats_path
 from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore, StoreError
 from gmkit.widgets.attack import AttackPanel
@@ -364,7 +364,24 @@ class Dashboard(widgets.VBox):
         if self.inbox_panel is not None or self.encounter is None or not self.seats():
             return
         self.inbox_panel = InboxPanel(self.encounter, self.seats_file)
+        self.inbox_panel.on_edit = self._edit_request
+        self.inbox_panel.refresh()  # drawn with its Edit buttons
         self.left.children = [self.tracker, self.inbox_panel, self.panes]
+
+    def _edit_request(self, intent: Intent) -> None:
+        """A player's attack in the attack panel, for the GM to change and apply: its
+        choices, and the table's dice the phone typed (resolved with them)."""
+        attack = self.attack
+        if attack is None or not isinstance(intent, AttackIntent):
+            return
+        attack.select_attacker(intent.combatant)
+        attack.select_weapon(intent.weapon)
+        attack.select_mode(intent.mode)
+        attack.select_action(intent.action)
+        attack.select_target(intent.target)
+        if intent.dice is not None:
+            attack.set_dice_mode("physical")
+            attack.take_dice([str(value) for value in intent.dice])
 
     @property
     def dice(self) -> DiceTray:

@@ -21,7 +21,7 @@ from gmkit.encounter.terms import action_name
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text
 from gmkit.seats import AUTO_KINDS, Asked, Inbox, SeatsFile
-from gmkit.seats.intents import ActionIntent, AttackIntent, EndTurnIntent
+from gmkit.seats.intents import ActionIntent, AttackIntent, EndTurnIntent, Intent
 from gmkit.systems import choices
 from gmkit.widgets.i18n import LANGUAGE, t, words
 
@@ -75,6 +75,8 @@ class InboxPanel(widgets.VBox):
         super().__init__(children=[self.title, self.rows, automatic, self.message])
         self.add_class("gmkit-inbox")
         self.waiting: list[Asked] = []
+        # Edit: the dashboard fills its attack panel with the request (None: no Edit button)
+        self.on_edit: Callable[[Intent], object] | None = None
         self._unsubscribe = encounter.subscribe(lambda _e: self.refresh())
         LANGUAGE.observe(self._on_language, names="value")
         self.refresh()
@@ -102,6 +104,12 @@ class InboxPanel(widgets.VBox):
 
     def refuse(self, ident: int, reason: str = "") -> None:
         self._run(lambda: self.inbox.refuse(ident, reason))
+
+    def edit(self, ident: int) -> None:
+        """Take the request into the GM's attack panel (the phone reads the GM takes it)."""
+        edit = self.on_edit
+        if edit is not None:
+            self._run(lambda: edit(self.inbox.take(ident)))
 
     def _run(self, command: Callable[[], object]) -> None:
         try:
@@ -144,7 +152,12 @@ class InboxPanel(widgets.VBox):
         word = widgets.Text(placeholder=t("refuse_word"), layout={"width": "9em"})
         refuse = widgets.Button(description=t("refuse"), layout=fits)
         refuse.on_click(lambda _b: self.refuse(ident, word.value))
-        return widgets.HBox([widgets.HTML(said), accept, word, refuse])
+        shown = [widgets.HTML(said), accept]
+        if self.on_edit is not None and isinstance(asked.intent, AttackIntent):
+            edit = widgets.Button(description=t("edit_request"), layout=fits)
+            edit.on_click(lambda _b: self.edit(ident))
+            shown.append(edit)
+        return widgets.HBox([*shown, word, refuse])
 
 
 __all__ = ["InboxPanel", "asked_text"]

@@ -80,3 +80,39 @@ def test_a_phone_s_end_of_turn_waits_in_the_inbox_and_accept_passes_the_turn(boa
     assert board.encounter.events[-1]["kind"] == "turn"
     assert board.encounter.situation.actor != actor
     assert inbox.rows.children == ()
+
+
+def test_edit_takes_a_player_s_attack_into_the_gm_s_panel_with_their_dice(board):
+    fight = board.encounter
+    while fight.state.combatants[fight.situation.actor].side != "Acolytes":
+        fight.next_turn()
+    actor = fight.situation.actor
+    seat = board.give_seat("Ana", [actor])
+    default = fight.situation.default_attack_of(actor)
+    with SeatsFile.of_campaign(board.store.path) as players_side:
+        ident = players_side.send(
+            seat.key,
+            {
+                "kind": "attack",
+                "combatant": actor,
+                "weapon": default.weapon,
+                "mode": default.mode,
+                "action": default.action,
+                "target": default.target,
+                "dice": [10, 5],
+            },
+        )
+    board.poll()
+    row = board.inbox_panel.rows.children[0].children
+    edit = next(child for child in row if getattr(child, "description", "") == "Edit")
+    edit.click()
+    form = board.attack.form
+    assert (form.attacker, form.weapon, form.target) == (actor, default.weapon, default.target)
+    assert form.dice.mode == "physical"
+    assert form.result is not None  # resolved with the table's dice the phone typed
+    assert [roll.value for roll in form.result.rolls][:2] == [10, 5]
+    request = board.seats_file.request(ident)
+    assert request.status == "taken"
+    before = len(fight.events)
+    board.attack.apply()  # the GM's own command now
+    assert len(fight.events) == before + 1
