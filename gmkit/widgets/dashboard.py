@@ -363,9 +363,7 @@ class Dashboard(widgets.VBox):
         """The inbox under the tracker, once the encounter has a seat."""
         if self.inbox_panel is not None or self.encounter is None or not self.seats():
             return
-        self.inbox_panel = InboxPanel(self.encounter, self.seats_file)
-        self.inbox_panel.on_edit = self._edit_request
-        self.inbox_panel.refresh()  # drawn with its Edit buttons
+        self.inbox_panel = InboxPanel(self.encounter, self.seats_file, self._edit_request)
         self.left.children = [self.tracker, self.inbox_panel, self.panes]
 
     def _edit_request(self, intent: Intent) -> None:

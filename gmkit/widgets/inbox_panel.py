@@ -59,7 +59,14 @@ def asked_text(encounter: Encounter, asked: Asked) -> Text:
 class InboxPanel(widgets.VBox):
     """The players' requests of the dashboard's encounter (see the module docstring)."""
 
-    def __init__(self, encounter: Encounter, seats: SeatsFile) -> None:
+    def __init__(
+        self,
+        encounter: Encounter,
+        seats: SeatsFile,
+        on_edit: Callable[[Intent], object] | None = None,
+    ) -> None:
+        """``on_edit``: what Edit does with a player's attack (the dashboard fills its attack
+        panel with it); None: no Edit button."""
         self.inbox = Inbox(encounter, seats)
         self.encounter = encounter
         self.title = widgets.HTML()
@@ -75,8 +82,8 @@ class InboxPanel(widgets.VBox):
         super().__init__(children=[self.title, self.rows, automatic, self.message])
         self.add_class("gmkit-inbox")
         self.waiting: list[Asked] = []
-        # Edit: the dashboard fills its attack panel with the request (None: no Edit button)
-        self.on_edit: Callable[[Intent], object] | None = None
+        self._rows_shown: tuple[object, ...] | None = None  # the requests and language drawn
+        self.on_edit = on_edit
         self._unsubscribe = encounter.subscribe(lambda _e: self.refresh())
         LANGUAGE.observe(self._on_language, names="value")
         self.refresh()
@@ -132,10 +139,20 @@ class InboxPanel(widgets.VBox):
         self._render()
 
     def _render(self) -> None:
+        """The title, the boxes and the rows; the rows made again only when what waits, or
+        the language, changed (the poll reads the file every 0.3 s: a button the GM is about
+        to click is never replaced under the pointer)."""
         count = len(self.waiting)
-        self.title.value = f"<b>{html.escape(t('inbox'))}: {count}</b>"
+        title = f"<b>{html.escape(t('inbox'))}: {count}</b>"
+        if self.title.value != title:
+            self.title.value = title
         for kind, box in self.auto.items():
-            box.description = t(f"auto_{kind}")
+            if box.description != t(f"auto_{kind}"):
+                box.description = t(f"auto_{kind}")
+        shown = (tuple(a.request.id for a in self.waiting), LANGUAGE.value)
+        if shown == self._rows_shown:
+            return
+        self._rows_shown = shown
         for row in self.rows.children:
             row.close()
         self.rows.children = [self._row(asked) for asked in self.waiting]

@@ -116,3 +116,21 @@ def test_edit_takes_a_player_s_attack_into_the_gm_s_panel_with_their_dice(board)
     before = len(fight.events)
     board.attack.apply()  # the GM's own command now
     assert len(fight.events) == before + 1
+
+
+def test_the_inbox_rows_stay_the_same_widgets_while_nothing_changes(board):
+    """The table reads the seats file every 0.3 s: a row (its Accept button) the GM is about to
+    click is never replaced while the same requests wait."""
+    actor = board.encounter.situation.actor
+    seat = board.give_seat("Ana", [actor])
+    with SeatsFile.of_campaign(board.store.path) as players_side:
+        players_side.send(seat.key, {"kind": "end_turn", "combatant": actor})
+    board.poll()
+    (row,) = board.inbox_panel.rows.children
+    board.poll()
+    board.poll()
+    assert board.inbox_panel.rows.children == (row,)
+    LANGUAGE.value = "es"
+    (redrawn,) = board.inbox_panel.rows.children
+    assert redrawn is not row  # the words of another language
+    assert "termina el turno" in redrawn.children[0].value
