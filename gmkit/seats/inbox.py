@@ -41,7 +41,7 @@ from gmkit.seats.intents import (
     check_intent,
     read_intent,
 )
-from gmkit.seats.seats_file import Request, Seat, SeatsFile, Status
+from gmkit.seats.seats_file import Request, Seat, SeatError, SeatsFile, Status
 
 AUTO_KINDS = ("end_turn", "action", "typed_attack")
 """What the GM may let through as it comes: an end of turn, a non-attack action, an attack
@@ -120,7 +120,8 @@ class Inbox:
         for asked in self.asked():
             if asked.why_not:  # never applied: the phone reads why
                 status: Status = "stale" if asked.intent.seen < events else "refused"
-                self.seats.answer(asked.request.id, status, said(asked.why_not))
+                with contextlib.suppress(SeatError):  # taken meanwhile by another reader
+                    self.seats.answer(asked.request.id, status, said(asked.why_not))
                 continue
             if self._automatic(asked.intent):
                 with contextlib.suppress(IntentError):  # else marked stale, with why, by accept
@@ -143,9 +144,12 @@ class Inbox:
         if asked is None:
             raise IntentError(Message("seats.answered_already", id=ident))
         if asked.why_not:
-            self.seats.answer(ident, "stale", said(asked.why_not))
+            with contextlib.suppress(SeatError):  # taken meanwhile by another reader
+                self.seats.answer(ident, "stale", said(asked.why_not))
             raise IntentError(asked.why_not)
         intent = asked.intent
+        if not self.seats.claim(ident):  # another reader of the file took it first
+            raise IntentError(Message("seats.answered_already", id=ident))
         self._accepting.add(ident)
         try:
             result = self._command(intent, source)

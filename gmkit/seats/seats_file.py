@@ -66,9 +66,10 @@ CREATE INDEX IF NOT EXISTS pending ON requests (encounter, status);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-Status = Literal["pending", "accepted", "refused", "stale", "taken"]
-STATUSES: tuple[Status, ...] = ("pending", "accepted", "refused", "stale", "taken")
-"""A request's answer: ``taken`` is the GM taking it into their own panel (Edit)."""
+Status = Literal["pending", "accepting", "accepted", "refused", "stale", "taken"]
+STATUSES: tuple[Status, ...] = ("pending", "accepting", "accepted", "refused", "stale", "taken")
+"""A request's state: ``accepting`` while the one who claimed it carries it out
+(:meth:`SeatsFile.claim`); ``taken``: the GM took it into their own panel (Edit)."""
 
 
 class SeatError(GmkitError):
@@ -262,13 +263,27 @@ class SeatsFile:
         """The requests of the seat of ``key`` after id ``after``, answered or not (its phone)."""
         return self._requests("WHERE seat = ? AND id > ?", (key, after))
 
+    def claim(self, ident: int) -> bool:
+        """Take request ``ident`` to carry it out (an Accept): True for the one that took it.
+        Any other reader of the file (another table's kernel, a page's preheated one) then
+        leaves it alone: the claimer answers it (:meth:`answer`) once the command is done."""
+        with self._writing() as connection:
+            return bool(
+                connection.execute(
+                    "UPDATE requests SET status = 'accepting' WHERE id = ? AND status = 'pending'",
+                    (ident,),
+                ).rowcount
+            )
+
     def answer(self, ident: int, status: Status, reason: str = "") -> None:
-        """Mark request ``ident`` answered (once: a second answer is refused)."""
-        if status not in STATUSES or status == "pending":
+        """Mark request ``ident`` answered (once: a second answer is refused; a claimed one is
+        answered by its claimer)."""
+        if status not in STATUSES or status in ("pending", "accepting"):
             raise ValueError(f"status: {status!r} is not an answer")
         with self._writing() as connection:
             done = connection.execute(
-                "UPDATE requests SET status = ?, answer = ? WHERE id = ? AND status = 'pending'",
+                "UPDATE requests SET status = ?, answer = ? WHERE id = ? "
+                "AND status IN ('pending', 'accepting')",
                 (status, reason, ident),
             ).rowcount
         if not done:

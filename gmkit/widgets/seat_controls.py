@@ -25,7 +25,7 @@ from gmkit.messages import Message
 from gmkit.odds import odds
 from gmkit.seats import Seat, SeatsFile
 from gmkit.seats.inbox import heard
-from gmkit.widgets.i18n import t, words
+from gmkit.widgets.i18n import named, t, words
 from gmkit.widgets.odds_charts import percent
 
 ANSWERS = 4
@@ -162,7 +162,7 @@ class SeatControls(widgets.VBox):
         except Exception:  # no odds for this target (a refusal): the reason comes on sending
             self.odds.value = ""
             return
-        weapon = html.escape(default.weapon)
+        weapon = html.escape(named(self.encounter.game, default.weapon))  # in its words
         self.odds.value = (
             f"<div class='gmkit-seat-odds'>{weapon}: <b>{hit}</b> {t('odds_hit')}</div>"
         )

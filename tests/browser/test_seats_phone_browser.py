@@ -156,6 +156,26 @@ def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(
         assert other.get_by_role("button", name="Send attack").is_visible()
         assert page.get_by_role("button", name="Send attack").is_hidden()  # Ana's: not hers
         other.screenshot(path=str(artifacts / "seat-4-his-turn-360.png"), full_page=True)
+        other.get_by_role("button", name="Español").click()  # his page, in Spanish
+        until(
+            other,
+            "su turno en español",
+            lambda: text_of(other, ".gmkit-your-turn"),
+            lambda t: t == "Tu turno: Sergeant Varro Tull",
+        )
+        until(
+            other,
+            "its buttons in Spanish",
+            lambda: text_of(other, ".gmkit-seat button"),
+            lambda t: "Enviar ataque" in t and "Terminar turno" in t and "Apuntar" in t,
+        )
+        until(
+            other,
+            "the header in Spanish",
+            lambda: text_of(other, ".gmkit-player-header"),
+            lambda t: "Asalto" in t,
+        )
+        other.screenshot(path=str(artifacts / "seat-4-his-turn-360-es.png"), full_page=True)
 
         revoked = phone(chromium, seat_link(url, carla.key))
         until(

@@ -223,3 +223,22 @@ def test_an_accepted_end_of_turn_is_not_answered_stale_by_the_command_s_own_news
     assert inbox.poll() == []
     assert seats.request(ident).status == "accepted"
     assert fight.situation.actor != actor
+
+
+def test_a_claimed_request_is_left_alone_by_another_reader_of_the_file(seats):
+    """Two kernels read the seats file (the GM's page and a preheated one): while one carries a
+    request out, the other's poll sees the turn pass and must not answer it stale."""
+    fight = chapel()
+    actor = fight.situation.actor
+    seat = seats.give(NAME, "Ana", [actor])
+    ident = seats.send(seat.key, {"kind": "end_turn", "combatant": actor})
+    other = Inbox(fight, seats)  # the other kernel's inbox (the same fight here)
+    assert seats.claim(ident)
+    assert not seats.claim(ident)  # one claimer
+    fight.next_turn()  # the claimer's command
+    assert other.poll() == []  # the turn passed: the other reader leaves it alone
+    assert seats.request(ident).status == "accepting"
+    seats.answer(ident, "accepted")
+    assert seats.request(ident).status == "accepted"
+    with pytest.raises(IntentError, match="answered already"):
+        Inbox(fight, seats).accept(ident)

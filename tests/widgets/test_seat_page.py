@@ -14,7 +14,7 @@ from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
 from gmkit.seats import Inbox, SeatsFile
 from gmkit.store import CampaignStore
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets.i18n import LANGUAGE, named
 from gmkit.widgets.player import PlayerView
 
 CHAPEL = "The Chapel of the Pale Throne"
@@ -88,6 +88,9 @@ def test_on_its_turn_the_phone_offers_the_situation_s_attack_and_its_odds(table)
     labels = [button.description for button in controls.actions.children]
     assert "Aim" in labels
     assert controls.end_button.layout.display == ""
+    LANGUAGE.value = "es"  # the weapon's name as the data names it in Spanish
+    assert named("dark_heresy", default.weapon, "es") in controls.odds.value
+    assert "%</b> impacto" in controls.odds.value
 
 
 def test_a_press_is_a_request_the_gm_answers_and_the_phone_says_so(table):
