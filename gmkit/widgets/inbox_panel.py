@@ -6,7 +6,8 @@ the situation's reason when it cannot be accepted now. Accept makes it the GM's 
 (one event, one undo); Refuse sends the GM's word back (the box beside it, may be empty). The
 checkboxes let kinds through as they come (end of turn, non-attack actions, attacks with the
 table's dice), so they can be set before the first request comes. :meth:`InboxPanel.refresh`
-reads the seats file (the dashboard's poll calls it, and every change of the encounter).
+reads the seats file: the dashboard's poll calls it (every 0.3 s), never a GM's click, so a
+click reads no file it does not write.
 """
 
 from __future__ import annotations
@@ -84,14 +85,12 @@ class InboxPanel(widgets.VBox):
         self.waiting: list[Asked] = []
         self._rows_shown: tuple[object, ...] | None = None  # the requests and language drawn
         self.on_edit = on_edit
-        self._unsubscribe = encounter.subscribe(lambda _e: self.refresh())
         LANGUAGE.observe(self._on_language, names="value")
         self.refresh()
 
     def close(self) -> None:
         if self.comm is None:
             return
-        self._unsubscribe()
         LANGUAGE.unobserve(self._on_language, names="value")
         for part in (*self.auto.values(), self.rows, self.title, self.message):
             part.close()

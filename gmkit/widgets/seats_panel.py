@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as widgets
 
 from gmkit.errors import GmkitError
+from gmkit.seats import Seat
 from gmkit.seats.links import qr_svg, seat_link
 from gmkit.widgets.i18n import t, words
 
@@ -85,10 +86,7 @@ class SeatsPanel(widgets.VBox):
             row.close()
         self.rows.children = [self._row(seat) for seat in dashboard.seats()]
 
-    def _row(self, seat: object) -> widgets.Widget:
-        from gmkit.seats import Seat
-
-        assert isinstance(seat, Seat)
+    def _row(self, seat: Seat) -> widgets.Widget:
         state = self.dashboard.encounter.state if self.dashboard.encounter else None
         names = [
             state.combatants[i].name if state and i in state.combatants else i
