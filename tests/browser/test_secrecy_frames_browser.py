@@ -157,8 +157,18 @@ def play(campaign: Path, fight: Fight, setting: str, number: int) -> Round:
             gm.apply_effects([Effect("damage", target.name, amount=1)], note=note)
             gm_only.append(gm.effective_events[-1])
             secrets.add(note)
-        told = attack(gm, armed[0], enemies[0])
-        assert told is not None, f"no attack on {enemies[0].name} is allowed"
+        # the first visible enemy the players' side may still attack (after rounds of wounding
+        # attacks the first may be out of action, or the first attacker down)
+        told = next(
+            (
+                event
+                for attacker in armed
+                for enemy in enemies
+                if (event := attack(gm, attacker, enemy)) is not None
+            ),
+            None,
+        )
+        assert told is not None, f"no attack on any of {[e.name for e in enemies]} is allowed"
         gm_note = f"The GM alone knows the vault code {number}-{demo.game}"
         gm.note(gm_note)
         secrets.add(gm_note)
