@@ -306,6 +306,23 @@ class AttackForm:
         self._notify()
         return found
 
+    def answer_reaction(self, reaction: str, face: int | None = None) -> AttackResult | None:
+        """The target's answer to the hit shown (asked after it, as a player on their phone
+        is): ``reaction`` ("" takes the hit: nothing changes) with its die showing ``face``
+        (None: gmkit's die, or the table's asked for). The attack is resolved again with the
+        same dice and the reaction's die where the rules roll it."""
+        result, used = self.dice.result, self.dice.used
+        if result is None or self.applied:
+            raise FormError(Message("form.answer_without_hit"))
+        if not reaction:
+            return result
+        self.select_reaction(reaction)
+        request = self._require_request()
+        found = self.dice.react(self.game, request, used, face)
+        self.applied = False
+        self._notify()
+        return found
+
     def clear_dice(self) -> None:
         """Forget the values typed and the result."""
         self.dice.clear()

@@ -27,6 +27,7 @@ from gmkit.games import game as find_game
 from gmkit.messages import Message, Text
 from gmkit.systems.base import AttackRequest, AttackResult
 from gmkit.systems.dice_plan import DicePlan, PlannedDie, plan_dice
+from gmkit.systems.reaction_dice import answered
 
 DICE_MODES = ("seeded", "physical")
 _SPLIT = re.compile(r"[\s,;]+")
@@ -166,6 +167,22 @@ class DiceState:
                 self.typed = self.typed[:-1]
                 raise
         return found
+
+    def react(
+        self, game: str, request: AttackRequest, used: Sequence[DieRoll], face: int | None
+    ) -> AttackResult | None:
+        """The shown attack (its dice ``used``) resolved again with the target's reaction
+        chosen after the hit (``request`` has it): the same dice, the reaction's die showing
+        ``face`` where the rules roll it (None: gmkit's die, or the table's asked for; see
+        :mod:`gmkit.systems.reaction_dice`)."""
+        rules = find_game(game).rules
+        then = self._dice if self.mode == "seeded" else None
+        result, history, _need = answered(rules, request, used, face, then)
+        if self.mode == "physical":  # as if the table had typed them all: a die more is asked
+            return self.take(game, request, [str(roll.value) for roll in history])
+        self.clear()
+        self.result, self.used = result, tuple(history)
+        return result
 
     def replay(self) -> ReplayedDice:
         """The dice of the shown result, to apply it with exactly those."""

@@ -32,6 +32,8 @@ from typing import Any, Literal
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
 from gmkit.rate import TokenBucket
+from gmkit.seats.questions import SCHEMA as QUESTIONS_SCHEMA
+from gmkit.seats.questions import QuestionBook
 
 PER_MINUTE = 30
 """Requests a seat may send a minute (an attack, its Aim, a reaction: a turn is a few)."""
@@ -120,11 +122,19 @@ class SeatsFile:
             self.path, timeout=5, isolation_level=None, check_same_thread=False
         )
         with self._writing() as connection:
-            for statement in _SCHEMA.split(";"):
+            for statement in (_SCHEMA + QUESTIONS_SCHEMA).split(";"):
                 if statement.strip():
                     connection.execute(statement)
         self._connection.execute("PRAGMA journal_mode = WAL")
         self._buckets: dict[str, TokenBucket] = {}  # each seat's rate (this process's)
+
+    @property
+    def questions(self) -> QuestionBook:
+        """The questions asked of the seats (a defender's reaction) and their presence."""
+        return QuestionBook(self)
+
+    def now(self) -> float:
+        return self._clock()
 
     @classmethod
     def of_campaign(
@@ -233,15 +243,20 @@ class SeatsFile:
         if len(text.encode()) > MOST_BYTES:
             raise SeatError(Message("seats.too_large", most=MOST_BYTES))
         now = self._clock()
-        wait = self._rate(key)
-        if wait > 0:
-            raise SeatError(Message("seats.too_many", seconds=round(wait, 1)))
+        self.rate(key)
         with self._writing() as connection:
             cursor = connection.execute(
                 "INSERT INTO requests (seat, encounter, payload, sent) VALUES (?,?,?,?)",
                 (key, seat.encounter, text, now),
             )
         return int(cursor.lastrowid or 0)
+
+    def rate(self, key: str) -> None:
+        """Take one of the seat's requests a minute (a request, a reply); refused (SeatError,
+        with the time to wait) past its rate."""
+        wait = self._rate(key)
+        if wait > 0:
+            raise SeatError(Message("seats.too_many", seconds=round(wait, 1)))
 
     def _rate(self, key: str) -> float:
         """Seconds the seat must wait before another request (0: it may send now)."""

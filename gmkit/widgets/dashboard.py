@@ -38,10 +38,12 @@ from traitlets import Unicode
 
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
+from gmkit.forms.asking import ReactionAsk
 from gmkit.messages import Message
 from gmkit.seats import AttackIntent, Intent, Seat, SeatsFile, seats_path
 from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore, StoreError
+from gmkit.widgets.asking_line import AskingLine
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.combat_log import CombatLog
 from gmkit.widgets.dashboard_style import DASHBOARD_STYLE, compact_css
@@ -162,6 +164,7 @@ class Dashboard(widgets.VBox):
         self._players: PlayersControls | None = None  # built when first used
         self._seats: SeatsFile | None = None  # the campaign's seats file, opened when needed
         self.inbox_panel: InboxPanel | None = None  # the players' requests, once seats exist
+        self.asking_line: AskingLine | None = None  # a defender's player asked to react
         self.players_box = looks.make(widgets.VBox)
         self.players_box.add_class("gmkit-players")
         self.tabs = widgets.Tab(
@@ -225,8 +228,8 @@ class Dashboard(widgets.VBox):
         self.turn_panel = TurnPanel(encounter, seed=self.seed)
         self.panes = self._panes()
         self.left.children = [self.tracker, self.panes]
-        self._open_inbox()
         self.attack_slot.children = [self.attack]
+        self._open_inbox()
         self.tracker.observe(self._on_selected, names="selected")
         self._unsubscribe = encounter.subscribe(self._on_change)
         self.in_view.watch(encounter, self.tracker, self.turn_panel)
@@ -325,6 +328,8 @@ class Dashboard(widgets.VBox):
         self._open_inbox()
         if self.inbox_panel is not None:
             self.inbox_panel.refresh()  # the phones' requests (their seats file)
+        if self.asking_line is not None:
+            self.asking_line.poll()  # a defender's reply to the hit shown
         return found
 
     # --- the players' seats -----------------------------------------------------------------
@@ -365,6 +370,10 @@ class Dashboard(widgets.VBox):
             return
         self.inbox_panel = InboxPanel(self.encounter, self.seats_file, self._edit_request)
         self.left.children = [self.tracker, self.inbox_panel, self.panes]
+        if self.attack is not None:  # a hit on a seat's combatant: its player is asked to react
+            asking = ReactionAsk(self.encounter, self.seats_file)
+            self.asking_line = AskingLine(asking, self.attack.form)
+            self.attack_slot.children = [self.attack, self.asking_line]
 
     def _edit_request(self, intent: Intent) -> None:
         """A player's attack in the attack panel, for the GM to change and apply: its
@@ -477,6 +486,9 @@ class Dashboard(widgets.VBox):
         if self.inbox_panel is not None:
             self.inbox_panel.close()
             self.inbox_panel = None
+        if self.asking_line is not None:
+            self.asking_line.close()
+            self.asking_line = None
         for part in (self.tracker, self.attack, self.turn_panel, self._units, self._log):
             if part is not None:
                 part.close()

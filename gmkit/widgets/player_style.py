@@ -38,6 +38,10 @@ PLAYER_STYLE = (
 .gmkit-player .gmkit-your-turn { background: var(--gmkit-accent); color: #111; font-weight: 700;
   font-size: 1.25em; padding: 0.3em 0.5em; border-radius: 4px; margin: 0.2em 0; }
 .gmkit-player .gmkit-seat-odds b { font-size: 1.2em; }
+.gmkit-player .gmkit-seat-react { border: 3px solid var(--gmkit-danger); border-radius: 6px;
+  padding: 0.3em 0.5em; margin: 0.2em 0; max-width: 100%; box-sizing: border-box; }
+.gmkit-player .gmkit-seat-hit { font-weight: 700; font-size: 1.2em; color: var(--gmkit-danger); }
+.gmkit-player .gmkit-seat-react .widget-button { font-size: 1.1em; height: 2.4em; }
 .gmkit-player tr.gmkit-acted td.gmkit-pc-name { opacity: 0.7; }
 .gmkit-player tr.gmkit-acted td.gmkit-pc-name::after { content: " \2713"; }  /* acted: ✓ */
 .gmkit-player .gmkit-enemy-acts { color: var(--gmkit-danger); font-style: italic; }

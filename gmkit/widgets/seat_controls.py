@@ -14,6 +14,7 @@ the GM accepts or refuses; the last answers are listed, in the player's language
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,8 +26,10 @@ from gmkit.messages import Message
 from gmkit.odds import odds
 from gmkit.seats import Seat, SeatsFile
 from gmkit.seats.inbox import heard
+from gmkit.seats.questions import TOUCH_SECONDS
 from gmkit.widgets.i18n import named, t, words
 from gmkit.widgets.odds_charts import percent
+from gmkit.widgets.seat_question import ReactionBox
 
 ANSWERS = 4
 """The seat's latest requests listed with their answers."""
@@ -52,8 +55,18 @@ class SeatControls(widgets.VBox):
         self.end_button.on_click(lambda _b: self.end_turn())
         self.said = widgets.HTML()
         self.answers = widgets.HTML()
+        self.reaction_box = ReactionBox(seat, seats)  # a hit on one of theirs: react?
+        self._touched = float("-inf")  # when the page last told the seats file it is open
         super().__init__(
-            [self.cue, self.attack_box, self.actions, self.end_button, self.said, self.answers]
+            [
+                self.reaction_box,
+                self.cue,
+                self.attack_box,
+                self.actions,
+                self.end_button,
+                self.said,
+                self.answers,
+            ]
         )
         self.add_class("gmkit-seat")
         self._buttons: dict[str, widgets.Button] = {}
@@ -115,6 +128,11 @@ class SeatControls(widgets.VBox):
         return next((i for i in free if i not in situation.acted), free[0] if free else None)
 
     def render(self) -> None:
+        now = time.monotonic()
+        if now - self._touched >= TOUCH_SECONDS:  # the GM's table asks only a seat that is here
+            self._touched = now
+            self.seats.questions.touch(self.seat.key)
+        self.reaction_box.render()
         acting = self.acting
         state = self.encounter.state
         if acting is None:
