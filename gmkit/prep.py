@@ -208,6 +208,15 @@ def seat(
     return seat_link(url, given.key) if url else f"?seat={given.key}"
 
 
+def reaction_seconds(store: CampaignStore, seconds: float) -> None:
+    """How long the table waits for a player's reaction (Dodge, Parry) asked on their phone
+    before the GM decides (5 to 120 seconds; 20 until set)."""
+    from gmkit.seats import SeatsFile
+
+    with SeatsFile.of_campaign(store.path) as seats:
+        seats.set_ask_seconds(seconds)
+
+
 def odds_plot(frame: pd.DataFrame) -> Any:
     """An odds table (``fight.odds_frame()``) drawn as one bar of states per attack."""
     from gmkit.widgets.odds_plot import odds_plot as plot
@@ -238,6 +247,7 @@ __all__ = [
     "npcs",
     "odds_plot",
     "roster",
+    "reaction_seconds",
     "seat",
     "summary",
     "weapon",

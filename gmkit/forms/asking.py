@@ -26,12 +26,9 @@ from gmkit.forms.attack import AttackForm
 from gmkit.games import game as find_game
 from gmkit.messages import Message, Text
 from gmkit.seats import Seat, SeatsFile
-from gmkit.seats.questions import Question, ReactionChoice
+from gmkit.seats.questions import ASK_SECONDS, Question, ReactionChoice
 from gmkit.systems.base import AttackResult
 from gmkit.systems.reaction_dice import reaction_odds
-
-ASK_SECONDS = 20.0
-"""How long the GM's table waits for the defender's reply before deciding itself."""
 
 Asking = Literal["", "asked", "answered", "expired", "withdrawn"]
 
@@ -54,10 +51,11 @@ class ReactionAsk:
         encounter: Encounter,
         seats: SeatsFile,
         *,
-        seconds: float = ASK_SECONDS,
+        seconds: float | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.encounter, self.seats, self.seconds = encounter, seats, seconds
+        self.encounter, self.seats = encounter, seats
+        self._seconds = seconds  # None: the seats file's (the GM's setting)
         self._clock = clock
         self.question: Question | None = None
         self._about: AttackResult | None = None  # the result the question is about
@@ -102,11 +100,12 @@ class ReactionAsk:
         target = state.combatants[form.target]
         who: Text = Message("seats.question.an_enemy") if attacker.hidden else attacker.name
         text = Message("seats.question.hit", attacker=who, target=target.name, hits=result.hits)
+        seconds = self._seconds if self._seconds is not None else self.seats.ask_seconds
         self.question = self.seats.questions.ask(
-            seat.key, self.encounter.name, target.id, text, tuple(choices), self.seconds
+            seat.key, self.encounter.name, target.id, text, tuple(choices), seconds
         )
         self._about = result
-        self.state = AskState("asked", seat.player, self.seconds)
+        self.state = AskState("asked", seat.player, seconds)
         return self.question
 
     def poll(self, form: AttackForm) -> AskState:

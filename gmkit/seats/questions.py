@@ -31,6 +31,10 @@ PRESENT_SECONDS = 15.0
 
 TOUCH_SECONDS = 5.0
 
+ASK_SECONDS = 20.0
+"""How long the GM's table waits for a defender's reaction, until the GM sets another
+(:meth:`gmkit.seats.SeatsFile.set_ask_seconds`, ``prep.reaction_seconds``)."""
+
 QuestionStatus = Literal["open", "answered", "withdrawn", "expired", "done"]
 
 SCHEMA = """
@@ -252,6 +256,7 @@ class QuestionBook:
 
 
 __all__ = [
+    "ASK_SECONDS",
     "PRESENT_SECONDS",
     "TOUCH_SECONDS",
     "Question",

@@ -33,7 +33,7 @@ from gmkit.errors import GmkitError
 from gmkit.messages import Message
 from gmkit.rate import TokenBucket
 from gmkit.seats.questions import SCHEMA as QUESTIONS_SCHEMA
-from gmkit.seats.questions import QuestionBook
+from gmkit.seats.questions import ASK_SECONDS, QuestionBook
 
 PER_MINUTE = 30
 """Requests a seat may send a minute (an attack, its Aim, a reaction: a turn is a few)."""
@@ -220,6 +220,28 @@ class SeatsFile:
                 "SELECT value FROM meta WHERE key = 'players_url'"
             ).fetchone()
         return str(row[0]) if row else ""
+
+    @property
+    def ask_seconds(self) -> float:
+        """How long the GM's table waits for a defender's reaction before deciding itself
+        (:data:`~gmkit.seats.questions.ASK_SECONDS` until the GM sets it)."""
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT value FROM meta WHERE key = 'ask_seconds'"
+            ).fetchone()
+        return float(row[0]) if row else ASK_SECONDS
+
+    def set_ask_seconds(self, seconds: float) -> None:
+        """Wait ``seconds`` (5 to 120) for a defender's reaction."""
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+            raise SeatError(Message("seats.ask_seconds", got=repr(seconds)[:20]))
+        if not 5 <= seconds <= 120:
+            raise SeatError(Message("seats.ask_seconds", got=repr(seconds)[:20]))
+        with self._writing() as connection:
+            connection.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('ask_seconds', ?)",
+                (str(float(seconds)),),
+            )
 
     def set_players_url(self, url: str) -> None:
         with self._writing() as connection:

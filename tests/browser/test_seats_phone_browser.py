@@ -38,6 +38,12 @@ def table(tmp_path_factory: pytest.TempPathFactory, serve_players: Any) -> tuple
     return campaign, serve_players(campaign, CHAPEL).url
 
 
+@pytest.fixture(scope="module")
+def gm_server(table: tuple[Path, str], serve_table: Any) -> Any:
+    """The GM's table (``gmkit table``) on the chapel's campaign file."""
+    return serve_table(table[0])
+
+
 def gm_table(chromium: Any, server: Any) -> Any:
     """The GM's table at 1366x768 on the chapel."""
     page = chromium.new_page(viewport={"width": 1366, "height": 768})
@@ -63,7 +69,7 @@ def text_of(page: Any, selector: str) -> str:
 
 
 def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(
-    table, chromium, artifacts, serve_table
+    table, chromium, artifacts, gm_server
 ):
     campaign, url = table
     store = CampaignStore(campaign)
@@ -97,7 +103,7 @@ def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(
             (20, 3),
         )
         before = len(fight.events)
-        gm = gm_table(chromium, serve_table(campaign))  # the GM's table, on the same file
+        gm = gm_table(chromium, gm_server)  # the GM's table, on the same file
         inbox = gm.locator(".gmkit-inbox")
         until(
             gm,
@@ -189,3 +195,191 @@ def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(
     finally:
         seats.close()
         store.close()
+
+
+def turn_of(fight: Encounter, name: str) -> None:
+    """Pass turns (the GM's, from Python) until ``name`` acts."""
+    for _ in range(12):
+        fight.refresh()
+        if fight.state.combatants[fight.situation.actor].name == name:
+            return
+        fight.next_turn()
+    raise AssertionError(f"{name}'s turn never came")
+
+
+def test_two_phones_aim_then_attack_a_stale_request_a_dodge_and_the_gm_deciding(
+    table, chromium, artifacts, gm_server
+):
+    """Dana plays Ilse Marr, Eli the sergeant and the adept (two 360x740 phones), the GM's
+    table at 1366x768. Eli's Aim, then his attack with typed dice, accepted at the table: the
+    attack has the Aim's +10. His adept's attack waits while the GM passes the turn: refused as
+    stale, with why. Cultist Lorn's knife hits Ilse: Dana's phone asks Dodge or Parry with her
+    odds; she types 7 and dodges; the GM's panel has it and applies it. Cultist Ban's shot hits
+    the sergeant: Eli does not answer; after the table's 6 seconds the GM decides."""
+    campaign, url = table
+    store = CampaignStore(campaign)
+    fight = Encounter.open(store, CHAPEL)
+    seats = SeatsFile.of_campaign(campaign)
+    try:
+        for seat in seats.seats(CHAPEL):  # the last test's seats closed: these two only
+            seats.revoke(seat.key)
+        seats.set_ask_seconds(6)
+        ilse, tull, fenn = (
+            fight.combatant(name).id
+            for name in ("Ilse Marr", "Sergeant Varro Tull", "Adept Cornelius Fenn")
+        )
+        dana = seats.give(CHAPEL, "Dana", [ilse])
+        eli = seats.give(CHAPEL, "Eli", [tull, fenn])
+        turn_of(fight, "Sergeant Varro Tull")
+        gm = gm_table(chromium, gm_server)
+        gm.get_by_role("tab", name="Sheet").click()
+        inbox = gm.locator(".gmkit-inbox")
+        dana_s = phone(chromium, seat_link(url, dana.key))
+        eli_s = phone(chromium, seat_link(url, eli.key))
+        until(eli_s, "Eli's turn", lambda: text_of(eli_s, ".gmkit-your-turn"), bool)
+        assert text_of(eli_s, ".gmkit-your-turn") == "Your turn: Sergeant Varro Tull"
+
+        # Aim, then the attack: each accepted at the table
+        eli_s.locator(".gmkit-seat button", has_text="Aim").first.click()
+        until(gm, "the Aim in the inbox", lambda: text_of(gm, ".gmkit-inbox"), lambda t: "Aim" in t)
+        inbox.get_by_role("button", name="Accept").click()
+        until(
+            eli_s,
+            "the Aim accepted",
+            lambda: text_of(eli_s, ".gmkit-seat-answers"),
+            lambda t: "Action: accepted" in t,
+        )
+        eli_s.locator(".gmkit-seat select").first.select_option(label="Cultist Ban")
+        eli_s.get_by_placeholder("table's dice (empty: gmkit rolls)").fill("20 3")
+        eli_s.get_by_role("button", name="Send attack").click()
+        until(gm, "the attack asked", lambda: text_of(gm, ".gmkit-inbox"), lambda t: "Lasgun" in t)
+        events = len(fight.events)
+        inbox.get_by_role("button", name="Accept").click()
+
+        def newest() -> dict[str, Any]:
+            fight.refresh()
+            return fight.events[-1] if len(fight.events) > events else {}
+
+        until(gm, "the aimed attack", newest, lambda e: e.get("kind") == "attack")
+        test = next(step for step in newest()["steps"] if step.get("target"))
+        assert test["target"] == 52  # BS 42 and the Aim's +10
+        eli_s.screenshot(path=str(artifacts / "seat-6-aimed-attack-360.png"), full_page=True)
+
+        # Cultist Lorn's knife at Ilse: Dana is asked, types her die and dodges
+        turn_of(fight, "Cultist Lorn")
+        until(
+            gm,
+            "Lorn attacks",
+            lambda: text_of(gm, ".gmkit-tracker .gmkit-header"),
+            lambda t: "Cultist Lorn" in t,
+        )
+        hit_with_typed_dice(gm, "Ilse Marr (Acolytes)")
+        box = dana_s.locator(".gmkit-seat-react")
+        until(
+            dana_s,
+            "Dana asked",
+            lambda: text_of(dana_s, ".gmkit-seat-react"),
+            lambda t: "Cultist Lorn hits Ilse Marr (hits: 1)" in t,
+        )
+        buttons = text_of(dana_s, ".gmkit-seat-react button")
+        assert "Dodge" in buttons
+        assert "Parry" in buttons
+        assert "Take it" in buttons
+        assert "%" in buttons
+        width = dana_s.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 360, f"the question scrolls sideways: {width} px"
+        dana_s.screenshot(path=str(artifacts / "seat-8-asked-to-dodge-360.png"), full_page=True)
+        gm.screenshot(path=str(artifacts / "seat-gm-asking-1366.png"))
+        box.get_by_placeholder("your die (empty: gmkit rolls)").fill("7")
+        box.locator("button", has_text="Dodge").click()
+        until(
+            gm,
+            "the dodge in the GM's panel",
+            lambda: text_of(gm, ".gmkit-asking"),
+            lambda t: "Dana: Dodge, die 7" in t,
+        )
+        gm.screenshot(path=str(artifacts / "seat-gm-dodged-1366.png"))
+        events = len(fight.events)
+        gm.locator(".gmkit-attack button", has_text="Apply").click()
+        until(gm, "the dodged attack", newest, lambda e: e.get("kind") == "attack")
+        dodged = newest()
+        assert dodged["hits"] == 0
+        assert [r["value"] for r in dodged["rolls"]] == [5, 7]  # the GM's 5, Dana's 7
+        assert any(e["kind"] == "reaction" for e in dodged["effects"])
+
+        # the adept's attack waits while the turn passes: stale, never applied
+        turn_of(fight, "Adept Cornelius Fenn")
+        until(
+            eli_s,
+            "the adept's turn",
+            lambda: text_of(eli_s, ".gmkit-your-turn"),
+            lambda t: "Fenn" in t,
+        )
+        eli_s.locator(".gmkit-seat select").first.select_option(label="Cultist Hesk")
+        eli_s.get_by_placeholder("table's dice (empty: gmkit rolls)").fill("20 3")
+        eli_s.get_by_role("button", name="Send attack").click()
+        until(
+            gm,
+            "the adept's attack asked",
+            lambda: text_of(gm, ".gmkit-inbox"),
+            lambda t: "Stub Revolver" in t,
+        )
+        events = len(fight.events)
+        gm.locator(".gmkit-tracker button", has_text="Next").click()  # the GM moves on
+        until(
+            eli_s,
+            "refused as stale",
+            lambda: text_of(eli_s, ".gmkit-seat-answers"),
+            lambda t: "Attack: too late" in t,
+        )
+        fight.refresh()
+        assert [e["kind"] for e in fight.events[events:]] == ["turn"]  # no attack applied
+        eli_s.screenshot(path=str(artifacts / "seat-7-stale-360.png"), full_page=True)
+
+        # Cultist Ban's shot at the sergeant: Eli does not answer; the GM decides
+        turn_of(fight, "Cultist Ban")
+        until(
+            gm,
+            "Ban attacks",
+            lambda: text_of(gm, ".gmkit-tracker .gmkit-header"),
+            lambda t: "Cultist Ban" in t,
+        )
+        hit_with_typed_dice(gm, "Sergeant Varro Tull (Acolytes)")
+        until(
+            eli_s,
+            "Eli asked",
+            lambda: text_of(eli_s, ".gmkit-seat-react"),
+            lambda t: "Cultist Ban hits Sergeant Varro Tull" in t,
+        )
+        until(
+            gm,
+            "the table's wait over",
+            lambda: text_of(gm, ".gmkit-asking"),
+            lambda t: "No reaction from Eli in time" in t,
+        )
+        until(eli_s, "the question gone", lambda: box_shown(eli_s), lambda shown: not shown)
+        gm.screenshot(path=str(artifacts / "seat-gm-decides-1366.png"))
+    finally:
+        seats.close()
+        store.close()
+
+
+def hit_with_typed_dice(gm: Any, target: str) -> None:
+    """The GM's attack panel at ``target`` with the table's dice: 5 to hit, 3 damage."""
+    select = gm.locator(".gmkit-attack .widget-dropdown:has(label:text-is('Target')) select")
+    select.first.select_option(label=target)
+    toggle = gm.locator(".gmkit-attack .widget-toggle-button", has_text="Table's dice").first
+    if "mod-active" not in (toggle.get_attribute("class") or ""):
+        toggle.click()
+    boxes = gm.locator(".gmkit-attack .gmkit-dice-entry .gmkit-die-input")
+    boxes.first.wait_for(timeout=60_000)
+    boxes.nth(0).fill("5")
+    boxes.nth(0).press("Tab")
+    until(gm, "a box for the damage", boxes.count, lambda n: n >= 2)
+    boxes.nth(1).fill("3")
+    boxes.nth(1).press("Tab")
+
+
+def box_shown(page: Any) -> bool:
+    found = page.locator(".gmkit-seat-react")
+    return bool(found.count()) and found.first.is_visible()

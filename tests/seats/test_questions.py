@@ -176,3 +176,18 @@ def test_a_reply_is_read_strictly(seats, clock):
     seats.questions.reply(seat.key, question.id, {"reaction": "dodge", "die": 100})
     with pytest.raises(SeatError):  # answered once
         seats.questions.reply(seat.key, question.id, {"reaction": "parry"})
+
+
+def test_the_gm_sets_how_long_the_table_waits(seats, clock):
+    assert seats.ask_seconds == 20
+    seats.set_ask_seconds(8)
+    encounter = fight()
+    seat = seats.give("Hive", "Ana", [encounter.combatant("Brother Ilarion").id])
+    seats.questions.touch(seat.key)
+    question = ReactionAsk(encounter, seats, clock=clock).consider(hitting_form(encounter))
+    assert question is not None and question.until == clock.now + 8
+    for bad in (4, 121, "10", True, float("nan")):
+        with pytest.raises(SeatError) as refused:
+            seats.set_ask_seconds(bad)
+        assert render(refused.value.message, "es").startswith("Segundos de espera")
+    assert seats.ask_seconds == 8
