@@ -71,7 +71,7 @@ def test_ci_runs_the_readme_test_command():
     assert "scripts/test" in ci
 
 
-BROWSER_FILES = ("dice_entry.js", "dice_entry.css", "shortcuts.js")
+BROWSER_FILES = ("dice_entry.js", "dice_entry.css", "shortcuts.js", "buzz.js")
 
 
 def test_the_browser_side_widgets_need_anywidget_in_both_files():

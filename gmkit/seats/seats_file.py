@@ -32,8 +32,8 @@ from typing import Any, Literal
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
 from gmkit.rate import TokenBucket
-from gmkit.seats.questions import SCHEMA as QUESTIONS_SCHEMA
 from gmkit.seats.questions import ASK_SECONDS, QuestionBook
+from gmkit.seats.questions import SCHEMA as QUESTIONS_SCHEMA
 
 PER_MINUTE = 30
 """Requests a seat may send a minute (an attack, its Aim, a reaction: a turn is a few)."""

@@ -567,6 +567,13 @@ class AttackPanel(widgets.VBox):
                 entry.clear()
             finally:
                 self._syncing = False
+        if physical and form.dice.typed and not entry.values:
+            # typed elsewhere (a player's dice from the phone, the defender's reply): shown
+            self._syncing = True
+            try:
+                entry.values = list(form.dice.typed)
+            finally:
+                self._syncing = False
         if not physical or form.request is None:
             return
         try:

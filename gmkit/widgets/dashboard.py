@@ -373,7 +373,8 @@ class Dashboard(widgets.VBox):
         if self.attack is not None:  # a hit on a seat's combatant: its player is asked to react
             asking = ReactionAsk(self.encounter, self.seats_file)
             self.asking_line = AskingLine(asking, self.attack.form)
-            self.attack_slot.children = [self.attack, self.asking_line]
+            # above the panel: in sight of Resolve and Apply, whatever the result's length
+            self.attack_slot.children = [self.asking_line, self.attack]
 
     def _edit_request(self, intent: Intent) -> None:
         """A player's attack in the attack panel, for the GM to change and apply: its

@@ -105,6 +105,10 @@ DASHBOARD_STYLE = """
   background: var(--gmkit-bg); border-color: #3a4150; }
 .gmkit-dashboard .gmkit-slot-title { font-size: 1.1em; font-weight: 600; margin: 0.3em 0; }
 
+/* a defender's player asked for the reaction (above the attack panel) */
+.gmkit-dashboard .gmkit-asking { border: 2px solid var(--gmkit-accent); border-radius: 4px;
+  padding: 0 0.5em; margin-bottom: 0.3em; align-items: center; font-size: 1.05em; }
+
 /* the attack panel */
 .gmkit-dashboard .gmkit-choices {
   display: grid; grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr) minmax(0, 1fr);

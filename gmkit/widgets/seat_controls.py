@@ -23,12 +23,12 @@ import ipywidgets as widgets
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
-from gmkit.odds import odds
 from gmkit.seats import Seat, SeatsFile
 from gmkit.seats.inbox import heard
 from gmkit.seats.questions import TOUCH_SECONDS
-from gmkit.widgets.i18n import named, t, words
-from gmkit.widgets.odds_charts import percent
+from gmkit.widgets.buzz import Buzz
+from gmkit.widgets.i18n import t, words
+from gmkit.widgets.seat_attack import SeatAttack
 from gmkit.widgets.seat_question import ReactionBox
 
 ANSWERS = 4
@@ -41,15 +41,7 @@ class SeatControls(widgets.VBox):
     def __init__(self, encounter: Encounter, seat: Seat, seats: SeatsFile) -> None:
         self.encounter, self.seat, self.seats = encounter, seat, seats
         self.cue = widgets.HTML()
-        self.target = widgets.Dropdown(layout={"width": "100%"})
-        self.target.observe(lambda _c: self._render_odds(), names="value")
-        self.odds = widgets.HTML()
-        self.dice = widgets.Text(layout={"width": "9em"})
-        self.send_button = widgets.Button()
-        self.send_button.on_click(lambda _b: self.send_attack())
-        self.attack_box = widgets.VBox(
-            [self.target, self.odds, widgets.HBox([self.dice, self.send_button])]
-        )
+        self.attack_box = SeatAttack(encounter, self._request)  # weapon, mode, attack, target
         self.actions = widgets.HBox(layout={"flex_flow": "row wrap"})
         self.end_button = widgets.Button(button_style="warning")
         self.end_button.on_click(lambda _b: self.end_turn())
@@ -57,6 +49,8 @@ class SeatControls(widgets.VBox):
         self.answers = widgets.HTML()
         self.reaction_box = ReactionBox(seat, seats)  # a hit on one of theirs: react?
         self._touched = float("-inf")  # when the page last told the seats file it is open
+        self.buzz = Buzz()  # the phone vibrates: their turn, a hit to react to
+        self._cued: tuple[str | None, int | None] = (None, None)  # the turn and question buzzed
         super().__init__(
             [
                 self.reaction_box,
@@ -66,6 +60,7 @@ class SeatControls(widgets.VBox):
                 self.end_button,
                 self.said,
                 self.answers,
+                self.buzz,
             ]
         )
         self.add_class("gmkit-seat")
@@ -75,25 +70,18 @@ class SeatControls(widgets.VBox):
     # --- what the player presses ---------------------------------------------------------------
 
     def send_attack(self) -> bool:
-        default = self.encounter.situation.default_attack_of(self.acting or "")
+        """The attack chosen, as a request (the dice typed; none: gmkit rolls)."""
         typed = self.dice.value.strip()
-        try:
-            dice = [int(part) for part in typed.replace(",", " ").split()] if typed else None
-        except ValueError:
+        if any(not part.isdigit() for part in typed.replace(",", " ").split()):
             self._say(words(Message("seats.intent.die_value", got=repr(typed)[:20])), error=True)
             return False
-        return self._request(
-            {
-                "kind": "attack",
-                "combatant": self.acting,
-                "weapon": default.weapon,
-                "mode": default.mode,
-                "action": default.action,
-                "target": self.target.value or "",
-                "dice": dice,
-                "seen": self.encounter.state.events,
-            }
-        )
+        return self.attack_box.send()
+
+    # the chooser's parts, as the seat's (a notebook, a test)
+    target = property(lambda self: self.attack_box.target, doc="the foe attacked")
+    odds = property(lambda self: self.attack_box.odds, doc="the odds of a hit")
+    dice = property(lambda self: self.attack_box.dice, doc="the table's dice typed")
+    send_button = property(lambda self: self.attack_box.send_button)
 
     def send_action(self, action: str) -> bool:
         return self._request({"kind": "action", "combatant": self.acting, "action": action})
@@ -108,7 +96,6 @@ class SeatControls(widgets.VBox):
             self._say(words(error.message), error=True)
             return False
         self._say(t("seat_sent"))
-        self.dice.value = ""
         self.render()
         return True
 
@@ -134,6 +121,7 @@ class SeatControls(widgets.VBox):
             self.seats.questions.touch(self.seat.key)
         self.reaction_box.render()
         acting = self.acting
+        self._cue(acting)
         state = self.encounter.state
         if acting is None:
             self.cue.value = ""
@@ -142,48 +130,24 @@ class SeatControls(widgets.VBox):
             self.cue.value = (
                 f"<div class='gmkit-your-turn'>{html.escape(t('your_turn'))}: {name}</div>"
             )
-        self._render_attack(acting)
+        self.attack_box.show(acting)
         self._render_actions(acting)
         self.end_button.description = t("end_turn")
         self.end_button.layout.display = "" if acting else "none"
-        self.send_button.description = t("seat_send_attack")
-        self.dice.placeholder = t("seat_dice")
         self._render_answers()
 
-    def _render_attack(self, acting: str | None) -> None:
-        default = self.encounter.situation.default_attack_of(acting) if acting else None
-        if default is None or not default.action:
-            self.attack_box.layout.display = "none"
+    def _cue(self, acting: str | None) -> None:
+        """Buzz once when the turn comes to one of theirs, and once for each question."""
+        question = self.reaction_box.question
+        asked = question.id if question is not None and question.status == "open" else None
+        cued = (acting, asked)
+        if cued == self._cued:
             return
-        self.attack_box.layout.display = ""
-        state = self.encounter.state
-        own = state.combatants[acting or ""]
-        foes = [c for c in state.present if c.side != own.side and not c.hidden]
-        options = [(c.name, c.id) for c in foes]
-        if list(self.target.options) != options:
-            self.target.options = options
-        if self.target.value not in [i for _, i in options]:
-            self.target.value = default.target or (options[0][1] if options else None)
-        self._render_odds()
-
-    def _render_odds(self) -> None:
-        acting = self.acting
-        if acting is None or not self.target.value:
-            self.odds.value = ""
-            return
-        default = self.encounter.situation.default_attack_of(acting)
-        try:
-            request = self.encounter.attack_request(
-                acting, default.weapon, self.target.value, action=default.action, mode=default.mode
-            )
-            hit = percent(odds(request).hit)
-        except Exception:  # no odds for this target (a refusal): the reason comes on sending
-            self.odds.value = ""
-            return
-        weapon = html.escape(named(self.encounter.game, default.weapon))  # in its words
-        self.odds.value = (
-            f"<div class='gmkit-seat-odds'>{weapon}: <b>{hit}</b> {t('odds_hit')}</div>"
-        )
+        if (acting is not None and acting != self._cued[0]) or (
+            asked is not None and asked != self._cued[1]
+        ):
+            self.buzz.buzz()
+        self._cued = cued
 
     def _render_actions(self, acting: str | None) -> None:
         if acting is None:

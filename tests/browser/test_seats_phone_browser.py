@@ -56,8 +56,14 @@ def gm_table(chromium: Any, server: Any) -> Any:
     return page
 
 
+VIBRATE = """window.gmkitVibrated = [];
+navigator.vibrate = (pattern) => { window.gmkitVibrated.push(pattern); return true; };"""
+"""What an Android phone's browser offers (headless Chromium has no vibration): recorded."""
+
+
 def phone(chromium: Any, url: str) -> Any:
     page = chromium.new_page(viewport={"width": 360, "height": 740})
+    page.add_init_script(VIBRATE)
     page.goto(url, wait_until="domcontentloaded", timeout=120_000)
     page.locator(".gmkit-player-table").wait_for(timeout=120_000)
     return page
@@ -238,6 +244,12 @@ def test_two_phones_aim_then_attack_a_stale_request_a_dodge_and_the_gm_deciding(
         eli_s = phone(chromium, seat_link(url, eli.key))
         until(eli_s, "Eli's turn", lambda: text_of(eli_s, ".gmkit-your-turn"), bool)
         assert text_of(eli_s, ".gmkit-your-turn") == "Your turn: Sergeant Varro Tull"
+        until(
+            eli_s,
+            "his turn buzzes",
+            lambda: eli_s.evaluate("() => window.gmkitVibrated.length"),
+            lambda made: made >= 1,
+        )
 
         # Aim, then the attack: each accepted at the table
         eli_s.locator(".gmkit-seat button", has_text="Aim").first.click()
@@ -280,6 +292,12 @@ def test_two_phones_aim_then_attack_a_stale_request_a_dodge_and_the_gm_deciding(
             "Dana asked",
             lambda: text_of(dana_s, ".gmkit-seat-react"),
             lambda t: "Cultist Lorn hits Ilse Marr (hits: 1)" in t,
+        )
+        until(
+            dana_s,
+            "her phone vibrates",
+            lambda: dana_s.evaluate("() => window.gmkitVibrated"),
+            lambda made: [200, 100, 200] in made,
         )
         buttons = text_of(dana_s, ".gmkit-seat-react button")
         assert "Dodge" in buttons

@@ -77,8 +77,12 @@ def test_the_phone_is_asked_and_its_dodge_goes_into_the_gm_s_panel(table):
     assert line is not None
     assert "Asked Ana for the reaction: 20 s left" in line.text.value
     hits = board.attack.result.hits
+    buzzed = phone.seat_controls.buzz.buzzed
     phone.poll()
     assert box.layout.display == ""
+    assert phone.seat_controls.buzz.buzzed == buzzed + 1  # her phone vibrates: a hit on her
+    phone.poll()
+    assert phone.seat_controls.buzz.buzzed == buzzed + 1  # once
     assert "Cultist Ban hits Jessa Kell (hits: 1)" in box.text.value
     labels = [button.description for button in box.buttons.children]
     agility = board.encounter.combatant("Jessa Kell").sheet.characteristics.Ag

@@ -12,6 +12,7 @@ import pytest
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
+from gmkit.forms import AttackForm
 from gmkit.seats import Inbox, SeatsFile
 from gmkit.store import CampaignStore
 from gmkit.widgets.i18n import LANGUAGE, named
@@ -141,3 +142,40 @@ def test_the_phone_marks_who_has_had_their_go(table):
     row = next(r for r in view.table.value.split("<tr") if f">{name}" in r)
     assert "gmkit-acted" in row
     assert name in view.view["acted"]
+
+
+def test_the_phone_chooses_weapon_mode_and_target_as_the_gm_s_panel_offers_them(table):
+    """Jessa Kell's autopistol fires single, semi or full auto: the phone offers what the
+    GM's attack panel offers her (the same form below), the odds follow the choice, and the
+    request carries it. The turn coming to her buzzes her phone once."""
+    fight = table["fight"]
+    while fight.state.combatants[fight.situation.actor].name != "Jessa Kell":
+        fight.next_turn()
+    jessa = fight.situation.actor
+    view = table["page"]([jessa])
+    controls = view.seat_controls
+    chooser = controls.attack_box
+    assert controls.buzz.buzzed == 1  # her turn: the phone vibrates once
+    view.poll()
+    assert controls.buzz.buzzed == 1
+    gm = AttackForm(fight)
+    gm.select_attacker(jessa)
+    assert [value for _, value in chooser.weapon.options] == list(gm.offered.weapons)
+    assert [value for _, value in chooser.mode.options] == [c.id for c in gm.offered.modes]
+    single = chooser.odds.value
+    chooser.mode.value = "full"
+    gm.select_mode("full")
+    assert chooser.form.mode == "full"
+    assert [value for _, value in chooser.action.options] == [c.id for c in gm.offered.actions]
+    assert chooser.odds.value != single  # the odds of full auto, not of a single shot
+    hidden = {c.id for c in fight.state.present if c.hidden}
+    targets = {value for _, value in chooser.target.options}
+    assert targets and not targets & hidden
+    assert all(fight.state.combatants[t].side != "Acolytes" for t in targets)
+    chooser.weapon.value = "Shotgun"
+    assert chooser.form.weapon == "Shotgun" and "Shotgun" in chooser.odds.value
+    controls.dice.value = "12 4 5"
+    assert controls.send_attack()
+    (asked,) = Inbox(fight, table["seats"]).asked()
+    assert (asked.intent.weapon, asked.intent.dice) == ("Shotgun", (12, 4, 5))
+    assert asked.why_not == ""
