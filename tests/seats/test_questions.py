@@ -185,7 +185,8 @@ def test_the_gm_sets_how_long_the_table_waits(seats, clock):
     seat = seats.give("Hive", "Ana", [encounter.combatant("Brother Ilarion").id])
     seats.questions.touch(seat.key)
     question = ReactionAsk(encounter, seats, clock=clock).consider(hitting_form(encounter))
-    assert question is not None and question.until == clock.now + 8
+    assert question is not None
+    assert question.until == clock.now + 8
     for bad in (4, 121, "10", True, float("nan")):
         with pytest.raises(SeatError) as refused:
             seats.set_ask_seconds(bad)

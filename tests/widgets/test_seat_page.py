@@ -170,10 +170,12 @@ def test_the_phone_chooses_weapon_mode_and_target_as_the_gm_s_panel_offers_them(
     assert chooser.odds.value != single  # the odds of full auto, not of a single shot
     hidden = {c.id for c in fight.state.present if c.hidden}
     targets = {value for _, value in chooser.target.options}
-    assert targets and not targets & hidden
+    assert targets
+    assert not targets & hidden
     assert all(fight.state.combatants[t].side != "Acolytes" for t in targets)
     chooser.weapon.value = "Shotgun"
-    assert chooser.form.weapon == "Shotgun" and "Shotgun" in chooser.odds.value
+    assert chooser.form.weapon == "Shotgun"
+    assert "Shotgun" in chooser.odds.value
     controls.dice.value = "12 4 5"
     assert controls.send_attack()
     (asked,) = Inbox(fight, table["seats"]).asked()
