@@ -36,6 +36,13 @@ class SeatAttack(widgets.VBox):
         self.mode = widgets.Dropdown(layout=full)
         self.action = widgets.Dropdown(layout=full)
         self.target = widgets.Dropdown(layout=full)
+        for control, name in (
+            (self.weapon, "weapon"),
+            (self.mode, "mode"),
+            (self.action, "action"),
+            (self.target, "target"),
+        ):
+            control.add_class(f"gmkit-seat-{name}")
         for control, select in (
             (self.weapon, "select_weapon"),
             (self.mode, "select_mode"),

@@ -96,7 +96,7 @@ def test_a_player_sends_an_attack_the_gm_accepts_and_the_phone_says_so(
         page.screenshot(path=str(artifacts / "seat-1-your-turn-360.png"), full_page=True)
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 360, f"the seat's page scrolls sideways: {width} px"
-        page.locator(".gmkit-seat select").first.select_option(label="Cultist Ban")
+        page.locator(".gmkit-seat-target select").select_option(label="Cultist Ban")
         page.get_by_placeholder("table's dice (empty: gmkit rolls)").fill("20 3")
         page.get_by_role("button", name="Send attack").click()
         until(page, "sent", lambda: text_of(page, ".gmkit-seat-answers"), lambda t: "waiting" in t)
@@ -261,7 +261,7 @@ def test_two_phones_aim_then_attack_a_stale_request_a_dodge_and_the_gm_deciding(
             lambda: text_of(eli_s, ".gmkit-seat-answers"),
             lambda t: "Action: accepted" in t,
         )
-        eli_s.locator(".gmkit-seat select").first.select_option(label="Cultist Ban")
+        eli_s.locator(".gmkit-seat-target select").select_option(label="Cultist Ban")
         eli_s.get_by_placeholder("table's dice (empty: gmkit rolls)").fill("20 3")
         eli_s.get_by_role("button", name="Send attack").click()
         until(gm, "the attack asked", lambda: text_of(gm, ".gmkit-inbox"), lambda t: "Lasgun" in t)
@@ -333,7 +333,7 @@ def test_two_phones_aim_then_attack_a_stale_request_a_dodge_and_the_gm_deciding(
             lambda: text_of(eli_s, ".gmkit-your-turn"),
             lambda t: "Fenn" in t,
         )
-        eli_s.locator(".gmkit-seat select").first.select_option(label="Cultist Hesk")
+        eli_s.locator(".gmkit-seat-target select").select_option(label="Cultist Hesk")
         eli_s.get_by_placeholder("table's dice (empty: gmkit rolls)").fill("20 3")
         eli_s.get_by_role("button", name="Send attack").click()
         until(
@@ -362,13 +362,24 @@ def test_two_phones_aim_then_attack_a_stale_request_a_dodge_and_the_gm_deciding(
             lambda: text_of(gm, ".gmkit-tracker .gmkit-header"),
             lambda t: "Cultist Ban" in t,
         )
+        eli_s.get_by_role("button", name="Español").click()  # Eli reads his page in Spanish
+        until(
+            eli_s,
+            "en español",
+            lambda: text_of(eli_s, ".gmkit-player-header"),
+            lambda t: "Asalto" in t,
+        )
         hit_with_typed_dice(gm, "Sergeant Varro Tull (Acolytes)")
         until(
             eli_s,
-            "Eli asked",
+            "Eli asked, in Spanish",
             lambda: text_of(eli_s, ".gmkit-seat-react"),
-            lambda t: "Cultist Ban hits Sergeant Varro Tull" in t,
+            lambda t: "Cultist Ban impacta a Sergeant Varro Tull (impactos: 1)" in t,
         )
+        spanish = text_of(eli_s, ".gmkit-seat-react button")
+        assert "Esquiva" in spanish, spanish
+        assert "Encajarlo" in spanish, spanish
+        eli_s.screenshot(path=str(artifacts / "seat-9-asked-360-es.png"), full_page=True)
         until(
             gm,
             "the table's wait over",

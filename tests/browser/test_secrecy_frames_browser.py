@@ -298,7 +298,7 @@ def test_a_seat_s_page_shows_its_own_and_no_gm_only_value(fights, chromium, game
     """Issue 23: a player's seat page (a friend's link) under the band setting, through a round
     of the script: no GM-only value in any frame; the seat's own combatant shows exactly (the
     positive control), as do the players' sides."""
-    from gmkit.seats import SeatsFile
+    from gmkit.seats import Inbox, SeatsFile
     from gmkit.seats.links import seat_link
 
     campaign, found = fights
@@ -306,11 +306,16 @@ def test_a_seat_s_page_shows_its_own_and_no_gm_only_value(fights, chromium, game
     show_wounds(campaign, fight, "band")
     with CampaignStore(campaign) as store:
         gm = Encounter.open(store, fight.name)
-        own = next(
+        own, friend = [
             c for c in gm.state.present if c.side in fight.demo.player_sides and not c.hidden
-        )
-    with SeatsFile.of_campaign(campaign) as seats:
-        seat = seats.give(fight.name, "Ana", [own.id])
+        ][:2]
+        with SeatsFile.of_campaign(campaign) as seats:
+            seat = seats.give(fight.name, "Ana", [own.id])
+            # another seat's private value: the GM's word back to Bruno's request
+            other = seats.give(fight.name, "Bruno", [friend.id])
+            asked = seats.send(other.key, {"kind": "end_turn", "combatant": friend.id})
+            word = f"Bruno alone reads this: wait for the bell ({game})"
+            Inbox(gm, seats).refuse(asked, word)
     seen = Seen()
     page, _responses = open_players(chromium, seat_link(fight.url, seat.key), seen)
     try:
@@ -322,7 +327,15 @@ def test_a_seat_s_page_shows_its_own_and_no_gm_only_value(fights, chromium, game
         seen.content = page.content()
     finally:
         page.close()
+    played.secrets.add(word)  # never on Ana's page...
     check(seen, played, "band")
+    theirs = Seen()  # ...and on Bruno's (the positive control)
+    page, _responses = open_players(chromium, seat_link(fight.url, other.key), theirs)
+    try:
+        answers = page.locator(".gmkit-seat-answers")
+        until(page, f"{game}: Bruno's answer", answers.inner_text, lambda t: word in t)
+    finally:
+        page.close()
     rows = [row for text in [*seen.frames, seen.content] for row in ROW.finditer(text)]
     mine = [row for row in rows if html.unescape(row["name"]) == own.name]
     assert mine, "the seat's own row was not seen"
