@@ -31,11 +31,11 @@ class SeatAttack(widgets.VBox):
     def __init__(self, encounter: Encounter, send: Callable[[dict[str, Any]], bool]) -> None:
         self.encounter, self._ask_gm = encounter, send  # (Widget._send is ipywidgets')
         self.form: AttackForm | None = None  # made for the first turn of the seat's own
-        full = {"width": "100%"}
-        self.weapon = widgets.Dropdown(layout=full)
-        self.mode = widgets.Dropdown(layout=full)
-        self.action = widgets.Dropdown(layout=full)
-        self.target = widgets.Dropdown(layout=full)
+        labelled = {"description_width": "5em"}  # the CSS fits them to the phone's width
+        self.weapon = widgets.Dropdown(style=labelled)
+        self.mode = widgets.Dropdown(style=labelled)
+        self.action = widgets.Dropdown(style=labelled)
+        self.target = widgets.Dropdown(style=labelled)
         for control, name in (
             (self.weapon, "weapon"),
             (self.mode, "mode"),
@@ -51,7 +51,7 @@ class SeatAttack(widgets.VBox):
         ):
             control.observe(self._chooser(select), names="value")
         self.odds = widgets.HTML()
-        self.dice = widgets.Text(layout={"width": "9em"})
+        self.dice = widgets.Text(layout={"flex": "1 1 auto", "width": "auto"})
         self.send_button = widgets.Button()
         self.send_button.on_click(lambda _b: self.send())
         super().__init__(
@@ -61,7 +61,7 @@ class SeatAttack(widgets.VBox):
                 self.action,
                 self.target,
                 self.odds,
-                widgets.HBox([self.dice, self.send_button]),
+                widgets.HBox([self.dice, self.send_button], layout={"width": "100%"}),
             ]
         )
         self.add_class("gmkit-seat-attack")
@@ -84,6 +84,14 @@ class SeatAttack(widgets.VBox):
         self._sync(form)
         self.send_button.description = t("seat_send_attack")
         self.dice.placeholder = t("seat_dice")
+        for control, key in (
+            (self.weapon, "weapon"),
+            (self.mode, "mode"),
+            (self.action, "action"),
+            (self.target, "target"),
+        ):
+            if control.description != t(key):
+                control.description = t(key)
 
     def send(self) -> bool:
         """The choice as a request, with the dice typed (none: gmkit rolls)."""
