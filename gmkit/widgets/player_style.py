@@ -40,7 +40,7 @@ PLAYER_STYLE = (
 .gmkit-player .gmkit-seat-odds b { font-size: 1.2em; }
 .gmkit-player .gmkit-seat-attack .widget-dropdown { width: auto; margin-right: 0; }
 .gmkit-player .gmkit-seat-attack .widget-dropdown select { min-width: 0; }
-.gmkit-player .gmkit-seat-attack .widget-button { flex: 0 0 auto; }
+.gmkit-player .gmkit-seat-attack .widget-button { flex: 0 0 auto; margin-right: 0; }
 .gmkit-player .gmkit-seat-react { border: 3px solid var(--gmkit-danger); border-radius: 6px;
   padding: 0.3em 0.5em; margin: 0.2em 0; max-width: 100%; box-sizing: border-box; }
 .gmkit-player .gmkit-seat-hit { font-weight: 700; font-size: 1.2em; color: var(--gmkit-danger); }

@@ -22,7 +22,7 @@ import ipywidgets as widgets
 
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
-from gmkit.messages import Message
+from gmkit.messages import Message, Text
 from gmkit.seats import Seat, SeatsFile
 from gmkit.seats.inbox import heard
 from gmkit.seats.questions import TOUCH_SECONDS
@@ -49,6 +49,7 @@ class SeatControls(widgets.VBox):
         self.answers = widgets.HTML()
         self.reaction_box = ReactionBox(seat, seats)  # a hit on one of theirs: react?
         self._touched = float("-inf")  # when the page last told the seats file it is open
+        self._said: tuple[Text, bool] = ("", False)  # the last line said, to say again
         self.buzz = Buzz()  # the phone vibrates: their turn, a hit to react to
         self._cued: tuple[str | None, int | None] = (None, None)  # the turn and question buzzed
         super().__init__(
@@ -73,7 +74,7 @@ class SeatControls(widgets.VBox):
         """The attack chosen, as a request (the dice typed; none: gmkit rolls)."""
         typed = self.dice.value.strip()
         if any(not part.isdigit() for part in typed.replace(",", " ").split()):
-            self._say(words(Message("seats.intent.die_value", got=repr(typed)[:20])), error=True)
+            self._say(Message("seats.intent.die_value", got=repr(typed)[:20]), error=True)
             return False
         return self.attack_box.send()
 
@@ -93,9 +94,9 @@ class SeatControls(widgets.VBox):
         try:
             self.seats.send(self.seat.key, payload)
         except GmkitError as error:
-            self._say(words(error.message), error=True)
+            self._say(error.message, error=True)
             return False
-        self._say(t("seat_sent"))
+        self._say(Message("widgets.seat_sent"))
         self.render()
         return True
 
@@ -131,6 +132,7 @@ class SeatControls(widgets.VBox):
                 f"<div class='gmkit-your-turn'>{html.escape(t('your_turn'))}: {name}</div>"
             )
         self.attack_box.show(acting)
+        self._render_said()
         self._render_actions(acting)
         self.end_button.description = t("end_turn")
         self.end_button.layout.display = "" if acting else "none"
@@ -187,9 +189,16 @@ class SeatControls(widgets.VBox):
             f"<ul class='gmkit-seat-answers'>{''.join(lines)}</ul>" if lines else ""
         )
 
-    def _say(self, text: str, *, error: bool = False) -> None:
+    def _say(self, text: Text, *, error: bool = False) -> None:
+        """A line under the controls, in the player's language (again when it changes)."""
+        self._said = (text, error)
+        self._render_said()
+
+    def _render_said(self) -> None:
+        text, error = self._said
         css = "gmkit-error" if error else "gmkit-prompt"
-        self.said.value = f"<div class='{css}'>{html.escape(text)}</div>" if text else ""
+        shown = words(text) if text else ""
+        self.said.value = f"<div class='{css}'>{html.escape(shown)}</div>" if shown else ""
 
 
 __all__ = ["SeatControls"]

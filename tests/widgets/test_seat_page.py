@@ -13,6 +13,7 @@ from gmkit.campaign import demo_campaign_file
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
 from gmkit.forms import AttackForm
+from gmkit.messages import Message, render
 from gmkit.seats import Inbox, SeatsFile
 from gmkit.store import CampaignStore
 from gmkit.widgets.i18n import LANGUAGE, named
@@ -111,7 +112,9 @@ def test_a_press_is_a_request_the_gm_answers_and_the_phone_says_so(table):
     view.poll()
     assert "<b>refused</b> (measure the distance first)" in controls.answers.value
     assert len(fight.events) == before  # nothing written to the fight by the phone
-    LANGUAGE.value = "es"
+    LANGUAGE.value = "es"  # what was said is said again in the page's language
+    assert render(Message("widgets.seat_sent"), "es") in controls.said.value
+    assert "Sent" not in controls.said.value
     assert controls.end_turn()
     inbox.accept(inbox.asked()[0].request.id)
     view.poll()
