@@ -13,7 +13,11 @@ read-only) in the same process, as its kernel would. Measured (medians of ``--re
 - request to inbox: the phone's Send (``SeatControls.end_turn``: the request written) and the
   GM's inbox reading it (``InboxPanel.refresh``) until it is listed;
 - accepted to screen: the GM's Accept of an end of turn (the command, one event) and the seat's
-  page poll that shows the answer and the new turn.
+  page poll that shows the answer and the new turn;
+- a hit to the defender's phone: Cultist Ban's typed hit on Ilse Marr in the GM's attack form,
+  the question asked (each reaction's odds, face by face) and the seat's page showing it;
+- the reply to the GM's panel: the phone's Dodge with its die written, the GM's poll taking
+  it into the form (the attack resolved again with the reaction's die).
 
 Prints each with its ratio to the reference. Asserts nothing; exits 0.
 """
@@ -31,6 +35,8 @@ from pathlib import Path
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
+from gmkit.forms import AttackForm
+from gmkit.forms.asking import ReactionAsk
 from gmkit.seats import SeatsFile
 from gmkit.store import CampaignStore
 from gmkit.widgets.inbox_panel import InboxPanel
@@ -106,6 +112,33 @@ def main() -> int:
                 controls.end_turn()
                 inbox.refresh()
                 accepted += timed(accepted_to_screen, lambda: (fight.undo(), page.poll()), 1)
+
+            # a reaction asked (the GM's side reads the seats file on the clock the phone does)
+            asked_seats = SeatsFile.of_campaign(path)
+            asking = ReactionAsk(fight, asked_seats, seconds=3600)
+            form = AttackForm(fight, budget=False)  # out of his turn: the numbers alone
+            form.select_attacker(fight.combatant("Cultist Ban").id)
+            form.select_weapon("Stub Automatic")
+            form.select_target(ilse)
+            box = controls.reaction_box
+            hit_to_phone, reply_to_panel = [], []
+            for _ in range(args.repeat):
+                form.select_reaction("")
+                form.take_dice(["5", "3"])
+                asked_seats.questions.touch(seat.key)
+                start = time.perf_counter()
+                asking.consider(form)
+                page.poll()
+                hit_to_phone.append(time.perf_counter() - start)
+                assert box.question is not None, "the phone was not asked"
+                start = time.perf_counter()
+                box.die.value = "7"
+                box.reply("dodge")
+                asking.poll(form)
+                reply_to_panel.append(time.perf_counter() - start)
+                assert form.reaction == "dodge", "the reply did not reach the GM's panel"
+            form.close()
+            asked_seats.close()
         finally:
             inbox.close()
             page.close()
@@ -118,6 +151,8 @@ def main() -> int:
     for name, runs in (
         ("a phone's request to the GM's inbox", requested),
         ("an accepted request to the phone's screen", accepted),
+        ("a hit to the defender's phone (the question, its odds)", hit_to_phone),
+        ("the defender's reply to the GM's panel (resolved again)", reply_to_panel),
     ):
         ms = median_ms(runs)
         print(f"{name}: {ms:.1f} ms, {ms / base:.2f}x the reference (same run)")

@@ -178,8 +178,9 @@ def player_html(view: Mapping[str, Any], language: str | None = None) -> tuple[s
             css.append("gmkit-acted")
         conditions = ", ".join(c[:1].upper() + c[1:] for c in entry.get("conditions", ())) or "–"
         details = sheet_details(entry["sheet"], language) if friend else ""
+        mark = "<span class='gmkit-acted-mark'>✓</span>" if acted else ""  # beside the name
         cells = [
-            ("gmkit-pc-name", "character", html.escape(entry["name"]) + details),
+            ("gmkit-pc-name", "character", html.escape(entry["name"]) + mark + details),
             ("gmkit-pc-side", "side", html.escape(entry["side"])),
             ("gmkit-pc-wounds", "wounds", _wounds_cell(entry.get("wounds"), language)),
             ("gmkit-pc-conditions", "conditions", html.escape(conditions)),

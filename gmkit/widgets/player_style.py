@@ -40,13 +40,14 @@ PLAYER_STYLE = (
 .gmkit-player .gmkit-seat-odds b { font-size: 1.2em; }
 .gmkit-player .gmkit-seat-attack .widget-dropdown { width: auto; margin-right: 0; }
 .gmkit-player .gmkit-seat-attack .widget-dropdown select { min-width: 0; }
+.gmkit-player .gmkit-seat-attack .widget-text { min-width: 0; }
 .gmkit-player .gmkit-seat-attack .widget-button { flex: 0 0 auto; margin-right: 0; }
 .gmkit-player .gmkit-seat-react { border: 3px solid var(--gmkit-danger); border-radius: 6px;
   padding: 0.3em 0.5em; margin: 0.2em 0; max-width: 100%; box-sizing: border-box; }
 .gmkit-player .gmkit-seat-hit { font-weight: 700; font-size: 1.2em; color: var(--gmkit-danger); }
 .gmkit-player .gmkit-seat-react .widget-button { font-size: 1.1em; height: 2.4em; }
 .gmkit-player tr.gmkit-acted td.gmkit-pc-name { opacity: 0.7; }
-.gmkit-player tr.gmkit-acted td.gmkit-pc-name::after { content: " \2713"; }  /* acted: ✓ */
+.gmkit-player .gmkit-acted-mark { color: var(--gmkit-muted); font-weight: 400; margin-left: 0.3em; }
 .gmkit-player .gmkit-enemy-acts { color: var(--gmkit-danger); font-style: italic; }
 .gmkit-player table { border-collapse: collapse; width: 100%; table-layout: fixed; }
 .gmkit-player th:nth-child(1) { width: 34%; }  /* a sheet opened under a name stays there */

@@ -52,7 +52,7 @@ class SeatAttack(widgets.VBox):
             control.observe(self._chooser(select), names="value")
         self.odds = widgets.HTML()
         self.dice = widgets.Text(layout={"flex": "1 1 auto", "width": "auto"})
-        self.send_button = widgets.Button()
+        self.send_button = widgets.Button(layout={"width": "auto"})
         self.send_button.on_click(lambda _b: self.send())
         super().__init__(
             [

@@ -174,6 +174,9 @@ class SeatControls(widgets.VBox):
 
     def _render_answers(self) -> None:
         found = self.seats.answers(self.seat.key)[-ANSWERS:]
+        answered = bool(found) and found[-1].status not in ("pending", "accepting")
+        if answered and self._said == (Message("widgets.seat_sent"), False):
+            self._say("")  # "sent: the GM decides" said its part: the answer is listed
         lines = []
         for request in reversed(found):
             kind = str(request.payload.get("kind", ""))

@@ -6,6 +6,8 @@ odds and nothing of a hidden attacker; the reply read strictly and taken into th
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gmkit.demo import demo_campaign
 from gmkit.dice import SeededDice
@@ -14,7 +16,7 @@ from gmkit.forms import AttackForm
 from gmkit.forms.asking import ReactionAsk
 from gmkit.messages import render
 from gmkit.seats import SeatError, SeatsFile
-from gmkit.seats.questions import ReplyError, read_reply
+from gmkit.seats.questions import Question, ReactionChoice, ReplyError, read_reply
 
 
 class Clock:
@@ -192,3 +194,36 @@ def test_the_gm_sets_how_long_the_table_waits(seats, clock):
             seats.set_ask_seconds(bad)
         assert render(refused.value.message, "es").startswith("Segundos de espera")
     assert seats.ask_seconds == 8
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(payload=JSON | st.fixed_dictionaries({"reaction": JSON, "die": JSON}))
+def test_any_reply_is_a_reply_or_refused_by_name(payload):
+    """Whatever a phone sends as a reply: a Reply of the question's, or ReplyError in words."""
+    question = Question(
+        1,
+        "key",
+        "Hive",
+        "brother-ilarion",
+        "Nob Gritfang hits Brother Ilarion (hits: 1)",
+        (ReactionChoice("dodge", "Dodge", 0.42, 100), ReactionChoice("parry", "Parry", 0.5, 100)),
+        2000.0,
+    )
+    refused: ReplyError | None = None
+    try:
+        reply = read_reply(payload, question)
+    except ReplyError as error:
+        refused = error
+    if refused is not None:
+        assert render(refused.message, "en")
+        assert render(refused.message, "es")
+        return
+    assert reply.reaction in ("", "dodge", "parry")
+    assert reply.die is None or 1 <= reply.die <= 100

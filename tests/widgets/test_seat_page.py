@@ -112,10 +112,13 @@ def test_a_press_is_a_request_the_gm_answers_and_the_phone_says_so(table):
     view.poll()
     assert "<b>refused</b> (measure the distance first)" in controls.answers.value
     assert len(fight.events) == before  # nothing written to the fight by the phone
-    LANGUAGE.value = "es"  # what was said is said again in the page's language
-    assert render(Message("widgets.seat_sent"), "es") in controls.said.value
-    assert "Sent" not in controls.said.value
+    assert controls.said.value == ""  # "sent" said its part: the answer is listed
+    LANGUAGE.value = "es"
     assert controls.end_turn()
+    assert render(Message("widgets.seat_sent"), "es") in controls.said.value
+    LANGUAGE.value = "en"  # what was said is said again in the page's language
+    assert "Sent: the GM decides" in controls.said.value
+    LANGUAGE.value = "es"
     inbox.accept(inbox.asked()[0].request.id)
     view.poll()
     assert "Fin de turno: <b>aceptada</b>" in controls.answers.value
