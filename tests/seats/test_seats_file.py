@@ -136,5 +136,10 @@ def test_prep_gives_a_seat_by_name_and_says_its_link(tmp_path):
         assert link.startswith("http://192.168.1.20:8867/k3m9q2x7ha/?seat=")
         with pytest.raises(RulesError, match="'Nobody'"):
             prep.seat(store, "The Chapel of the Pale Throne", "Carla", ["Nobody"])
+        prep.reaction_seconds(store, 30)  # how long the table waits for a player's reaction
+        with SeatsFile.of_campaign(store.path) as seats:
+            assert seats.ask_seconds == 30
+        with pytest.raises(SeatError, match="from 5 to 120"):
+            prep.reaction_seconds(store, 600)
     finally:
         store.close()
