@@ -16,8 +16,9 @@
   (``npc("deathwatch", "Tactical Marine", characteristics={"WS": 45}, unnatural={"T": 3})``:
   only what differs); :func:`weapon` and :func:`armour`: catalog entries to change
   (``.edit(clip=4)``), :func:`catalog` to browse.
-- :func:`encounter`: an encounter created, or replaced when the notebook runs again, with who
-  hides, which sides the players run, how they see enemy wounds and the GM's note.
+- :func:`encounter`: an encounter created, or replaced when the notebook runs again (unless it
+  has been played: then only with ``replace="played"``), with who hides, which sides the
+  players run, how they see enemy wounds and the GM's note.
 - Then the Encounter itself: ``overview()``, ``odds_frame()``, ``attack_request()``...;
   :func:`odds_plot` draws an odds table; :func:`export_player_notebook` writes the players'
   notebook; :func:`seat` gives a player a seat (its link: their phone sends requests the GM
@@ -35,6 +36,7 @@ from pydantic import BaseModel
 
 from gmkit.campaign import open_campaign
 from gmkit.encounter import Encounter
+from gmkit.encounter.played import Replace
 from gmkit.errors import RulesError, SheetError
 from gmkit.messages import Message
 from gmkit.sheets import load_sheet
@@ -135,14 +137,17 @@ def encounter(
     gm_note: str = "",
     units: Mapping[str, Mapping[str, Any]] | None = None,
     distances: Iterable[tuple[str, str, float]] = (),
-    replace: bool = True,
+    replace: Replace = True,
 ) -> Encounter:
     """The encounter ``name`` with ``combatants`` (anything :func:`roster` reads) added, those
     named in ``hidden`` hidden from the players, ``player_sides`` and ``enemy_wounds`` set and
     ``gm_note`` noted for the GM alone; initiative not rolled. ``replace`` (the default): an
-    encounter of that name already in the file is deleted first, so the notebook can run
-    again from the top. Every name in ``hidden`` must be one of the combatants, and no two
-    combatants may share a name (a target is picked by name). With units on the table (WFB):
+    encounter of that name already in the file that is only set up is deleted first, so the
+    notebook can run again from the top; one that has been played (initiative, a turn, an
+    attack...) is kept, and refused with what would be lost and how to keep it, unless
+    ``replace="played"``; ``replace=False`` refuses any name in use. Every name in
+    ``hidden`` must be one of the combatants, and no two combatants may share a name
+    (a target is picked by name). With units on the table (WFB):
     ``units`` maps each unit's name to what ``Encounter.set_unit`` takes (``side``,
     ``rank_and_file``, ``characters``, ``trooper``...), ``distances`` lists what the GM
     measured, ``(a, b, distance)``."""

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from gmkit import store_check
 from gmkit.messages import Message
-from gmkit.store_check import StoreError
+from gmkit.store_check import EncounterGone, StoreError
 from gmkit.store_records import CampaignRecords, EncounterInfo, StoredEvent
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "CampaignStore",
+    "EncounterGone",
     "EncounterInfo",
     "StoreError",
     "StoredEvent",

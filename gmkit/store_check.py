@@ -62,6 +62,11 @@ class StoreError(GmkitError):
     """The campaign file cannot be opened or written as asked; it is left untouched."""
 
 
+class EncounterGone(StoreError):
+    """The encounter an open table shows is no longer in the campaign file: replaced (a prep
+    cell run again) or deleted. Nothing of the command refused was written."""
+
+
 def failed(path: Path, error: sqlite3.Error, what: Text | None) -> StoreError:
     """A failed write (``what``: what it would have saved) or read (None)."""
     if what is None:

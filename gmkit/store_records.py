@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from gmkit import store_check
 from gmkit.messages import Message
 from gmkit.store_base import StoreConnection
-from gmkit.store_check import StoreError
+from gmkit.store_check import EncounterGone, StoreError
 
 if TYPE_CHECKING:  # imported where used: a player view or a writer opens the file without pandas
     from gmkit.sheets.roster import Campaign, Roster
@@ -95,9 +95,19 @@ class CampaignRecords(StoreConnection):
 
     # --- encounters and their events -------------------------------------------------
 
-    def create_encounter(self, name: str, game: str, *, replace: bool = False) -> int:
+    def create_encounter(
+        self,
+        name: str,
+        game: str,
+        *,
+        replace: bool = False,
+        before_replacing: Callable[[list[dict[str, Any]]], None] | None = None,
+    ) -> int:
         """A new, empty encounter; with ``replace``, one already of that name (and its whole
-        log) is deleted in the same transaction, so a prep notebook runs again and again."""
+        log) is deleted in the same transaction, so a prep notebook runs again and again.
+        ``before_replacing`` is given the old one's events (as stored, undo markers included)
+        inside that transaction, before anything changes: an exception it raises refuses the
+        replacement and leaves the file as it was (no other writer can slip in between)."""
         with self.transaction(
             Message("store.what_new_encounter", name=store_check.shown(name))
         ) as connection:
@@ -106,6 +116,17 @@ class CampaignRecords(StoreConnection):
             (highest,) = connection.execute(
                 "SELECT coalesce(max(id), 0) FROM encounters"
             ).fetchone()
+            if replace and before_replacing is not None:
+                found = connection.execute(
+                    "SELECT id FROM encounters WHERE name = ?", (name,)
+                ).fetchone()
+                if found is not None:
+                    rows = connection.execute(
+                        "SELECT seq, payload FROM events WHERE encounter = ? ORDER BY seq",
+                        (found[0],),
+                    ).fetchall()
+                    old = store_check.stored_events(self.path, found[0], rows, lambda _: name)
+                    before_replacing([event for _, event in old])
             if replace:
                 self._delete_encounter(connection, name)
             try:
@@ -140,6 +161,12 @@ class CampaignRecords(StoreConnection):
             ).fetchall()
         return [EncounterInfo(int(i), str(n), str(g), int(c)) for i, n, g, c in rows]
 
+    def has_encounter(self, encounter: int) -> bool:
+        """Whether the encounter ``encounter`` (an id) is still in the file."""
+        with self._reading() as connection:
+            found = connection.execute("SELECT 1 FROM encounters WHERE id = ?", (encounter,))
+            return found.fetchone() is not None
+
     def encounter_id(self, name: str) -> int:
         with self._reading() as connection:
             row = connection.execute("SELECT id FROM encounters WHERE name = ?", (name,))
@@ -160,11 +187,14 @@ class CampaignRecords(StoreConnection):
         none of them (a failure or a crash half way leaves none)."""
         texts = [json.dumps(payload, ensure_ascii=False, sort_keys=True) for payload in payloads]
         with self.transaction(Message("store.what_command")) as connection:
+            named = connection.execute("SELECT name FROM encounters WHERE id = ?", (encounter,))
+            found = named.fetchone()
+            if found is None:  # replaced (a prep cell run again) or deleted since it was read
+                raise EncounterGone(Message("store.encounter_gone", path=str(self.path)))
             last = self._last_seq(connection, encounter)
-            if seq != last + 1:
+            if seq != last + 1:  # another tab or kernel wrote since this one read the log
                 raise StoreError(
-                    f"encounter {encounter}: expected event {last + 1}, not {seq} "
-                    "(another writer has changed this encounter)"
+                    Message("store.another_writer", encounter=store_check.shown(found[0]))
                 )
             rows = [(encounter, seq + offset, text) for offset, text in enumerate(texts)]
             try:

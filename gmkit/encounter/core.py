@@ -26,6 +26,7 @@ from gmkit.dice import DiceSource, DieRoll, check_dice
 from gmkit.encounter.acted import acted
 from gmkit.encounter.default_attack import OfferCache
 from gmkit.encounter.log import MARKERS, EventLog
+from gmkit.encounter.played import Replace, check_replace, refuse_if_played
 from gmkit.encounter.secrecy import touched
 from gmkit.encounter.settings import setting_name
 from gmkit.encounter.situation import Situation
@@ -34,7 +35,7 @@ from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message, Text, as_message
 from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore, StoreError
-from gmkit.store_check import shown
+from gmkit.store_check import EncounterGone, shown
 from gmkit.systems.turns import turn_structure
 
 PREPARATION = ("added", "setting", "note")
@@ -87,13 +88,21 @@ class EncounterCore:
         self._lock = threading.RLock()  # one thread at a time appends (see the module)
         self._situation: tuple[EncounterState, Situation] | None = None  # (its state, it)
         self._offers: OfferCache | None = None  # the rules' offers kept (``offers``)
+        self.written_here = 0  # events this object wrote to the file (not read from it)
 
     @classmethod
-    def create(cls, store: CampaignStore, name: str, game: str, *, replace: bool = False) -> Self:
-        """A new encounter in the campaign file; ``replace`` deletes one of that name first
-        (its whole log), so a prep notebook runs top to bottom again."""
+    def create(
+        cls, store: CampaignStore, name: str, game: str, *, replace: Replace = False
+    ) -> Self:
+        """A new encounter in the campaign file. ``replace``: False refuses a name in use;
+        True deletes one of that name first (its whole log) if it is only set up, so a prep
+        notebook runs top to bottom again, and refuses one that has been played
+        (:class:`~gmkit.encounter.played.PlayedEncounterError`, saying what would be lost);
+        ``"played"`` deletes it even then."""
         turn_structure(game)  # refuse an unknown game before the file is touched
-        ident = store.create_encounter(name, game, replace=replace)
+        replace = check_replace(replace)
+        guard = None if replace == "played" else (lambda events: refuse_if_played(name, events))
+        ident = store.create_encounter(name, game, replace=bool(replace), before_replacing=guard)
         return cls(game, name=name, store=store, encounter_id=ident)
 
     @classmethod
@@ -152,6 +161,10 @@ class EncounterCore:
             raise RuntimeError("refresh inside an action: its events are not committed yet")
         applied = 0
         stored = store.events(encounter_id, after=self.last_seq)
+        if not stored and not store.has_encounter(encounter_id):
+            # prepared again (a new id) or deleted: this log is no longer the file's
+            where = {"path": str(store.path), "encounter": shown(self.name)}
+            raise EncounterGone(Message("store.encounter_gone_read", **where))
         # a long log (opening a fight) makes many objects that all live on: collecting on the
         # way would walk them again and again, for nothing
         collecting = len(stored) > BULK and gc.isenabled()
@@ -211,6 +224,7 @@ class EncounterCore:
             return next_state
         if self.store is not None and self.encounter_id is not None:
             self.store.append_event(self.encounter_id, event, seq=self.last_seq + 1)
+            self.written_here += 1
         self._log.accept(event, next_state)
         self._notify()
         return next_state
@@ -241,6 +255,7 @@ class EncounterCore:
             if events and self.store is not None and self.encounter_id is not None:
                 first = len(self._log.raw) - len(events) + 1
                 self.store.append_events(self.encounter_id, events, seq=first)
+                self.written_here += len(events)
         except BaseException:
             self._log.rollback()
             raise

@@ -42,12 +42,13 @@ from gmkit.forms.asking import ReactionAsk
 from gmkit.messages import Message
 from gmkit.seats import AttackIntent, Intent, Seat, SeatsFile, seats_path
 from gmkit.sheets.base import Sheet
-from gmkit.store import CampaignStore, StoreError
+from gmkit.store import CampaignStore, EncounterGone, StoreError
 from gmkit.widgets.asking_line import AskingLine
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.combat_log import CombatLog
 from gmkit.widgets.dashboard_style import DASHBOARD_STYLE, compact_css
 from gmkit.widgets.dice_tray import DiceTray
+from gmkit.widgets.gone_notice import GoneNotice
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t, words
 from gmkit.widgets.in_view import InView
 from gmkit.widgets.inbox_panel import InboxPanel
@@ -165,6 +166,7 @@ class Dashboard(widgets.VBox):
         self._seats: SeatsFile | None = None  # the campaign's seats file, opened when needed
         self.inbox_panel: InboxPanel | None = None  # the players' requests, once seats exist
         self.asking_line: AskingLine | None = None  # a defender's player asked to react
+        self._gone: GoneNotice | None = None  # shown in place of a fight that left the file
         self.players_box = looks.make(widgets.VBox)
         self.players_box.add_class("gmkit-players")
         self.tabs = widgets.Tab(
@@ -322,6 +324,9 @@ class Dashboard(widgets.VBox):
             return 0
         try:
             found = self.encounter.refresh()
+        except EncounterGone:
+            self._encounter_gone()
+            return 0
         except StoreError as error:
             self._refused(error)
             return 0
@@ -464,9 +469,40 @@ class Dashboard(widgets.VBox):
             return
         try:
             command(self.encounter)
+        except EncounterGone:  # prepared again or deleted elsewhere: nothing was written
+            self._encounter_gone()
+            return
         except GmkitError as error:  # a store failure too: what was not saved, in its words
             self._refused(error)
             return
+        self._say("")
+
+    def _encounter_gone(self) -> None:
+        """The fight shown left the campaign file (a prep cell run again, or deleted). Shown
+        by nobody here yet (this page wrote none of it: a preheated kernel, a tab only
+        watching): the fight now of that name opens, with a note. Played here: its panels go
+        and a notice says so, offering to open the new one; it is never shown as if live."""
+        gone = self.encounter
+        assert gone is not None
+        name, written, events = gone.name, gone.written_here, gone.last_seq
+        self._drop_encounter()
+        names = [info.name for info in self.store.encounters()]
+        self._syncing = True
+        try:
+            self.picker.options = names
+            self.picker.value = None
+        finally:
+            self._syncing = False
+        if name in names and not written:
+            self.select_encounter(name)
+            self._say(words(Message("widgets.dashboard.reopened", encounter=name)))
+            return
+        reopen = (lambda: self.select_encounter(name)) if name in names else None
+        self._gone = GoneNotice(name, events, reopen)
+        self.left.children = [self._gone]
+        self.attack_slot.children = []
+        self._card = None
+        self._show_sheet()
         self._say("")
 
     def _refused(self, error: GmkitError) -> None:
@@ -475,6 +511,9 @@ class Dashboard(widgets.VBox):
 
     def _drop_encounter(self) -> None:
         self.in_view.drop()
+        if self._gone is not None:
+            self._gone.close()
+            self._gone = None
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -554,6 +593,8 @@ class Dashboard(widgets.VBox):
         self._show_sheet()
         if self._players is not None:
             self._players.render()
+        if self._gone is not None:
+            self._gone.relabel()
 
     def _relabel(self) -> None:
         self.picker.description = _text("encounter")

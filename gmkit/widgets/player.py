@@ -31,11 +31,11 @@ from gmkit.encounter.narration import event_text
 from gmkit.encounter.state import EncounterState
 from gmkit.encounter.terms import band_name
 from gmkit.encounter.views import newest_public, told_to_players, wounds_rule
-from gmkit.messages import render
+from gmkit.messages import Message, render
 from gmkit.seats import Seat, SeatsFile
-from gmkit.store import CampaignStore
+from gmkit.store import CampaignStore, EncounterGone, StoreError
 from gmkit.widgets.comm_guard import guard_widgets, quiet_comm_logs
-from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t
+from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t, words
 from gmkit.widgets.player_notebook import export_player_notebook
 from gmkit.widgets.player_sheet import sheet_details
 from gmkit.widgets.player_style import PLAYER_STYLE
@@ -279,13 +279,40 @@ class PlayerView(widgets.VBox):
             self.on_poll()
         try:
             self.encounter.refresh()
-        finally:
-            changed = self.encounter.last_seq != before
-            if changed:
-                self._render()
-            elif self.seat_controls is not None:
-                self.seat_controls.render()  # the GM's answers come without an event
+        except EncounterGone:  # prepared again: the players follow the fight now of its name
+            return self._reopen()
+        except StoreError:
+            self._show_news(before)  # what came before the bad event
+            raise
+        return self._show_news(before)
+
+    def _show_news(self, before: int) -> bool:
+        changed = self.encounter.last_seq != before
+        if changed:
+            self._render()
+        elif self.seat_controls is not None:
+            self.seat_controls.render()  # the GM's answers come without an event
         return changed
+
+    def _reopen(self) -> bool:
+        """The fight followed left the campaign file: the one now of its name, re-rendered
+        (a seat's controls made again for it); none of that name: the page says so, and
+        stops following."""
+        store, name = self.encounter.store, self.encounter.name
+        assert store is not None
+        try:
+            self.encounter = Encounter.open(store, name)
+        except StoreError:
+            self.follower.stop()
+            self.show_notice(words(Message("widgets.player.fight_gone", encounter=name)))
+            return False
+        if self.seat_controls is not None and self.seat is not None:
+            seat, seats = self.seat, self.seat_controls.seats
+            self.seat_controls.close()
+            self.seat_controls = None
+            self.attach_seat(seat, seats)
+        self._render()
+        return True
 
     def attach_seat(self, seat: Seat, seats: SeatsFile) -> None:
         """Make this page ``seat``'s: its combatants in full, and its controls under the

@@ -225,7 +225,7 @@ def test_a_stale_writer_is_refused_by_the_store(store, tmp_path, demo_sheets):
         other = Encounter.open(second, "ford")
         other.note("written elsewhere")
         before = fight.state
-        with pytest.raises(StoreError, match="another writer"):
+        with pytest.raises(StoreError, match="another tab or notebook changed the fight 'ford'"):
             fight.note("lost")
         assert fight.state is before
         assert fight.refresh() == 1

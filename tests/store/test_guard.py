@@ -9,7 +9,7 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.store import CampaignStore, StoreError
+from gmkit.store import CampaignStore, EncounterGone, StoreError
 
 
 def raw_events(path) -> list[tuple[int, int, str, str]]:
@@ -30,9 +30,13 @@ def test_a_second_writer_with_a_stale_seq_is_refused(filled_campaign):
         for seq in (41, 40, 1, 43, 0, -1):
             with pytest.raises(StoreError) as caught:
                 second.append_event(encounter, {"kind": "note", "by": "second"}, seq=seq)
-            message = str(caught.value)
-            assert f"expected event 42, not {seq}" in message
-            assert "another writer" in message
+            message = caught.value.message
+            assert message.id == "store.another_writer"  # words, not the sequence numbers
+            assert str(caught.value) == (
+                "another tab or notebook changed the fight 'sump ambush' after this page read"
+                " it; nothing of this command was saved: reload the page"
+            )
+            assert "recarga la página" in caught.value.render("es")
         assert raw_events(filled_campaign) == before
         assert not second._connection.in_transaction  # rolled back: the file is free
         first.append_event(encounter, {"kind": "note", "by": "first"}, seq=42)
@@ -50,7 +54,7 @@ def test_a_stale_writer_process_is_refused(filled_campaign, spawn):
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
     assert out.startswith("refused: ")
-    assert "expected event 41, not 40" in out
+    assert "another tab or notebook changed the fight" in out
     assert err == ""
     with CampaignStore(filled_campaign) as store:
         assert store.last_seq(1) == 40
@@ -59,7 +63,7 @@ def test_a_stale_writer_process_is_refused(filled_campaign, spawn):
 
 def test_appending_to_a_missing_encounter_is_refused(filled_campaign):
     with CampaignStore(filled_campaign) as store:
-        with pytest.raises(StoreError, match="no encounter 7"):
+        with pytest.raises(EncounterGone, match="no longer in the campaign file"):
             store.append_event(7, {"kind": "note"}, seq=1)
         assert not store._connection.in_transaction
         assert [info.id for info in store.encounters()] == [1]
@@ -79,7 +83,7 @@ def test_two_dashboards_on_one_encounter(tmp_path):
         fight.next_turn()
         state, events = stale.state, stale.events
         rows = raw_events(path)
-        with pytest.raises(StoreError, match="expected event 7, not 6"):
+        with pytest.raises(StoreError, match="another tab or notebook changed the fight"):
             stale.add_condition(stale.state.order[0], "stunned", rounds=1)
         assert (stale.state, stale.events) == (state, events)  # memory untouched too
         assert raw_events(path) == rows
