@@ -23,12 +23,10 @@ before anything is written. See gmkit.launch.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import shutil
 import socket
 import sqlite3
 import sys
-import tempfile
 from importlib import resources
 from pathlib import Path
 
@@ -62,13 +60,13 @@ from gmkit.launch import (
 )
 from gmkit.launch import voila_command as voila_command  # the bench serves notebooks with it
 from gmkit.store import CampaignStore
+from gmkit.user_state import last_table, remember_table
 
 DEFAULT_PORT = 8866
 PLAYERS_PORT = 8867
 LAB_PORT = 8888
 TABLE_IP = LAB_IP = "127.0.0.1"  # the GM's own machine only
 PLAYERS_IP = "0.0.0.0"  # the players' devices on the local network
-LAST_TABLE = "gmkit-last-table-campaign.txt"  # in the temp folder: what `players` follows
 
 
 def notebook_path(name: str) -> Path:
@@ -115,17 +113,15 @@ def _interface_addresses() -> list[str]:
     return found
 
 
-def _last_table_pointer() -> Path:
-    return Path(tempfile.gettempdir()) / LAST_TABLE
-
-
 def _table(args: argparse.Namespace) -> int:
     check_port(args.port, TABLE_IP)  # a port taken: said before a demo campaign is written
     resolved = resolve_campaign(args.campaign)
     print(f"gmkit table: {resolved.note}", flush=True)
     print(f"gmkit table: campaign file {resolved.path}", flush=True)
-    with contextlib.suppress(OSError):  # only a convenience for `gmkit players` alone
-        _last_table_pointer().write_text(str(resolved.path), encoding="utf-8")
+    try:  # only a convenience for `gmkit players` alone: in the user's own state folder
+        remember_table(resolved.path)
+    except (OSError, GmkitError) as error:
+        print(f"gmkit table: not remembered for `gmkit players` alone ({error})", flush=True)
     print(f"gmkit table: players follow with: gmkit players {resolved.path}", flush=True)
 
     access = table_access(args.port)
@@ -164,8 +160,8 @@ def _players(args: argparse.Namespace) -> int:
     check_port(args.port, PLAYERS_IP)
     given = args.campaign
     if not given:
-        pointer = _last_table_pointer()
-        last = pointer.read_text(encoding="utf-8").strip() if pointer.exists() else ""
+        found = last_table()
+        last = str(found) if found is not None else ""
         if not last or not Path(last).exists():
             raise GmkitError(
                 "name the campaign file the table serves (gmkit table prints it: "

@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -24,6 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+# what gmkit remembers for its user (gmkit.user_state): a folder of the test run's own, for the
+# suite and every server it starts, never the home folder of whoever runs it
+if "GMKIT_STATE_DIR" not in os.environ:
+    os.environ["GMKIT_STATE_DIR"] = str(Path(tempfile.mkdtemp(prefix="gmkit-state-")) / "gmkit")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -206,7 +206,7 @@ def test_players_needs_a_campaign_file_and_an_encounter_it_holds(
     tmp_path, capsys, monkeypatch, free_port
 ):
     port = str(free_port)  # free: the port is checked first (port 1 is root's alone)
-    monkeypatch.setattr("gmkit.cli.tempfile.gettempdir", lambda: str(tmp_path))
+    monkeypatch.setenv("GMKIT_STATE_DIR", str(tmp_path / "state"))
     assert main(["players", "--no-browser", "--port", port]) == 2  # no table served yet
     assert "gmkit table prints it" in capsys.readouterr().err
     document = demo_campaign().save(tmp_path / "c.yaml")
