@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from gmkit.encounter.arguments import check_commands
 from gmkit.encounter.combat import CombatCommands
 from gmkit.encounter.overview import odds_frame, overview_frame
 from gmkit.encounter.permits import Permit
@@ -35,6 +36,7 @@ from gmkit.encounter.views import (
 )
 
 
+@check_commands  # every command's arguments checked on entry (encounter/arguments.py)
 class Encounter(CombatCommands):
     """One fight: commands in, events out, state as their fold (see the package docstring)."""
 

@@ -24,6 +24,7 @@ from typing import Any, Self
 
 from gmkit.dice import DiceSource, DieRoll, check_dice
 from gmkit.encounter.acted import acted
+from gmkit.encounter.arguments import bad_text_in
 from gmkit.encounter.default_attack import OfferCache
 from gmkit.encounter.log import MARKERS, EventLog
 from gmkit.encounter.played import Replace, check_replace, refuse_if_played
@@ -464,6 +465,10 @@ def as_json(event: dict[str, Any]) -> dict[str, Any]:
         raise RulesError(
             Message("commands.not_serialisable", kind=str(kind), error=str(error))
         ) from None
+    problem = bad_text_in(event)  # a lone surrogate or a control character in some text
+    if problem is not None:
+        kind = str(event.get("kind", "event"))[:40]
+        raise RulesError(Message("commands.bad_text", kind=kind, problem=problem))
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 

@@ -113,7 +113,8 @@ def test_bad_conditions_are_refused(sheet, refused):
     refused(
         fight,
         lambda: fight.add_condition(ilse, "stunned", ticks="sometimes"),  # type: ignore[arg-type]
-        "ticks: 'sometimes' is not one of start_of_turn, end_of_turn, end_of_round, never",
+        "add_condition: the argument ticks: 'sometimes' is not one of 'start_of_turn', "
+        "'end_of_turn', 'end_of_round', 'never'",
     )
     refused(fight, lambda: fight.add_condition(ilse, "  "), "condition: the name is blank")
     refused(fight, lambda: fight.remove_condition(ilse, "prone"), "Ilse Marr is not Prone")

@@ -318,11 +318,6 @@ CASES: list[Case] = [
     (
         "encounter.ticks_choice",
         "ticks: 'sometimes' is not one of start_of_turn, end_of_turn, end_of_round, never",
-        lambda d, m: chapel(d).add_condition("tull", "stunned", ticks="sometimes"),
-    ),
-    (
-        "encounter.ticks_choice",
-        "ticks: 'sometimes' is not one of start_of_turn, end_of_turn, end_of_round, never",
         lambda d, m: apply_common(
             "dark_heresy",
             chapel(d).combatant("tull"),

@@ -101,7 +101,7 @@ class WFRP2Offers:
         return tuple(reaction_choice(name) for name in catalogs.REACTIONS)
 
     def action_types(self, action: str) -> tuple[str, ...]:
-        return (catalogs.actions()[action].type,)
+        return (catalogs.action(action).type,)
 
     def locations(self, action: str) -> tuple[str, ...]:
         return ()  # 002 has no called shots
