@@ -98,6 +98,10 @@ class LeftoverDice(DiceError, ValueError):
         super().__init__(Message("dice.left_over", count=len(shown), values=shown, used=used))
 
 
+PROBLEMS_SHOWN = 10
+"""The most problems of one sheet an error lists (``problems`` keeps them all)."""
+
+
 class SheetError(GmkitError, ValueError):
     """A character sheet (or roster row) was refused.
 
@@ -107,10 +111,12 @@ class SheetError(GmkitError, ValueError):
     def __init__(self, character: Text, problems: Sequence[tuple[str, Text]]) -> None:
         self.character = character
         self.problems = list(problems)
-        listed = tuple(
-            Message("sheets.field_problem", field=repr(field), problem=problem)
-            for field, problem in self.problems
+        listed: tuple[Text, ...] = tuple(
+            Message("sheets.field_problem", field=repr(field)[:60], problem=problem)
+            for field, problem in self.problems[:PROBLEMS_SHOWN]
         )
+        if len(self.problems) > PROBLEMS_SHOWN:  # a file of 998 wrong columns: a line, not 115 KB
+            listed += (Message("sheets.more_problems", count=len(self.problems) - PROBLEMS_SHOWN),)
         named = repr(character) if isinstance(character, str) else character
         super().__init__(Message("sheets.character_problems", character=named, problems=listed))
 

@@ -40,6 +40,10 @@ from gmkit.sheets.reading import (
 FORMATS = (".json", ".yaml", ".yml", ".csv")
 MAX_CHARACTERS = 2_000
 """The most characters one roster may hold, copies (``count: N``) counted."""
+MAX_NAMES_IN_A_CELL = 100
+"""The most names one list cell of a CSV roster may give (``Lasgun; Knife``)."""
+MAX_NAMES = 40_000
+"""The most names the list cells of one CSV roster may give in all (2,000 characters, 20 each)."""
 MAX_OUTPUT_BYTES = 8 * 1024 * 1024
 """The most the sheets of one import may take as JSON (a roster of 2,000 is about 2 MB)."""
 
@@ -192,6 +196,7 @@ def roster_from_frame(frame: pd.DataFrame, *, source: str = "roster") -> list[Sh
     if len(frame.columns) > MAX_COLUMNS:
         problem = Message("files.too_many_columns", count=len(frame.columns), limit=MAX_COLUMNS)
         raise SheetError(source, [("(file)", problem)])
+    _at_most_names(frame, source)  # a cell of 20,000 catalog names: refused before building
     budget = Budget()
     sheets: list[Sheet] = []
     for number, (_, row) in enumerate(frame.iterrows(), start=1):
@@ -206,6 +211,46 @@ def roster_from_frame(frame: pd.DataFrame, *, source: str = "roster") -> list[Sh
         at_most_characters(len(sheets) + len(made), source)
         sheets.extend(build_copies(made, label, source, budget))
     return sheets
+
+
+def _at_most_names(frame: pd.DataFrame, source: str) -> None:
+    """Refuse, before any sheet is built, a list cell typed as names (``Lasgun; Knife``) of
+    more than :data:`MAX_NAMES_IN_A_CELL` names, or a roster of more than :data:`MAX_NAMES` in
+    all: each name becomes a whole catalog entry (a 2 MB file of them took 26 s and 189 MiB
+    to build before the output's budget refused it)."""
+    containers: dict[str, set[str]] = {}
+    total = 0
+    games = [str(game) for game in frame["game"].tolist()]  # the caller checked the column
+    for column in frame.columns:
+        parts = str(column).split(".")
+        for index, value in enumerate(frame[column].tolist()):
+            if not isinstance(value, str) or value.lstrip().startswith(("[", "{")):
+                continue
+            game = games[index]
+            if game not in containers:
+                containers[game] = _container_columns(game, frame.columns)
+            if str(column) not in containers[game]:
+                continue
+            separator = ";" if ";" in value else ","
+            count = value.count(separator) + 1
+            if count > MAX_NAMES_IN_A_CELL:
+                label = f"{source} (row {index + 1})"
+                problem = Message("files.too_many_names", count=count, limit=MAX_NAMES_IN_A_CELL)
+                raise SheetError(label, [(".".join(parts), problem)])
+            total += count
+    if total > MAX_NAMES:
+        problem = Message("files.too_many_names_in_all", count=total, limit=MAX_NAMES)
+        raise SheetError(source, [("characters", problem)])
+
+
+def _container_columns(game: str, columns: Iterable[Any]) -> set[str]:
+    """The columns that hold lists on ``game``'s sheets (none for an unknown game: its rows
+    are refused by name when built)."""
+    try:
+        cls = sheet_type(game)
+    except SheetError:
+        return set()
+    return {str(c) for c in columns if _is_container(cls, str(c).split("."))}
 
 
 def to_csv(sheets: Iterable[Sheet], *, players_only: bool = False) -> str:
