@@ -24,6 +24,14 @@ from gmkit.serving.guard import Access, host_allowed, host_name, page_language
 
 pytestmark = pytest.mark.server
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None  # the 302 itself is the answer looked at
+
+
+NO_REDIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
 HIDDEN = "Demagogue Ostrava"  # the table's hidden combatant (the demo's Dark Heresy fight)
 
 
@@ -97,10 +105,65 @@ def test_the_token_in_the_url_sets_a_strict_httponly_cookie_the_page_follows_wit
     assert "HttpOnly" in cookie
     assert "SameSite=Strict" in cookie
     value = cookie.split(";")[0]
-    assert value.endswith(server.url.partition("token=")[2])
-    assert fetch(f"{server.origin}/voila/static/voila.js", Cookie=value)[0] == 200
     token = server.url.partition("token=")[2]
+    name, _, held = value.partition("=")
+    port = int(server.origin.rpartition(":")[2])
+    assert held == Access(token=token, cookie=f"gmkit-table-{port}").cookie_value()
+    assert token not in cookie  # a value derived for this port, never the key itself
+    assert fetch(f"{server.origin}/voila/static/voila.js", Cookie=value)[0] == 200
+    assert fetch(f"{server.origin}/voila/static/voila.js", Cookie=f"{name}={token}")[0] == 403
     assert fetch(f"{server.origin}/", Authorization=f"token {token}")[0] == 200
+
+
+def test_a_navigation_with_the_key_is_sent_on_without_it(table_server):
+    """The address bar (and the history) drops ``?token=`` once the cookie is set."""
+    server, _ = table_server
+    request = urllib.request.Request(server.url, headers={"Sec-Fetch-Mode": "navigate"})
+    with pytest.raises(urllib.error.HTTPError) as answered:
+        NO_REDIRECT.open(request, timeout=60)
+    assert answered.value.code == 302
+    assert answered.value.headers["Location"] == "/"
+    assert "HttpOnly" in answered.value.headers["Set-Cookie"]
+
+
+def test_another_local_page_cannot_lean_on_the_gms_cookie(table_server):
+    """A page on another port of 127.0.0.1 (the same site for a browser) makes the GM's
+    browser ask for the table with its cookie: refused, and no kernel is started for it."""
+    server, _ = table_server
+    token = server.url.partition("token=")[2]
+    port = int(server.origin.rpartition(":")[2])
+    cookie = (
+        f"gmkit-table-{port}=" + Access(token=token, cookie=f"gmkit-table-{port}").cookie_value()
+    )
+    kernels = f"{server.origin}/api/kernels"
+    before = fetch(kernels, Authorization=f"token {token}")[1]
+    for site in ("same-site", "cross-site"):
+        status, body, _ = fetch(f"{server.origin}/", Cookie=cookie, **{"Sec-Fetch-Site": site})
+        assert status == 403, site
+        assert HIDDEN not in body
+    assert fetch(kernels, Authorization=f"token {token}")[1] == before
+    assert (
+        fetch(
+            f"{server.origin}/voila/static/voila.js",
+            Cookie=cookie,
+            **{"Sec-Fetch-Site": "same-origin"},
+        )[0]
+        == 200
+    )
+
+
+def test_no_log_line_holds_the_key_even_of_a_refused_request(table_server):
+    server, _ = table_server
+    token = server.url.partition("token=")[2]
+    port = server.origin.rpartition(":")[2]
+    assert fetch(server.url, Host=f"rebind.example:{port}")[0] == 403  # refused, key in hand
+    assert fetch(f"{server.origin}/nowhere?token={token}")[0] in (403, 404)  # no such page
+    assert fetch(f"{server.origin}/?token=0123&x=1")[0] == 403
+    log = server.output()
+    assert "403 GET /" in log  # the refusals are logged...
+    holding = [line for line in log.splitlines() if token in line]
+    assert holding == [f"gmkit table: serving {server.url}"]  # ...without the key: only the
+    # GM's own link, printed once to the GM's terminal, holds it
 
 
 def test_a_rebound_host_is_refused_even_with_the_token(table_server):

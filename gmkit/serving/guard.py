@@ -10,7 +10,14 @@ wrapped by :func:`guarded`, whose ``prepare`` refuses, before the handler runs:
 - an ``Origin`` (websockets, POSTs) that is not the page's own site, ``null`` included.
 - when the server has a token (``gmkit table``): a request without it, as ``?token=`` in the
   URL (which then sets an HttpOnly, SameSite=Strict cookie, as Jupyter Server does, so the
-  page's websocket and assets follow), ``Authorization: token ...`` or that cookie.
+  page's websocket and assets follow, and a browser's navigation is sent again to the address
+  without the key: it leaves the address bar and the history), ``Authorization: token ...``
+  or that cookie. The cookie holds a value derived from the token for this server's port
+  (:meth:`Access.cookie_value`), never the token: cookies ignore ports, so another server on
+  this machine receives it. A request that leans on the cookie alone from another site's page
+  (``Sec-Fetch-Site``: another port of this machine is the same site) is refused: a page
+  elsewhere cannot make the GM's browser start the table's kernels.
+- a key in the URL is taken out of the request first, so no log line holds it.
 
 A refusal is a 403 page in the reader's language (Accept-Language), naming no path, kernel
 or widget state. The guard's settings come from the environment variable ``GMKIT_SERVING``
@@ -28,7 +35,7 @@ import os
 import socket
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 from urllib.parse import parse_qsl, urlencode
 
 import tornado.web
@@ -50,6 +57,14 @@ class Access:
     lan: bool = False
     cookie: str = "gmkit-key"
     path: str = ""
+
+    def cookie_value(self) -> str:
+        """What the table's cookie holds: a value derived from the token for this server and
+        its port (the cookie's name), never the token itself. Cookies ignore ports: another
+        server on this machine's loopback receives it, and learns no key it could put in a
+        URL or a header."""
+        derived = hmac.new(self.token.encode(), f"gmkit-cookie:{self.cookie}".encode(), "sha256")
+        return derived.hexdigest()
 
     def to_json(self) -> str:
         fields = {"token": self.token, "lan": self.lan, "cookie": self.cookie, "path": self.path}
@@ -101,16 +116,25 @@ def origin_allowed(request: HTTPServerRequest) -> bool:
     return scheme in ("http", "https") and rest.rstrip("/") == request.host.lower()
 
 
-def given_token(request: HTTPServerRequest, cookie: str) -> tuple[str, bool]:
-    """The token a request carries, and whether it came in the URL (then a cookie is set)."""
+Given = Literal["url", "header", "cookie", ""]
+"""Where a request's key came from ("": nowhere)."""
+
+OTHER_SITES = ("same-site", "cross-site")
+"""``Sec-Fetch-Site`` values of a request another site's page made (another port of this
+machine's loopback is the same site: cookies ignore ports)."""
+
+
+def given_token(request: HTTPServerRequest, cookie: str) -> tuple[str, Given]:
+    """The key a request carries, and where: in the URL (then a cookie is set), an
+    ``Authorization`` header, or the cookie (a value derived from the key)."""
     in_url = request.query_arguments.get("token")
     if in_url:
-        return in_url[-1].decode("utf-8", "replace"), True
+        return in_url[-1].decode("utf-8", "replace"), "url"
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() in ("token", "bearer") and value:
-        return value.strip(), False
+        return value.strip(), "header"
     morsel = request.cookies.get(cookie)
-    return (morsel.value if morsel is not None else ""), False
+    return (morsel.value, "cookie") if morsel is not None else ("", "")
 
 
 def forget_token(request: HTTPServerRequest) -> None:
@@ -157,18 +181,33 @@ class Guard:
         """Why ``handler``'s request is refused (a page's title and text), or None; a token
         given in the URL sets the cookie that lets the page's own requests follow."""
         request = handler.request
+        token, given = given_token(request, self.access.cookie)
+        if given == "url":
+            forget_token(request)  # from here on (a log line, a refusal) the URL holds no key
         if not host_allowed(request.host, lan=self.access.lan) or not origin_allowed(request):
             return Message("serving.refused.title"), Message("serving.refused.body")
         if not self.access.token:
             return None
-        token, in_url = given_token(request, self.access.cookie)
-        if not hmac.compare_digest(token.encode(), self.access.token.encode()):
+        expected = self.access.cookie_value() if given == "cookie" else self.access.token
+        if not given or not hmac.compare_digest(token.encode(), expected.encode()):
             return Message("serving.locked.title"), Message("serving.locked.body")
-        if in_url:
+        if given == "cookie" and request.headers.get("Sec-Fetch-Site") in OTHER_SITES:
+            # another page of this machine (another port is the same site) leaning on the
+            # GM's cookie: it starts no kernel and reads nothing (the GM's link carries the key)
+            return Message("serving.locked.title"), Message("serving.locked.body")
+        if given == "url":
+            path = self.access.path or "/"
             handler.set_cookie(
-                self.access.cookie, self.access.token, httponly=True, samesite="Strict"
+                self.access.cookie,
+                self.access.cookie_value(),
+                httponly=True,
+                samesite="Strict",
+                path=path,
             )
-            forget_token(request)
+            navigating = request.headers.get("Sec-Fetch-Mode") == "navigate"
+            if request.method == "GET" and navigating and "Upgrade" not in request.headers:
+                handler.redirect(request.uri)  # the address bar drops the key; the cookie stays
+                raise tornado.web.Finish()
         return None
 
 
