@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 import re
 import socket
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -354,3 +356,24 @@ def test_the_browser_opens_a_private_file_that_redirects_to_the_token_url(tmp_pa
 
         time.sleep(0.01)
     assert opened == [page.as_uri()]  # the browser's command line holds no token
+
+
+def test_a_flood_of_broken_messages_leaves_one_log_line_each_and_no_traceback(players_server):
+    """Issue 27, item 6: a page sending what is not a message (a flood left 8,463 tracebacks
+    in the players' server log). Each is said in one line, naming the error."""
+    server, _ = players_server
+    kernel = kernel_id_of(fresh_page(server))
+    base = urllib.parse.urlsplit(server.url).path
+    url = f"ws{server.origin[4:]}{base}api/kernels/{kernel}/channels"
+    before = server.output().count("JSONDecodeError")
+    for number in range(20):
+        with connect(url, origin=server.origin, proxy=None, open_timeout=30) as socket_:
+            socket_.send('{"header": {}, "broken": ' + "1" * number)
+    deadline = time.monotonic() + 60
+    while server.output().count("JSONDecodeError") < before + 20 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    log = server.output()
+    assert log.count("JSONDecodeError") >= before + 20
+    assert "Traceback" not in log
+    said = [line for line in log.splitlines() if "JSONDecodeError" in line]
+    assert all(line.startswith("Uncaught exception GET ") for line in said), said[:3]

@@ -28,7 +28,7 @@ from gmkit.encounter.arguments import bad_text_in
 from gmkit.encounter.default_attack import OfferCache
 from gmkit.encounter.log import MARKERS, EventLog
 from gmkit.encounter.played import Replace, check_replace, refuse_if_played
-from gmkit.encounter.secrecy import touched
+from gmkit.encounter.secrecy import name_forms, touched
 from gmkit.encounter.settings import setting_name
 from gmkit.encounter.situation import Situation
 from gmkit.encounter.state import Combatant, EncounterState
@@ -90,6 +90,7 @@ class EncounterCore:
         self._situation: tuple[EncounterState, Situation] | None = None  # (its state, it)
         self._offers: OfferCache | None = None  # the rules' offers kept (``offers``)
         self.written_here = 0  # events this object wrote to the file (not read from it)
+        self._forms: tuple[object, dict[str, list[str]]] | None = None  # the hidden's names
 
     @classmethod
     def create(
@@ -272,7 +273,11 @@ class EncounterCore:
         (:func:`~gmkit.encounter.secrecy.touched`). Only the hidden are looked for: in a
         fight of a thousand, every append searched every name for nothing."""
         state = self.state
-        names = {c.id: [c.name] for c in state.combatants.values() if c.hidden}
+        if self._forms is None or self._forms[0] is not state.combatants:
+            everyone = {c.id: [c.name] for c in state.combatants.values()}
+            hidden = {ident: everyone[ident] for ident, c in state.combatants.items() if c.hidden}
+            self._forms = (state.combatants, name_forms(hidden, everyone))
+        names = self._forms[1]
         if not names:
             return set()
         units = {u.name: [u.trooper, *u.characters] for u in state.units.values()}

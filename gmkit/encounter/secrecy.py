@@ -3,8 +3,9 @@
 An event touches a combatant when any of its fields names it, however deep: an id in any
 field (the subject, the target, an effect's target, a due's bearer, a unit's trooper or
 characters, a die's purpose...), a unit that holds it (by the unit's name), or its name in a
-text (a note the GM typed, a summary, an effect's note: the whole name, in any case, as a
-word; not a sheet's own texts, such as its notes, which the players never read). An event
+text (a note the GM typed, a summary, an effect's note: the whole name, its id, or a word of
+it no one else's name has, in any case and whatever the spaces, as a word; not a sheet's own
+texts, such as its notes, which the players never read). An event
 touching a hidden combatant is the GM's (:meth:`~gmkit.encounter.core.EncounterCore.
 _append`), and the players' log leaves out any event touching one that is hidden now
 (:func:`~gmkit.encounter.views.public_events`).
@@ -60,9 +61,68 @@ def strings(value: Any, *, skip: Iterable[str] = (), skip_any: Iterable[str] = (
     return found
 
 
-@functools.lru_cache(maxsize=256)
+_SPACES = re.compile(r"\s+")  # any run of spaces: doubled, a tab, a no-break space (U+00A0)
+_PART = re.compile(r"[^\W\d_]{3,}")  # a word of a name: three letters or more, no digit
+_PARTICLES = frozenset(
+    [
+        "the",
+        "of",
+        "and",
+        "von",
+        "van",
+        "der",
+        "den",
+        "des",
+        "die",
+        "das",
+        "und",
+        "del",
+        "de",
+        "la",
+        "las",
+        "los",
+        "el",
+        "y",
+        "du",
+        "le",
+    ]
+)  # words of many names that name no one alone ("Gor the Bloody": not "the")
+
+
+def normal(text: str) -> str:
+    """``text`` as names are looked for in it: spaces made one plain space, case folded."""
+    return _SPACES.sub(" ", text).strip().casefold()
+
+
+def name_forms(
+    hidden: Mapping[str, Iterable[str]], everyone: Mapping[str, Iterable[str]]
+) -> dict[str, list[str]]:
+    """Each hidden combatant's (the keys of ``hidden``: ids, and the names each went by) forms
+    a text may name it by: each whole name, its id, and each word of its names that no other
+    combatant's name has (a first name alone, a surname: "Ostrava" of "Demagogue Ostrava"; not
+    "Ganger" of "Ganger 5" beside "Ganger 1", nor a particle such as "the"). ``everyone``:
+    every combatant's id and names, the hidden among them."""
+    owners: dict[str, set[str]] = {}
+    for ident, names in everyone.items():
+        for name in names:
+            for part in _PART.findall(normal(name)):
+                owners.setdefault(part, set()).add(ident)
+    forms: dict[str, list[str]] = {}
+    for ident, names in hidden.items():
+        known = [name for name in names if name.strip()]
+        parts = {
+            part
+            for name in known
+            for part in _PART.findall(normal(name))
+            if part not in _PARTICLES and owners.get(part, {ident}) == {ident}
+        }
+        forms[ident] = list(dict.fromkeys([*known, ident, *sorted(parts)]))
+    return forms
+
+
+@functools.lru_cache(maxsize=512)
 def _word(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w){re.escape(name.casefold())}(?!\w)")
+    return re.compile(rf"(?<!\w){re.escape(normal(name))}(?!\w)")
 
 
 def touched(
@@ -78,7 +138,7 @@ def touched(
     found = {ident for ident in names if ident in exact}
     left = {ident: [n for n in known if n.strip()] for ident, known in names.items()}
     if any(left[ident] for ident in left if ident not in found):
-        text = "\n".join(exact).casefold()
+        text = "\n".join(normal(item) for item in exact)
         for ident, known in left.items():
             if ident not in found and any(_word(name).search(text) for name in known):
                 found.add(ident)
@@ -105,4 +165,4 @@ def names_in_log(events: Iterable[Mapping[str, Any]]) -> dict[str, list[str]]:
     return found
 
 
-__all__ = ["PROJECTED", "names_in_log", "strings", "touched"]
+__all__ = ["PROJECTED", "name_forms", "names_in_log", "normal", "strings", "touched"]

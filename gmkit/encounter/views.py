@@ -13,7 +13,7 @@ import pandas as pd
 from gmkit.encounter.log import MARKERS
 from gmkit.encounter.narration import event_message, event_text, step_texts
 from gmkit.encounter.outcomes import TOLD_EFFECTS, gained, records
-from gmkit.encounter.secrecy import PROJECTED, names_in_log, touched
+from gmkit.encounter.secrecy import PROJECTED, name_forms, names_in_log, touched
 from gmkit.encounter.situation import Situation, situation_of
 from gmkit.encounter.state import Combatant, Condition, EncounterState
 from gmkit.encounter.table import models_left
@@ -191,7 +191,7 @@ def newest_public(
     secret = set(hidden) if hidden is not None else kept_hidden(events)
     wanted = set(kinds) if kinds is not None else None
     known = names_in_log(events)
-    names = {ident: known.get(ident, []) for ident in secret}
+    names = name_forms({ident: known.get(ident, []) for ident in secret}, known)
     units = _units(events) if secret else {}
     for event in reversed(events):
         if wanted is not None and event.get("kind") not in wanted:

@@ -14,6 +14,7 @@ from typing import Any
 import tornado.web
 
 from gmkit.messages import Message
+from gmkit.serving import one_line
 from gmkit.serving.guard import Access, Guard, guarded, refuse
 
 PAGE_SLOTS = 2
@@ -49,6 +50,10 @@ def voila_class() -> type[Any]:
         """Voila whose every handler passes gmkit's guard first."""
 
         gmkit_access = Access()
+
+        def initialize(self, argv: Any = None) -> None:
+            super().initialize(argv)
+            one_line.install(self.log)  # every error one line: a flood writes no tracebacks
 
         def init_handlers(self) -> list[Any]:
             guard = Guard(self.gmkit_access)

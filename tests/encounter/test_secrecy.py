@@ -26,6 +26,7 @@ import pytest
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
+from gmkit.encounter.secrecy import name_forms, touched
 from gmkit.encounter.views import kept_hidden, public_events
 from gmkit.store import CampaignStore
 from gmkit.systems.base import Effect
@@ -87,12 +88,37 @@ def test_effects_on_a_visible_and_a_hidden_one_are_the_gms(chapel):
         "Demagogue Ostrava watches from the gallery",
         "DEMAGOGUE OSTRAVA watches",  # any case
         "demagogue-ostrava",  # his id
+        "Ostrava watches from the gallery",  # his surname alone (issue 27, item 6)
+        "the Demagogue laughs",  # the first word of his name alone
+        "Demagogue  Ostrava laughs",  # doubled spaces
+        "Demagogue\u00a0Ostrava laughs",  # a no-break space
+        "Demagogue\tOstrava laughs",  # a tab
+        "a plan of demagogue-ostrava's",  # his id inside a text
     ],
 )
 def test_a_note_naming_a_hidden_combatant_is_the_gms_even_made_public(chapel, text):
     chapel.note(text, gm_only=False)
     assert chapel.effective_events[-1]["visibility"] == "gm"
     assert all(text not in line for line in log_of(chapel))
+
+
+def test_a_word_other_names_share_or_a_particle_names_no_one() -> None:
+    everyone = {
+        "ganger-1": ["Ganger 1"],
+        "ganger-5": ["Ganger 5"],
+        "gor": ["Gor the Bloody"],
+        "ilse": ["Ilse Marr"],
+    }
+    forms = name_forms({"ganger-5": ["Ganger 5"], "gor": ["Gor the Bloody"]}, everyone)
+    assert forms == {
+        "ganger-5": ["Ganger 5", "ganger-5"],  # not "Ganger": Ganger 1 is a ganger too
+        "gor": ["Gor the Bloody", "gor", "bloody"],  # not "the"; "Gor" is the id already
+    }
+    names = {"ganger-5": forms["ganger-5"]}
+    assert touched({"kind": "note", "text": "Ganger 1 runs"}, names) == set()
+    assert touched({"kind": "note", "text": "GANGER\u00a05 runs"}, names) == {"ganger-5"}
+    assert touched({"kind": "note", "text": "the door opens"}, {"gor": forms["gor"]}) == set()
+    assert touched({"kind": "note", "text": "Bloody!"}, {"gor": forms["gor"]}) == {"gor"}
 
 
 def test_effects_whose_note_names_a_hidden_one_are_the_gms(chapel):
