@@ -27,7 +27,7 @@ from serving_probe import (
 
 from gmkit.campaign import demo_campaign_file
 from gmkit.launch import PLAYERS_KERNELS, KernelPolicy, access_url, voila_command
-from gmkit.serving.comm_limit import CommLimiter, TokenBucket
+from gmkit.serving.comm_limit import QUEUED, CommLimiter, TokenBucket
 from gmkit.serving.guard import SERVING_VARIABLE, Access
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -69,7 +69,7 @@ def comm(comm_id: str, data: dict[str, Any]) -> dict[str, Any]:
     return {"content": {"comm_id": comm_id, "data": data}, "buffers": []}
 
 
-def test_the_kernel_side_limit_keeps_the_last_update_and_drops_clicks_over_budget():
+def test_the_kernel_side_limit_keeps_the_last_update_and_bounds_the_clicks_kept():
     handled: list[dict[str, Any]] = []
     clock = Clock()
     limiter = CommLimiter(lambda _s, _i, msg: handled.append(msg), TokenBucket(10, 5, clock))
@@ -78,11 +78,38 @@ def test_the_kernel_side_limit_keeps_the_last_update_and_drops_clicks_over_budge
     for _ in range(100):
         limiter(None, None, comm("button", {"method": "custom", "content": {"event": "click"}}))
     assert len(handled) == 5  # the burst; the rest merged into one kept update
-    assert limiter.dropped == 100  # the clicks over budget
+    assert limiter.dropped == 100 - QUEUED  # the clicks over what is kept
     clock.now = 1.0
-    limiter._flush()  # what the timer does once the budget is back
-    assert len(handled) == 6
-    assert handled[-1]["content"]["data"]["state"] == {"index": 1}  # the page's last state
+    limiter._flush()  # what the timer does once the budget is back: a burst more
+    assert len(handled) == 10
+    assert handled[5]["content"]["data"]["state"] == {"index": 1}  # the page's last state
+    assert [m["content"]["comm_id"] for m in handled[6:]] == ["button"] * 4
+    for second in range(2, 10):
+        clock.now = float(second)
+        limiter._flush()
+    assert len(handled) == 5 + 1 + QUEUED  # every kept click, in its turn
+
+
+def test_a_click_waits_behind_the_update_before_it_and_is_never_dropped_for_it():
+    """Issue 27, item 6: a page's click was dropped while one of its updates waited."""
+    handled: list[dict[str, Any]] = []
+    clock = Clock()
+    limiter = CommLimiter(lambda _s, _i, msg: handled.append(msg), TokenBucket(10, 1, clock))
+    limiter(None, None, comm("distance", {"method": "update", "state": {"value": 10}}))
+    limiter(None, None, comm("distance", {"method": "update", "state": {"value": 12}}))
+    limiter(None, None, comm("resolve", {"method": "custom", "content": {"event": "click"}}))
+    limiter(None, None, comm("distance", {"method": "update", "state": {"value": 30}}))
+    assert limiter.dropped == 0
+    for step in range(1, 4):
+        clock.now = step * 0.11
+        limiter._flush()
+    shown = [(m["content"]["comm_id"], m["content"]["data"].get("state")) for m in handled]
+    assert shown == [
+        ("distance", {"value": 10}),
+        ("distance", {"value": 12}),  # typed before the click: applied before it
+        ("resolve", None),
+        ("distance", {"value": 30}),  # typed after: not merged into the one before
+    ]
 
 
 def test_every_kernel_the_servers_start_loads_the_kernel_side_limit():

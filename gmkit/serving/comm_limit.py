@@ -7,9 +7,12 @@ variable ``GMKIT_COMM_LIMIT``, ``"RATE,BURST"``; the server sets it per app). A 
 beyond the budget costs the kernel almost nothing:
 
 - a state ``update`` (a widget's value changed in the page) is kept, merged with the later
-  updates of the same widget, and applied once the budget allows (the widget ends in the
-  page's last state, however many updates came);
-- anything else (a click, a custom message) is dropped; the count is logged once a second.
+  updates of the same widget (up to the next click: a click sees the state typed before it),
+  and applied once the budget allows (the widget ends in the page's last state, however many
+  updates came);
+- anything else (a click, a custom message) is kept in its turn too, up to :data:`QUEUED`
+  of them; beyond that it is dropped and the count is logged once a second. A page's click
+  that comes while one of its updates waits is never dropped for it (it was, before).
 
 So a flood of 2,000 messages no longer holds the kernel for seconds, and no page's own use
 (a click, a typed value) comes near the budget.
@@ -29,6 +32,8 @@ from gmkit.rate import TokenBucket
 
 LIMIT_VARIABLE = "GMKIT_COMM_LIMIT"
 DEFAULT_RATE, DEFAULT_BURST = 30.0, 90.0
+QUEUED = 30
+"""The most clicks (messages other than state updates) kept waiting for the budget."""
 log = logging.getLogger("gmkit.serving.comm_limit")
 
 Handler = Callable[[Any, Any, dict[str, Any]], Any]
@@ -48,7 +53,10 @@ class CommLimiter:
     def __init__(self, handler: Handler, bucket: TokenBucket) -> None:
         self.handler, self.bucket = handler, bucket
         self.dropped = 0
-        self.deferred: dict[str, tuple[Any, Any, dict[str, Any]]] = {}  # by comm id
+        # in order: ("update", comm id, clicks before it), ("click", "", its number)
+        self.deferred: dict[tuple[str, str, int], tuple[Any, Any, dict[str, Any]]] = {}
+        self.clicks = 0  # clicks kept so far (each a new turn for the updates after it)
+        self.waiting = 0  # clicks kept now
         self._told = 0.0
         self._flushing = False
         self._tasks: set[asyncio.Future[Any]] = set()  # a coroutine handler's runs, kept
@@ -65,17 +73,23 @@ class CommLimiter:
         return None
 
     def _defer(self, stream: Any, ident: Any, msg: dict[str, Any]) -> bool:
-        """Keep a state update for later, merged with the same widget's kept one."""
+        """Keep a message for later: a state update merged with the same widget's kept one
+        (since the last click), a click in its turn while fewer than :data:`QUEUED` wait."""
         content = msg.get("content") or {}
         data = content.get("data") or {}
         if data.get("method") != "update" or not isinstance(data.get("state"), dict):
-            return False
-        comm_id = str(content.get("comm_id"))
-        kept = self.deferred.pop(comm_id, None)
+            if self.waiting >= QUEUED:
+                return False
+            self.clicks += 1
+            self.waiting += 1
+            self.deferred[("click", "", self.clicks)] = (stream, ident, msg)
+            return True
+        key = ("update", str(content.get("comm_id")), self.clicks)
+        kept = self.deferred.pop(key, None)
         if kept is not None and not msg.get("buffers") and not kept[2].get("buffers"):
             state = {**kept[2]["content"]["data"]["state"], **data["state"]}
             msg = {**msg, "content": {**content, "data": {**data, "state": state}}}
-        self.deferred[comm_id] = (stream, ident, msg)  # the latest last: applied in order
+        self.deferred[key] = (stream, ident, msg)  # the latest last: applied in order
         return True
 
     def _schedule(self) -> None:
@@ -93,8 +107,10 @@ class CommLimiter:
 
     def _flush(self) -> None:
         while self.deferred and self.bucket.take():
-            comm_id = next(iter(self.deferred))
-            result = self.handler(*self.deferred.pop(comm_id))
+            key = next(iter(self.deferred))
+            if key[0] == "click":
+                self.waiting -= 1
+            result = self.handler(*self.deferred.pop(key))
             if inspect.isawaitable(result):
                 task = asyncio.ensure_future(result)
                 self._tasks.add(task)

@@ -5,8 +5,9 @@ message still costs the kernel a dispatch (two status messages, a flush): 2,000 
 a players' kernel 7 s. :class:`LimitedConnection` (Voila's
 ``kernel_websocket_connection_class``) stops them before they reach the kernel: per kernel,
 ``rate`` ``comm_msg`` a second (``burst`` at once) pass; beyond that, a state ``update`` is
-kept (the latest per widget) and sent on once the budget allows, anything else is dropped.
-Other messages (kernel info, comm open/close) pass as they are.
+kept (the latest per widget, since the last click) and a click in its turn (up to
+:data:`~gmkit.serving.comm_limit.QUEUED`), sent on once the budget allows; more clicks than
+that are dropped. Other messages (kernel info, comm open/close) pass as they are.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebso
 from tornado.ioloop import IOLoop
 from traitlets import Float
 
-from gmkit.serving.comm_limit import TokenBucket
+from gmkit.serving.comm_limit import QUEUED, TokenBucket
 
 V1 = "v1.kernel.websocket.jupyter.org"
 
@@ -32,7 +33,10 @@ class KernelBudget:
 
     def __init__(self, rate: float, burst: float) -> None:
         self.bucket = TokenBucket(rate, burst)
-        self.kept: dict[str, tuple[LimitedConnection, Any]] = {}
+        # in order: ("update", comm id, clicks before it), ("click", "", its number)
+        self.kept: dict[tuple[str, str, int], tuple[LimitedConnection, Any]] = {}
+        self.clicks = 0  # clicks kept so far
+        self.waiting = 0  # clicks kept now
         self.dropped = 0
         self.scheduled = False
 
@@ -62,8 +66,13 @@ class LimitedConnection(ZMQChannelsWebsocketConnection):
             super().handle_incoming_message(incoming_msg)
             return
         if comm_id is not None:  # a state update: the latest one per widget goes later
-            budget.kept.pop(comm_id, None)
-            budget.kept[comm_id] = (self, incoming_msg)
+            key = ("update", comm_id, budget.clicks)
+            budget.kept.pop(key, None)
+            budget.kept[key] = (self, incoming_msg)
+        elif budget.waiting < QUEUED:  # a click: in its turn, after the updates before it
+            budget.clicks += 1
+            budget.waiting += 1
+            budget.kept[("click", "", budget.clicks)] = (self, incoming_msg)
         else:
             budget.dropped += 1
             if budget.dropped % 500 == 1:
@@ -76,8 +85,10 @@ class LimitedConnection(ZMQChannelsWebsocketConnection):
 
     def _send_kept(self, budget: KernelBudget) -> None:
         while budget.kept and budget.bucket.take():
-            comm_id = next(iter(budget.kept))
-            connection, message = budget.kept.pop(comm_id)
+            key = next(iter(budget.kept))
+            if key[0] == "click":
+                budget.waiting -= 1
+            connection, message = budget.kept.pop(key)
             if connection.channels:  # its page still connected
                 ZMQChannelsWebsocketConnection.handle_incoming_message(connection, message)
 
