@@ -173,6 +173,8 @@ class KernelPolicy:
     interval: int = 60  # seconds between culls
     grace: int = 30  # seconds a new page has to connect before its kernel may be reclaimed
     pool: int = 1  # preheated kernels waiting for a page
+    message_bytes: int = 8 * 1024 * 1024  # the largest message a page may send
+    memory_mb: int = 0  # each kernel's data memory (RLIMIT_DATA), 0: not capped
 
     def options(self) -> list[str]:
         manager = "BoundedKernelManager"
@@ -187,6 +189,7 @@ class KernelPolicy:
             "--Voila.kernel_websocket_connection_class=gmkit.serving.websocket.LimitedConnection",
             f"--LimitedConnection.comm_rate={self.rate}",
             f"--LimitedConnection.comm_burst={self.burst}",
+            f"--LimitedConnection.message_bytes={self.message_bytes}",
         ]
 
 
@@ -196,7 +199,17 @@ class KernelPolicy:
 TABLE_KERNELS = KernelPolicy(unconnected=1800, idle=8 * 3600, most=6, rate=50, burst=150, pool=2)
 # The players' view: a closed page (or a phone asleep) goes after 10 minutes, an open one
 # after 3 hours of nothing happening; 12 players' pages at once.
-PLAYERS_KERNELS = KernelPolicy(unconnected=600, idle=3 * 3600, most=12, rate=20, burst=60)
+# A player's page sends clicks and typed dice, never more than 64 KiB at once; a players'
+# kernel (about 180 MiB resident, 330 MiB of data mapped) may map at most 768 MiB of data.
+PLAYERS_KERNELS = KernelPolicy(
+    unconnected=600,
+    idle=3 * 3600,
+    most=12,
+    rate=20,
+    burst=60,
+    message_bytes=64 * 1024,
+    memory_mb=768,
+)
 
 
 def table_access(port: int) -> Access:
@@ -328,7 +341,7 @@ def serve_voila(
     """Serve ``notebook`` through Voila on ``port`` to whom ``access`` lets in, its kernels
     bounded by ``kernels``; ``announce`` once the server answers (then the browser opens at
     the access's URL, token included)."""
-    from gmkit.serving.comm_limit import LIMIT_VARIABLE
+    from gmkit.serving.comm_limit import LIMIT_VARIABLE, MEMORY_VARIABLE
     from gmkit.serving.guard import SERVING_VARIABLE, Access
 
     check_port(port, ip)
@@ -338,6 +351,8 @@ def serve_voila(
     if kernels is not None:
         # the kernel's own limit, behind the server's: twice as wide, for what the server let by
         secret[LIMIT_VARIABLE] = f"{2 * kernels.rate},{2 * kernels.burst}"
+        if kernels.memory_mb:
+            secret[MEMORY_VARIABLE] = str(kernels.memory_mb)
 
     def ready(_process: subprocess.Popen[bytes]) -> None:
         announce()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -27,7 +28,14 @@ from serving_probe import (
 
 from gmkit.campaign import demo_campaign_file
 from gmkit.launch import PLAYERS_KERNELS, KernelPolicy, access_url, voila_command
-from gmkit.serving.comm_limit import QUEUED, CommLimiter, TokenBucket
+from gmkit.serving.comm_limit import (
+    MEMORY_VARIABLE,
+    QUEUED,
+    CommLimiter,
+    OpenLimiter,
+    TokenBucket,
+    cap_memory,
+)
 from gmkit.serving.guard import SERVING_VARIABLE, Access
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -112,10 +120,27 @@ def test_a_click_waits_behind_the_update_before_it_and_is_never_dropped_for_it()
     ]
 
 
+def test_the_kernel_opens_a_page_s_widgets_up_to_its_budget(monkeypatch):
+    opened: list[dict[str, Any]] = []
+    clock = Clock()
+    limiter = OpenLimiter(lambda _s, _i, msg: opened.append(msg), TokenBucket(2, 20, clock))
+    for index in range(300):
+        limiter(None, None, comm(f"w{index}", {}))
+    assert len(opened) == 20
+    assert limiter.dropped == 280
+    monkeypatch.setenv(MEMORY_VARIABLE, "768")
+    calls: list[tuple[int, tuple[int, int]]] = []
+    monkeypatch.setattr(resource, "setrlimit", lambda kind, limits: calls.append((kind, limits)))
+    assert cap_memory() == 768 * 2**20
+    assert calls[0][0] == resource.RLIMIT_DATA
+    assert calls[0][1][0] == 768 * 2**20
+
+
 def test_every_kernel_the_servers_start_loads_the_kernel_side_limit():
     command = " ".join(PLAYERS_KERNELS.options())
     assert "multi_kernel_manager_class=gmkit.serving.kernels.BoundedKernelManager" in command
     assert "kernel_websocket_connection_class=gmkit.serving.websocket.LimitedConnection" in command
+    assert f"--LimitedConnection.message_bytes={64 * 1024}" in command
     from gmkit.serving.kernels import BoundedKernelManager
 
     assert BoundedKernelManager().kernel_extensions == ["gmkit.serving.comm_limit"]

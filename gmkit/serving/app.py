@@ -54,6 +54,11 @@ def voila_class() -> type[Any]:
         def initialize(self, argv: Any = None) -> None:
             super().initialize(argv)
             one_line.install(self.log)  # every error one line: a flood writes no tracebacks
+            limit = self.config.get("LimitedConnection", {}).get("message_bytes")
+            if limit:  # a larger frame closes its socket before it is even read whole
+                settings: dict[str, Any] = dict(self.tornado_settings)  # type: ignore[has-type]
+                settings["websocket_max_message_size"] = int(limit)
+                self.tornado_settings = settings
 
         def init_handlers(self) -> list[Any]:
             guard = Guard(self.gmkit_access)

@@ -31,6 +31,10 @@ from typing import Any
 from gmkit.rate import TokenBucket
 
 LIMIT_VARIABLE = "GMKIT_COMM_LIMIT"
+MEMORY_VARIABLE = "GMKIT_KERNEL_MEMORY"
+"""The data memory (MiB) a kernel may map (RLIMIT_DATA); unset: not capped."""
+OPEN_RATE, OPEN_BURST = 2.0, 20.0
+"""Widgets a page may open in a kernel: a page opens one or two (the widgets' control)."""
 DEFAULT_RATE, DEFAULT_BURST = 30.0, 90.0
 QUEUED = 30
 """The most clicks (messages other than state updates) kept waiting for the budget."""
@@ -134,7 +138,51 @@ def install(kernel: Any, rate: float, burst: float) -> CommLimiter:
     return limiter
 
 
+class OpenLimiter:
+    """The ``comm_open`` handler behind a token bucket: opens beyond it are dropped (a page
+    opening 300 widgets of 1 MB grew its kernel to 517 MiB and deafened it for 25 s)."""
+
+    def __init__(self, handler: Handler, bucket: TokenBucket) -> None:
+        self.handler, self.bucket = handler, bucket
+        self.dropped = 0
+
+    def __call__(self, stream: Any, ident: Any, msg: dict[str, Any]) -> Any:
+        if self.bucket.take():
+            return self.handler(stream, ident, msg)
+        self.dropped += 1
+        if self.dropped % 100 == 1:
+            log.warning("gmkit: %d widget openings over the rate limit dropped", self.dropped)
+        return None
+
+
+def install_open_limit(kernel: Any) -> OpenLimiter:
+    """Wrap ``kernel``'s ``comm_open`` handler (once)."""
+    current = kernel.shell_handlers["comm_open"]
+    if isinstance(current, OpenLimiter):
+        return current
+    limiter = OpenLimiter(current, TokenBucket(OPEN_RATE, OPEN_BURST))
+    kernel.shell_handlers["comm_open"] = limiter
+    return limiter
+
+
+def cap_memory() -> int | None:
+    """Cap this process's data memory at ``GMKIT_KERNEL_MEMORY`` MiB (never raising a lower
+    cap); the cap set, in bytes, or None."""
+    text = os.environ.get(MEMORY_VARIABLE, "")
+    if not text:
+        return None
+    import resource  # Unix only: the servers' kernels run there
+
+    wanted = int(text) * 1024 * 1024
+    _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    cap = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
+    return cap
+
+
 def load_ipython_extension(ipython: Any) -> None:
+    cap_memory()  # a players' kernel: a flood raises MemoryError in it, not the machine's OOM
     kernel = getattr(ipython, "kernel", None)
     if kernel is not None:
         install(kernel, *limit_from_environment())
+        install_open_limit(kernel)

@@ -7,7 +7,10 @@ a players' kernel 7 s. :class:`LimitedConnection` (Voila's
 ``rate`` ``comm_msg`` a second (``burst`` at once) pass; beyond that, a state ``update`` is
 kept (the latest per widget, since the last click) and a click in its turn (up to
 :data:`~gmkit.serving.comm_limit.QUEUED`), sent on once the budget allows; more clicks than
-that are dropped. Other messages (kernel info, comm open/close) pass as they are.
+that are dropped. Other messages (comm opens, kernel and comm info requests: a page sends a
+few at its start) have a budget of their own (``other_rate``, ``other_burst``): 3,000 info
+requests deafened a kernel for 8 s. A message larger than ``message_bytes`` is dropped (300
+widgets of 1 MB opened by one page grew its kernel to 517 MiB and the server to 692 MiB).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from jupyter_server.services.kernels.connection.base import (
 )
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from tornado.ioloop import IOLoop
-from traitlets import Float
+from traitlets import Float, Integer
 
 from gmkit.serving.comm_limit import QUEUED, TokenBucket
 
@@ -31,8 +34,9 @@ V1 = "v1.kernel.websocket.jupyter.org"
 class KernelBudget:
     """One kernel's budget: the bucket, the kept updates (by comm id), what was dropped."""
 
-    def __init__(self, rate: float, burst: float) -> None:
+    def __init__(self, rate: float, burst: float, other_rate: float, other_burst: float) -> None:
         self.bucket = TokenBucket(rate, burst)
+        self.others = TokenBucket(other_rate, other_burst)  # comm opens, info requests...
         # in order: ("update", comm id, clicks before it), ("click", "", its number)
         self.kept: dict[tuple[str, str, int], tuple[LimitedConnection, Any]] = {}
         self.clicks = 0  # clicks kept so far
@@ -46,21 +50,35 @@ class LimitedConnection(ZMQChannelsWebsocketConnection):
 
     comm_rate = Float(20.0, config=True, help="comm messages a second a kernel is sent")
     comm_burst = Float(60.0, config=True, help="comm messages a kernel is sent at once")
+    other_rate = Float(
+        5.0, config=True, help="other messages (comm opens, info requests) a second per kernel"
+    )
+    other_burst = Float(40.0, config=True, help="other messages a kernel is sent at once")
+    message_bytes = Integer(
+        8 * 1024 * 1024, config=True, help="the largest message a page may send (bytes)"
+    )
 
     budgets: ClassVar[dict[str, KernelBudget]] = {}
 
     def budget(self) -> KernelBudget:
         found = self.budgets.get(self.kernel_id)
         if found is None:
-            found = self.budgets[self.kernel_id] = KernelBudget(self.comm_rate, self.comm_burst)
+            rates = (self.comm_rate, self.comm_burst, self.other_rate, self.other_burst)
+            found = self.budgets[self.kernel_id] = KernelBudget(*rates)
         return found
 
     def handle_incoming_message(self, incoming_msg: Any) -> None:
-        kind, comm_id = self._peek(incoming_msg)
-        if kind != "comm_msg":
-            super().handle_incoming_message(incoming_msg)
-            return
         budget = self.budget()
+        if len(incoming_msg) > self.message_bytes:  # a page's widgets never send this much
+            self._drop(budget, "too large")
+            return
+        kind, comm_id = self._peek(incoming_msg)
+        if kind != "comm_msg":  # comm opens, info requests: a page sends a few at its start
+            if budget.others.take():
+                super().handle_incoming_message(incoming_msg)
+            else:
+                self._drop(budget, "over the rate limit")
+            return
         self._send_kept(budget)
         if not budget.kept and budget.bucket.take():
             super().handle_incoming_message(incoming_msg)
@@ -74,14 +92,18 @@ class LimitedConnection(ZMQChannelsWebsocketConnection):
             budget.waiting += 1
             budget.kept[("click", "", budget.clicks)] = (self, incoming_msg)
         else:
-            budget.dropped += 1
-            if budget.dropped % 500 == 1:
-                self.log.warning(
-                    "gmkit: kernel %s: %d widget messages over the rate limit dropped",
-                    self.kernel_id,
-                    budget.dropped,
-                )
+            self._drop(budget, "over the rate limit")
         self._schedule(budget)
+
+    def _drop(self, budget: KernelBudget, why: str) -> None:
+        budget.dropped += 1
+        if budget.dropped % 500 == 1:
+            self.log.warning(
+                "gmkit: kernel %s: %d messages of its pages dropped (the last %s)",
+                self.kernel_id,
+                budget.dropped,
+                why,
+            )
 
     def _send_kept(self, budget: KernelBudget) -> None:
         while budget.kept and budget.bucket.take():
