@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import html
 import json
 import logging
@@ -116,23 +117,36 @@ def serve(
     ip: str,
 ) -> int:
     """Run a server until it stops; ``announce`` runs once it answers. A SIGTERM to gmkit
-    stops the server (and its kernels) too. A server that ends before it answers is an error
-    (a port taken meanwhile named as such), never announced."""
-    process = subprocess.Popen(command, env={**os.environ, **environment}, cwd=cwd)
+    stops the server (and its kernels) too, killed if it has not stopped within
+    :data:`STOP_SECONDS`. A server that ends before it answers is an error (a port taken
+    meanwhile named as such), never announced. A server its watchdog ended
+    (:data:`~gmkit.serving.watchdog.RESTART_STATUS`: its event loop stopped) is started again,
+    on the same port with the same environment: the same links work."""
+    from gmkit.serving.watchdog import FAULT_VARIABLE, RESTART_STATUS
+
+    running: list[subprocess.Popen[bytes]] = []
     stopping: list[int] = []
+
+    def start() -> subprocess.Popen[bytes]:
+        env = {**os.environ, **environment}
+        if running:  # started again: a test's injected fault was for the first start only
+            env.pop(FAULT_VARIABLE, None)
+        running[:] = [subprocess.Popen(command, env=env, cwd=cwd)]
+        return running[0]
 
     def forward(signum: int, _frame: object) -> None:
         stopping.append(signum)
-        process.send_signal(signum)
+        running[0].send_signal(signum)
 
+    process = start()
     previous = signal.signal(signal.SIGTERM, forward)
     try:
         try:
             ready = wait_until_answering(process, lambda: ready_url(process))
         except KeyboardInterrupt:  # Ctrl-C reached the server too; wait for it to stop
-            return _wait(process)
+            return _wait(process, stopping)
         if not ready:
-            status = _wait(process)
+            status = _wait(process, stopping)
             if stopping:
                 return status
             if port_in_use(port, ip):
@@ -141,20 +155,49 @@ def serve(
                 f"{what} stopped before serving (exit status {status}); its messages are above"
             )
         announce(process)
-        return _wait(process)
+        while True:
+            status = _wait(process, stopping)
+            if status != RESTART_STATUS or stopping:
+                return status
+            print(f"gmkit: {what} stopped answering; starting it again", flush=True)
+            process = start()
+            if wait_until_answering(process, functools.partial(ready_url, process)):
+                print(f"gmkit: {what} answers again at the same address", flush=True)
     finally:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _wait(process: subprocess.Popen[bytes]) -> int:
+STOP_SECONDS = 10.0
+"""How long a server asked to stop (SIGTERM) has before it is killed."""
+
+
+def _wait(process: subprocess.Popen[bytes], stopping: list[int] | None = None) -> int:
+    """The server's exit status, once it ends; asked to stop (``stopping``), it is killed
+    after :data:`STOP_SECONDS` (a server whose event loop hangs ignores SIGTERM)."""
     while True:
         try:
-            return process.wait()
+            if stopping:
+                try:
+                    return process.wait(timeout=STOP_SECONDS)
+                except subprocess.TimeoutExpired:
+                    process.kill()  # its kernels follow: they watch their parent
+                    return process.wait()
+            try:
+                return process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                continue  # look again whether a stop was asked meanwhile
         except KeyboardInterrupt:  # Ctrl-C reached the server too; wait for it to stop
+            stopping = stopping if stopping is not None else []
+            stopping.append(signal.SIGINT)
             continue
 
 
 # --- Voila ------------------------------------------------------------------------------------
+
+
+# The kernels talk to the server over IPC sockets in the user's private runtime folder: no
+# TCP port is picked and raced for (a start once failed with "Address already in use").
+KERNEL_TRANSPORT = ["--KernelManager.transport=ipc"] if os.name == "posix" else []
 
 
 @dataclass(frozen=True)
@@ -190,6 +233,7 @@ class KernelPolicy:
             f"--LimitedConnection.comm_rate={self.rate}",
             f"--LimitedConnection.comm_burst={self.burst}",
             f"--LimitedConnection.message_bytes={self.message_bytes}",
+            *KERNEL_TRANSPORT,
         ]
 
 

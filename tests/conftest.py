@@ -164,6 +164,22 @@ def campaign_of(server: Server) -> Path:
     return Path(found.group(1))
 
 
+@pytest.fixture
+def gmkit_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """``gmkit_server(args, env=...)``: ``gmkit ARGS`` served (see :func:`start_server`) in the
+    test's folder; every server it started stops with the test."""
+    started: list[Server] = []
+
+    def start(args: list[str], env: dict[str, str] | None = None) -> Server:
+        server, _ = start_server(args, tmp_path, env=env)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        stop_server(server)
+
+
 @pytest.fixture(scope="session")
 def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
     """``gmkit table`` on the demo campaign, as README's first command runs it (its dice

@@ -17,6 +17,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from serving_probe import (
     KernelClient,
@@ -37,6 +38,7 @@ from gmkit.serving.comm_limit import (
     cap_memory,
 )
 from gmkit.serving.guard import SERVING_VARIABLE, Access
+from gmkit.serving.watchdog import FAULT_VARIABLE, STALL_VARIABLE
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 ROOT = Path(__file__).resolve().parent.parent
@@ -325,3 +327,107 @@ def test_the_guard_is_in_front_of_a_bare_voila_command_too(quick_culling):
     assert load(server.url, Host="rebind.example")[0] == 403
     assert load(server.url.replace("127.0.0.1", "localhost"))[0] in (200, 503)
     assert "GMKIT_SERVING" not in os.environ
+
+
+# --- a kernel start that fails, a server whose loop stops (issue 27, item 1) ---------------
+
+
+@pytest.mark.server
+def test_a_failed_kernel_start_is_retried_and_the_server_keeps_answering_and_culling(
+    tmp_path, monkeypatch
+):
+    """The hang began with one failed kernel start (``Address already in use``) the pool
+    waited on. The first two starts fail now (injected): each is said and tried again; the
+    pool fills, pages load, and a page's kernel is culled as usual."""
+    monkeypatch.setenv(FAULT_VARIABLE, "kernel-start:2")
+    server = Voila(tmp_path, QUICK)
+    try:
+        log = server.output()
+        assert log.count("a kernel failed to start (RuntimeError") == 2
+        assert "trying again (2 of 3)" in log
+        assert "trying again (3 of 3)" in log
+        assert "Traceback" not in log
+        status, page = load(server.url)
+        assert status == 200
+        kernel = kernel_id_of(page)
+        deadline = time.monotonic() + 90
+        while f"shutting down kernel {kernel}" not in server.output():  # unconnected: culled
+            assert time.monotonic() < deadline, server.output()
+            time.sleep(0.5)
+        assert load(server.url)[0] == 200
+    finally:
+        server.stop()
+
+
+def _fetch_quietly(url: str, timeout: float) -> int | None:
+    try:
+        return load_within(url, timeout)
+    except (TimeoutError, urllib.error.URLError, ConnectionError):
+        return None
+
+
+def load_within(url: str, timeout: float) -> int:
+    with DIRECT.open(url, timeout=timeout) as response:
+        return int(response.status)
+
+
+@pytest.mark.server
+def test_a_server_whose_loop_stops_is_restarted_at_the_same_address(tmp_path, gmkit_server):
+    """The hang itself (injected: a request blocks the event loop for 10 minutes): the
+    watchdog sees the loop stopped for 10 s, kills the server's kernels and ends it; gmkit
+    starts it again on the same port, with the same path: the players' link works again."""
+    campaign = demo_campaign_file(tmp_path / "campaign")
+    env = {FAULT_VARIABLE: "block-loop:600", STALL_VARIABLE: "10"}
+    server = gmkit_server(["players", str(campaign)], env=env)
+    _, kernels_before = memory_of(server.process.pid)
+    assert _fetch_quietly(server.at("gmkit-fault/block"), timeout=2) is None  # it hangs
+    assert _fetch_quietly(server.url, timeout=3) is None  # nothing is served meanwhile
+    deadline = time.monotonic() + 120
+    while "answers again at the same address" not in server.output():
+        assert time.monotonic() < deadline, server.output()
+        time.sleep(0.5)
+    log = server.output()
+    assert "the server's event loop has not run for" in log
+    assert "Voila stopped answering; starting it again" in log
+    assert load(server.url)[0] == 200  # the same link
+    _, kernels_after = memory_of(server.process.pid)
+    assert not kernels_before & kernels_after  # the hung server's kernels are gone
+    assert _fetch_quietly(server.at("gmkit-fault/block"), timeout=10) in (None, 404)
+
+
+@pytest.mark.server
+def test_sigterm_stops_a_hung_server_within_seconds(tmp_path, gmkit_server):
+    """SIGTERM and Ctrl-C were ignored by the hung server: gmkit kills it after 10 s."""
+    campaign = demo_campaign_file(tmp_path / "campaign")
+    env = {FAULT_VARIABLE: "block-loop:600", STALL_VARIABLE: "600"}
+    server = gmkit_server(["players", str(campaign)], env=env)
+    everything = [server.process.pid, *memory_of(server.process.pid)[0]]
+    assert _fetch_quietly(server.at("gmkit-fault/block"), timeout=2) is None
+    start = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)  # to gmkit alone, as a service manager does
+    server.process.wait(timeout=60)
+    took = time.monotonic() - start
+    print(f"\na hung server stopped {took:.1f} s after SIGTERM")
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in everything):
+        assert time.monotonic() < deadline, "a server or kernel process is left"
+        time.sleep(0.5)
+
+
+def alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def memory_of(pid: int) -> tuple[list[int], set[int]]:
+    """The pids of a server's processes, and those of its kernels."""
+    root = psutil.Process(pid)
+    every, kernels = [], set()
+    for process in root.children(recursive=True):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            every.append(process.pid)
+            if "ipykernel_launcher" in " ".join(process.cmdline()):
+                kernels.add(process.pid)
+    return every, kernels

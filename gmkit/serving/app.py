@@ -16,6 +16,7 @@ import tornado.web
 from gmkit.messages import Message
 from gmkit.serving import one_line
 from gmkit.serving.guard import Access, Guard, guarded, refuse
+from gmkit.serving.watchdog import Watchdog, block_handler, fault
 
 PAGE_SLOTS = 2
 
@@ -60,6 +61,10 @@ def voila_class() -> type[Any]:
                 settings["websocket_max_message_size"] = int(limit)
                 self.tornado_settings = settings
 
+        def start(self) -> None:
+            Watchdog().start()  # a loop that stops: the server is restarted
+            super().start()
+
         def init_handlers(self) -> list[Any]:
             guard = Guard(self.gmkit_access)
             handlers = []
@@ -71,6 +76,8 @@ def voila_class() -> type[Any]:
                 else:
                     wrapped = handler
                 handlers.append((pattern, wrapped, *rest))
+            if fault("block-loop"):  # a test's fault: the hang, on request
+                handlers.insert(0, (r".*/gmkit-fault/block", guarded(block_handler(), guard)))
             return handlers
 
     return GmkitVoila

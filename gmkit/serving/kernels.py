@@ -8,6 +8,9 @@ preheated kernels is built on it) reclaims them:
   a phone that went to sleep, a ``curl`` that never runs the page's script) is shut down;
 - a connected kernel idle for ``cull_idle_timeout`` seconds too (Jupyter's own culling,
   ``cull_connected`` on): nothing happened at the table for that long;
+- a kernel's start that fails is tried again (the kernels talk over IPC sockets, the
+  launcher's option, so no port is raced for: a start once failed with "Address already in
+  use" and hung the server);
 - at most ``max_kernels`` kernels serve pages (the preheated pool aside): when a new page
   finds them all taken, the one unconnected longest (for at least ``eviction_grace`` seconds,
   time for a page's script to connect, and idle: not starting, not still running the notebook
@@ -20,6 +23,7 @@ counts from the first sample that found it unconnected out of the pool.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -27,7 +31,11 @@ from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Float, Integer, List, Unicode
 
+from gmkit.serving.watchdog import fault
+
 COMM_LIMIT_EXTENSION = "gmkit.serving.comm_limit"
+START_ATTEMPTS = 3
+"""How many times a kernel's start is tried before the failure is the caller's."""
 
 
 class BoundedKernelManager(AsyncMappingKernelManager):
@@ -58,6 +66,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         self._unconnected_since: dict[str, float] = {}
         self._pages: dict[str, int] = {}  # connected pages per kernel, counted here
         self._pooled_before: set[str] = set()  # the pool at the last sample
+        self._failing_starts = int(fault("kernel-start") or 0)
 
     # jupyter_server counts connections only for kernels its own start_kernel registered, and
     # Voila's preheated kernels may never be: a connected page would then look unconnected and
@@ -75,9 +84,28 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         return max(self._pages.get(kernel_id, 0), int(self._kernel_connections.get(kernel_id, 0)))
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+        """A kernel started, its start tried again (:data:`START_ATTEMPTS` in all) when it
+        fails: a failed start is said in one line and never left for the pool to wait on."""
         extra = list(kwargs.pop("extra_arguments", None) or [])
         extra += [f"--IPKernelApp.extensions={name}" for name in self.kernel_extensions]
-        return str(await super().start_kernel(*args, extra_arguments=extra, **kwargs))
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                if self._failing_starts > 0:  # a test's fault (gmkit.serving.watchdog)
+                    self._failing_starts -= 1
+                    raise RuntimeError("the kernel start failed (an injected fault)")
+                return str(await super().start_kernel(*args, extra_arguments=extra, **kwargs))
+            except Exception as error:
+                if attempt == START_ATTEMPTS:
+                    raise
+                self.log.warning(
+                    "gmkit: a kernel failed to start (%s: %s); trying again (%d of %d)",
+                    type(error).__name__,
+                    " ".join(str(error).split())[:200],
+                    attempt + 1,
+                    START_ATTEMPTS,
+                )
+                await asyncio.sleep(0.5 * attempt)
+        raise AssertionError("unreachable")  # the loop returns or raises
 
     async def shutdown_kernel(  # type: ignore[override]
         self, kernel_id: str, *args: Any, **kwargs: Any
