@@ -498,6 +498,7 @@ class Dashboard(widgets.VBox):
             self._say(words(Message("widgets.dashboard.reopened", encounter=name)))
             return
         reopen = (lambda: self.select_encounter(name)) if name in names else None
+        self._render_title()  # the campaign's name alone: no game is shown now
         self._gone = GoneNotice(name, events, reopen)
         self.left.children = [self._gone]
         self.attack_slot.children = []

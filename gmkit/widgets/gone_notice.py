@@ -37,7 +37,7 @@ class GoneNotice(widgets.VBox):
         """The notice and the button in the current language."""
         language = LANGUAGE.value
         said = Message("widgets.dashboard.fight_gone", encounter=self.name, events=self.events)
-        text = html.escape(render(said, language))
+        text = html.escape(render(said, language), quote=False)
         self.text.value = f"<div class='gmkit-error'>{text}</div>"
         opened = Message("widgets.dashboard.open_new", encounter=self.name)
         self.open_button.description = render(opened, language)

@@ -5,6 +5,7 @@ live. The players' page follows the fight now of its name, or says it is over.""
 
 from __future__ import annotations
 
+import html
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,7 +69,7 @@ def test_the_tab_that_played_is_told_and_offered_the_new_one(path: Path) -> None
         assert watching.encounter is not None
         assert watching.encounter.encounter_id == new_id
         assert watching.message == (
-            f"The fight {CHAPEL} was prepared again in the campaign file: this is the new one."
+            f'The fight "{CHAPEL}" was prepared again in the campaign file: this is the new one.'
         )
         assert not watching.encounter.state.started
 
@@ -80,7 +81,7 @@ def test_the_tab_that_played_is_told_and_offered_the_new_one(path: Path) -> None
         assert isinstance(notice, GoneNotice)
         assert played.attack_slot.children == ()
         text = notice.text.value
-        assert f"The fight {CHAPEL} this page showed ({events} events)" in text
+        assert f'The fight "{CHAPEL}" this page showed ({events} events)' in text
         assert "is no longer in the campaign file" in text
         assert notice.open_button.description == f"Open the new {CHAPEL}"
         assert notice.open_button.layout.display == ""
@@ -123,8 +124,6 @@ def test_the_players_page_follows_the_new_fight_or_says_it_is_over(path: Path) -
         assert view.seq == view.encounter.last_seq
         store.delete_encounter(CHAPEL)
         assert view.poll() is False
-        notice = view.children[3]
-        assert f"The fight {CHAPEL} is over: the GM has taken it out of the campaign" in (
-            notice.value
-        )
+        notice = html.unescape(view.children[3].value)
+        assert f'The fight "{CHAPEL}" is over: the GM has taken it out of the campaign' in (notice)
         view.close()
