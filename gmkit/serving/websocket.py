@@ -77,7 +77,7 @@ class LimitedConnection(ZMQChannelsWebsocketConnection):
             if budget.others.take():
                 super().handle_incoming_message(incoming_msg)
             else:
-                self._drop(budget, "over the rate limit")
+                self._drop(budget, f"{kind or 'unreadable'} over the rate limit")
             return
         self._send_kept(budget)
         if not budget.kept and budget.bucket.take():
@@ -92,7 +92,7 @@ class LimitedConnection(ZMQChannelsWebsocketConnection):
             budget.waiting += 1
             budget.kept[("click", "", budget.clicks)] = (self, incoming_msg)
         else:
-            self._drop(budget, "over the rate limit")
+            self._drop(budget, "a click over the rate limit")
         self._schedule(budget)
 
     def _drop(self, budget: KernelBudget, why: str) -> None:

@@ -73,15 +73,23 @@ def _handle_control_comm_msg(cls: type[widgets.Widget], msg: dict[str, Any]) -> 
     if comm is None or data.get("method") != "request_states":
         _ORIGINAL.__func__(cls, msg)
         return
-    states = {
-        widget.model_id: {
+    states = {}
+    for widget in list(_instances.values()):
+        try:
+            state = lean_state(widget)
+        except AttributeError:
+            # a widget left over from panels closed in this kernel, still holding a closed one
+            # (its layout, a child): it is on no page and cannot be drawn. Leaving it out keeps
+            # the page's answer whole; without it the page asked each widget apart, past the
+            # rate limit, and stayed on "Loading widget..." (a fight switched in a preheated
+            # kernel: issue 27)
+            continue
+        states[widget.model_id] = {
             "model_name": widget._model_name,
             "model_module": widget._model_module,
             "model_module_version": widget._model_module_version,
-            "state": lean_state(widget),
+            "state": state,
         }
-        for widget in list(_instances.values())
-    }
     full, buffer_paths, buffers = _remove_buffers(states)
     comm.send(
         {"method": "update_states", "states": full, "buffer_paths": buffer_paths}, buffers=buffers

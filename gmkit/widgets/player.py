@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -87,8 +88,15 @@ class Follower:
             await asyncio.sleep(self.interval)
             try:
                 self.callback()
-            except Exception:  # a failed read (the file busy) is tried again next time
+            except Exception as error:  # a failed read (the file busy) is tried again next time
                 self.errors += 1
+                if self.errors in (1, 10, 100):  # said in the server's log, not at every poll
+                    said = " ".join(str(error).split())[:200]
+                    print(
+                        f"gmkit: a poll failed ({type(error).__name__}: {said})",
+                        file=sys.__stderr__,
+                        flush=True,
+                    )
 
     def stop(self) -> None:
         if self.task is not None:

@@ -66,5 +66,20 @@ def test_the_open_table_says_its_fight_was_replaced_and_opens_the_new_one(
         assert page.locator(".gmkit-gone-notice").count() == 0
         assert not gm.header().startswith("Ronda 1")  # the new fight, not yet started
         page.screenshot(path=str(artifacts / "fight-replaced-new-one.png"))
+
+        # a page opened now comes from a preheated kernel that had loaded the old fight: it
+        # shows the new one (nothing of the old was written there), saying it was prepared again
+        second = chromium.new_page(viewport={"width": 1366, "height": 768})
+        try:
+            second.goto(server.url, wait_until="domcontentloaded", timeout=120_000)
+            second.locator(".gmkit-tracker .gmkit-row").first.wait_for(timeout=120_000)
+            header = second.locator(".gmkit-tracker .gmkit-header").first.inner_text()
+            assert not header.startswith("Round 1"), header
+            assert second.locator(".gmkit-gone-notice").count() == 0
+            said = second.locator(".gmkit-message").first.inner_text()
+            assert "was prepared again in the campaign file: this is the new one" in said
+            second.screenshot(path=str(artifacts / "fight-replaced-fresh-page.png"))
+        finally:
+            second.close()
     finally:
         page.close()

@@ -96,3 +96,20 @@ def test_the_page_asking_for_the_states_gets_the_lean_ones(
     assert "gmkit demo campaign" in title["state"]["value"]
     shortcuts = states[dashboard.shortcuts.model_id]["state"]
     assert "_esm" in shortcuts  # anywidget's code travels
+
+
+def test_a_left_over_widget_holding_a_closed_one_does_not_spoil_the_page_s_answer(
+    dashboard: Dashboard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fight switched in a kernel no page had yet (Voila's preheated one) left widgets that
+    hold closed ones; the answer to a page's ``request_states`` failed on them, the page asked
+    each widget apart past the rate limit, and stayed on "Loading widget..." (issue 27)."""
+    left_over = widgets.HTML("old")
+    left_over.layout.close()  # its layout closed, as a closed panel's shared looks are
+    live = tree(dashboard)
+    monkeypatch.setattr(widgets.Widget, "_control_comm", FakeComm())
+    monkeypatch.setattr(lean_module, "_instances", {**live, left_over.model_id: left_over})
+    widgets.Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
+    ((data, _buffers),) = widgets.Widget._control_comm.sent  # type: ignore[union-attr]
+    assert set(data["states"]) == set(live)  # every widget of the page; the left-over not
+    left_over.close()
