@@ -119,16 +119,39 @@ def start_process(
     return process, log
 
 
+def port_taken_meanwhile(process: subprocess.Popen[str], log: Path) -> bool:
+    """Whether the server ended because its free port was taken before it listened (another
+    process's outgoing connection took the port between ``free_port`` and the bind)."""
+    return process.poll() is not None and "is in use; choose another with --port" in (
+        log.read_text(errors="replace")
+    )
+
+
+def serving(
+    args: list[str], tmp: Path, env: dict[str, str] | None, timeout: float
+) -> tuple[subprocess.Popen[str], Path, str]:
+    """``gmkit ARGS --port FREE --no-browser`` once it prints its URL; started again on
+    another free port (three times at most) when the port was taken meanwhile."""
+    for _attempt in range(3):
+        port = free_port()
+        command = [*gmkit_command(), *args, "--port", str(port), "--no-browser"]
+        process, log = start_process(command, tmp, port, env)
+        deadline = time.monotonic() + timeout
+        while not SERVING.search(log.read_text(errors="replace")):
+            if process.poll() is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        if not port_taken_meanwhile(process, log):
+            return process, log, printed_url(process, log, timeout)
+    pytest.fail(f"no free port held three times:\n{log.read_text()}")
+
+
 def start_server(
     args: list[str], tmp: Path, timeout: float = 120, env: dict[str, str] | None = None
 ) -> tuple[Server, str]:
     """``gmkit ARGS --port FREE --no-browser``; returns once the page answers (at the URL it
     printed: the table's token, the players' view's path)."""
-    port = free_port()
-    process, log = start_process(
-        [*gmkit_command(), *args, "--port", str(port), "--no-browser"], tmp, port, env
-    )
-    url = printed_url(process, log, timeout)
+    process, log, url = serving(args, tmp, env, timeout)
     _wait_for_pool(process, log, timeout)
     page = wait_for_page(url, process, log, timeout)
     return Server(url, process, log), page
@@ -281,7 +304,13 @@ def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights
             command = [*gmkit_command(), *args, "--port", str(port), "--no-browser"]
             process, log = start_process(command, tmp, port, env)
             started.append(Server("", process, log))
-        for server in started:
+        for server, (args, env) in zip(started, launches, strict=True):
+            deadline = time.monotonic() + 180
+            while not SERVING.search(server.output()) and server.process.poll() is None:
+                assert time.monotonic() < deadline, server.output()
+                time.sleep(0.2)
+            if port_taken_meanwhile(server.process, server.log):  # started again, elsewhere
+                server.process, server.log, _ = serving(args, tmp, env, 180)
             server.url = printed_url(server.process, server.log, 180)
             _wait_for_pool(server.process, server.log, 180)
             wait_for_page(server.url, server.process, server.log, 180)
