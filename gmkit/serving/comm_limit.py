@@ -26,7 +26,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from gmkit.rate import TokenBucket
 
@@ -128,14 +128,22 @@ class CommLimiter:
             log.warning("gmkit: %d widget messages over the rate limit dropped", self.dropped)
 
 
+Limiter = TypeVar("Limiter", "CommLimiter", "OpenLimiter")
+
+
+def _wrap(kernel: Any, message: str, kind: type[Limiter], bucket: TokenBucket) -> Limiter:
+    """Put ``kernel``'s ``message`` handler behind a ``kind`` limiter (once)."""
+    current = kernel.shell_handlers[message]
+    if isinstance(current, kind):
+        return current
+    limiter = kind(current, bucket)
+    kernel.shell_handlers[message] = limiter
+    return limiter
+
+
 def install(kernel: Any, rate: float, burst: float) -> CommLimiter:
     """Wrap ``kernel``'s ``comm_msg`` handler (once); returns the limiter."""
-    current = kernel.shell_handlers["comm_msg"]
-    if isinstance(current, CommLimiter):
-        return current
-    limiter = CommLimiter(current, TokenBucket(rate, burst))
-    kernel.shell_handlers["comm_msg"] = limiter
-    return limiter
+    return _wrap(kernel, "comm_msg", CommLimiter, TokenBucket(rate, burst))
 
 
 class OpenLimiter:
@@ -157,12 +165,7 @@ class OpenLimiter:
 
 def install_open_limit(kernel: Any) -> OpenLimiter:
     """Wrap ``kernel``'s ``comm_open`` handler (once)."""
-    current = kernel.shell_handlers["comm_open"]
-    if isinstance(current, OpenLimiter):
-        return current
-    limiter = OpenLimiter(current, TokenBucket(OPEN_RATE, OPEN_BURST))
-    kernel.shell_handlers["comm_open"] = limiter
-    return limiter
+    return _wrap(kernel, "comm_open", OpenLimiter, TokenBucket(OPEN_RATE, OPEN_BURST))
 
 
 def cap_memory() -> int | None:
