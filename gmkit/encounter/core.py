@@ -470,7 +470,7 @@ def as_json(event: dict[str, Any]) -> dict[str, Any]:
         raise RulesError(
             Message("commands.not_serialisable", kind=str(kind), error=str(error))
         ) from None
-    problem = bad_text_in(event)  # a lone surrogate or a control character in some text
+    problem = bad_text_in(event, text)  # a lone surrogate or a control character in a text
     if problem is not None:
         kind = str(event.get("kind", "event"))[:40]
         raise RulesError(Message("commands.bad_text", kind=kind, problem=problem))

@@ -138,7 +138,7 @@ def touched(
     found = {ident for ident in names if ident in exact}
     left = {ident: [n for n in known if n.strip()] for ident, known in names.items()}
     if any(left[ident] for ident in left if ident not in found):
-        text = "\n".join(normal(item) for item in exact)
+        text = normal("\x00".join(exact))  # NUL between: no name runs from one text on
         for ident, known in left.items():
             if ident not in found and any(_word(name).search(text) for name in known):
                 found.add(ident)
