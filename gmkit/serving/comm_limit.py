@@ -26,7 +26,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from gmkit.rate import TokenBucket
 
@@ -51,16 +51,54 @@ def limit_from_environment() -> tuple[float, float]:
     return float(rate), float(burst or rate)
 
 
+Item = TypeVar("Item")
+
+
+class Kept(Generic[Item]):
+    """The messages a budget keeps for later, in the order they go: a widget's state updates
+    merged into one per widget up to the next click (a click sees the values typed before
+    it), the clicks in their turn, at most :data:`QUEUED` of them waiting. Shared by the
+    kernel's limit and the server's (gmkit.serving.websocket)."""
+
+    def __init__(self) -> None:
+        # ("update", comm id, clicks before it) or ("click", "", its number), in order
+        self.items: dict[tuple[str, str, int], Item] = {}
+        self.clicks = 0  # clicks kept so far (each a new turn for the updates after it)
+        self.waiting = 0  # clicks kept now
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def update(self, comm_id: str, merged: Callable[[Item | None], Item]) -> None:
+        """Keep a state update of ``comm_id``: ``merged`` of the one kept since the last
+        click (None: none), last in the order."""
+        key = ("update", comm_id, self.clicks)
+        self.items[key] = merged(self.items.pop(key, None))
+
+    def click(self, item: Item) -> bool:
+        """Keep a click in its turn; False (not kept) when :data:`QUEUED` wait already."""
+        if self.waiting >= QUEUED:
+            return False
+        self.clicks += 1
+        self.waiting += 1
+        self.items[("click", "", self.clicks)] = item
+        return True
+
+    def pop(self) -> Item:
+        """The first message kept, taken out."""
+        key = next(iter(self.items))
+        if key[0] == "click":
+            self.waiting -= 1
+        return self.items.pop(key)
+
+
 class CommLimiter:
     """The ``comm_msg`` handler behind a token bucket (see the module's text)."""
 
     def __init__(self, handler: Handler, bucket: TokenBucket) -> None:
         self.handler, self.bucket = handler, bucket
         self.dropped = 0
-        # in order: ("update", comm id, clicks before it), ("click", "", its number)
-        self.deferred: dict[tuple[str, str, int], tuple[Any, Any, dict[str, Any]]] = {}
-        self.clicks = 0  # clicks kept so far (each a new turn for the updates after it)
-        self.waiting = 0  # clicks kept now
+        self.deferred: Kept[tuple[Any, Any, dict[str, Any]]] = Kept()
         self._told = 0.0
         self._flushing = False
         self._tasks: set[asyncio.Future[Any]] = set()  # a coroutine handler's runs, kept
@@ -82,18 +120,19 @@ class CommLimiter:
         content = msg.get("content") or {}
         data = content.get("data") or {}
         if data.get("method") != "update" or not isinstance(data.get("state"), dict):
-            if self.waiting >= QUEUED:
-                return False
-            self.clicks += 1
-            self.waiting += 1
-            self.deferred[("click", "", self.clicks)] = (stream, ident, msg)
-            return True
-        key = ("update", str(content.get("comm_id")), self.clicks)
-        kept = self.deferred.pop(key, None)
-        if kept is not None and not msg.get("buffers") and not kept[2].get("buffers"):
+            return self.deferred.click((stream, ident, msg))
+
+        def merged(kept: tuple[Any, Any, dict[str, Any]] | None) -> tuple[Any, Any, Any]:
+            if kept is None or msg.get("buffers") or kept[2].get("buffers"):
+                return (stream, ident, msg)
             state = {**kept[2]["content"]["data"]["state"], **data["state"]}
-            msg = {**msg, "content": {**content, "data": {**data, "state": state}}}
-        self.deferred[key] = (stream, ident, msg)  # the latest last: applied in order
+            return (
+                stream,
+                ident,
+                {**msg, "content": {**content, "data": {**data, "state": state}}},
+            )
+
+        self.deferred.update(str(content.get("comm_id")), merged)
         return True
 
     def _schedule(self) -> None:
@@ -111,10 +150,7 @@ class CommLimiter:
 
     def _flush(self) -> None:
         while self.deferred and self.bucket.take():
-            key = next(iter(self.deferred))
-            if key[0] == "click":
-                self.waiting -= 1
-            result = self.handler(*self.deferred.pop(key))
+            result = self.handler(*self.deferred.pop())
             if inspect.isawaitable(result):
                 task = asyncio.ensure_future(result)
                 self._tasks.add(task)

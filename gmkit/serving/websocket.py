@@ -26,7 +26,7 @@ from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebso
 from tornado.ioloop import IOLoop
 from traitlets import Float, Integer
 
-from gmkit.serving.comm_limit import QUEUED, TokenBucket
+from gmkit.serving.comm_limit import Kept, TokenBucket
 
 V1 = "v1.kernel.websocket.jupyter.org"
 
@@ -37,10 +37,7 @@ class KernelBudget:
     def __init__(self, rate: float, burst: float, other_rate: float, other_burst: float) -> None:
         self.bucket = TokenBucket(rate, burst)
         self.others = TokenBucket(other_rate, other_burst)  # comm opens, info requests...
-        # in order: ("update", comm id, clicks before it), ("click", "", its number)
-        self.kept: dict[tuple[str, str, int], tuple[LimitedConnection, Any]] = {}
-        self.clicks = 0  # clicks kept so far
-        self.waiting = 0  # clicks kept now
+        self.kept: Kept[tuple[LimitedConnection, Any]] = Kept()
         self.dropped = 0
         self.scheduled = False
 
@@ -84,14 +81,8 @@ class LimitedConnection(ZMQChannelsWebsocketConnection):
             super().handle_incoming_message(incoming_msg)
             return
         if comm_id is not None:  # a state update: the latest one per widget goes later
-            key = ("update", comm_id, budget.clicks)
-            budget.kept.pop(key, None)
-            budget.kept[key] = (self, incoming_msg)
-        elif budget.waiting < QUEUED:  # a click: in its turn, after the updates before it
-            budget.clicks += 1
-            budget.waiting += 1
-            budget.kept[("click", "", budget.clicks)] = (self, incoming_msg)
-        else:
+            budget.kept.update(comm_id, lambda _earlier: (self, incoming_msg))
+        elif not budget.kept.click((self, incoming_msg)):  # a click: in its turn
             self._drop(budget, "a click over the rate limit")
         self._schedule(budget)
 
@@ -107,10 +98,7 @@ class LimitedConnection(ZMQChannelsWebsocketConnection):
 
     def _send_kept(self, budget: KernelBudget) -> None:
         while budget.kept and budget.bucket.take():
-            key = next(iter(budget.kept))
-            if key[0] == "click":
-                budget.waiting -= 1
-            connection, message = budget.kept.pop(key)
+            connection, message = budget.kept.pop()
             if connection.channels:  # its page still connected
                 ZMQChannelsWebsocketConnection.handle_incoming_message(connection, message)
 
