@@ -6,14 +6,11 @@ live. The players' page follows the fight now of its name, or says it is over.""
 from __future__ import annotations
 
 import html
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from gmkit import prep
-from gmkit.campaign import demo_campaign_file
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
 from gmkit.widgets.dashboard import Dashboard
@@ -25,23 +22,12 @@ CHAPEL = "The Chapel of the Pale Throne"
 INITIATIVE = "9 10 6 7 1 5 4 8"
 
 
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
-
-
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
+pytestmark = pytest.mark.usefixtures("english")
 
 
 @pytest.fixture
-def path(demo_file: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "campaign.gmk"
-    shutil.copyfile(demo_file, copy)
-    return copy
+def path(demo_copy: Path) -> Path:
+    return demo_copy
 
 
 def prepare_again(path: Path) -> int:
