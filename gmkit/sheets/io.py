@@ -231,8 +231,7 @@ def _at_most_names(frame: pd.DataFrame, source: str) -> None:
                 containers[game] = _container_columns(game, frame.columns)
             if str(column) not in containers[game]:
                 continue
-            separator = ";" if ";" in value else ","
-            count = value.count(separator) + 1
+            count = value.count(_separator(value)) + 1
             if count > MAX_NAMES_IN_A_CELL:
                 label = f"{source} (row {index + 1})"
                 problem = Message("files.too_many_names", count=count, limit=MAX_NAMES_IN_A_CELL)
@@ -378,12 +377,16 @@ def _unflatten(cells: dict[str, Any], cls: type[BaseModel], label: str) -> dict[
     return nested
 
 
+def _separator(names: str) -> str:
+    """What names typed in a cell are split at: ``;``, else ``,``."""
+    return ";" if ";" in names else ","
+
+
 def _cell_list(text: str, column: str, label: str) -> Any:
     """A list cell: JSON text (as written by :func:`roster_to_frame`), or names typed by hand,
     split at ``;`` (else at ``,``): ``Lasgun; Knife``. Names stand for catalog entries."""
     if not text.lstrip().startswith(("[", "{")):
-        separator = ";" if ";" in text else ","
-        return [part.strip() for part in text.split(separator) if part.strip()]
+        return [part.strip() for part in text.split(_separator(text)) if part.strip()]
     try:
         return load_json(text, column)
     except FileRefused as error:
