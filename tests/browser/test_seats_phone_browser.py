@@ -376,6 +376,12 @@ def test_two_phones_aim_then_attack_a_stale_request_a_dodge_and_the_gm_deciding(
             lambda: text_of(eli_s, ".gmkit-seat-react"),
             lambda t: "Cultist Ban impacta a Sergeant Varro Tull (impactos: 1)" in t,
         )
+        until(
+            eli_s,
+            "the answers' buttons, in Spanish",
+            lambda: text_of(eli_s, ".gmkit-seat-react button"),
+            lambda t: "Encajarlo" in t,
+        )
         spanish = text_of(eli_s, ".gmkit-seat-react button")
         assert "Esquiva" in spanish, spanish
         assert "Encajarlo" in spanish, spanish
