@@ -30,7 +30,8 @@ from gmkit.errors import LeftoverDice, NeedDice, NeedDie, RulesError
 from gmkit.messages import Message
 from gmkit.systems import system
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
-from gmkit.systems.dice_plan import DicePlan, plan_dice
+from gmkit.systems.dice_plan import DicePlan
+from gmkit.systems.dice_probe import plan_dice
 
 
 class CombatCommands(UnitCommands, ActionCommands):

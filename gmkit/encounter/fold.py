@@ -9,10 +9,11 @@ only sets those values.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, get_args
 
 from gmkit.encounter.effects import apply_effects, apply_recorded, shown
+from gmkit.encounter.handlers import HANDLERS, Event, handles
 from gmkit.encounter.rounds import advance, begin_side_turn, begin_turn, previous_turn, side_turn
 from gmkit.encounter.settings import setting_value
 from gmkit.encounter.state import Combatant, Condition, EncounterState, Tick, Trigger, evolve
@@ -23,18 +24,8 @@ from gmkit.sheets import load_sheet
 from gmkit.systems.acting import Due
 from gmkit.systems.turns import turn_structure
 
-Event = Mapping[str, Any]
-Handler = Callable[[EncounterState, Event], EncounterState]
-_HANDLERS: dict[str, Handler] = {}
+_HANDLERS = HANDLERS  # every kind's fold (the units' too: gmkit.encounter.units, imported below)
 TICKS: tuple[str, ...] = get_args(Tick)
-
-
-def handles(kind: str) -> Callable[[Handler], Handler]:
-    def register(function: Handler) -> Handler:
-        _HANDLERS[kind] = function
-        return function
-
-    return register
 
 
 TURN_CHANGES = ("started", "turn", "delayed")

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from gmkit.encounter.fold import Event, handles
+from gmkit.encounter.handlers import Event, handles
 from gmkit.encounter.state import EncounterState, Unit, evolve
 from gmkit.encounter.table import keys, measured, role, sheet_unit, table_troop_types
 from gmkit.errors import RulesError

@@ -8,7 +8,7 @@ dropped (the others stay). Values typed beyond what the attack needs are kept in
 ``unused``. The dice of a shown result are replayed exactly when it is applied
 (:meth:`DiceState.replay`).
 
-The dice plan (:meth:`DiceState.plan`, :func:`gmkit.systems.dice_plan.plan_dice`): the dice an
+The dice plan (:meth:`DiceState.plan`, :func:`gmkit.systems.dice_probe.plan_dice`): the dice an
 attack is certain to need now, after those typed so far, and what may follow and why, worked
 out by probing the pure rules (no game's rule here). :meth:`DiceState.take` resolves with a
 whole list of typed values (a box per die).
@@ -26,7 +26,8 @@ from gmkit.errors import DiceValueError, GmkitError, NeedDie
 from gmkit.games import game as find_game
 from gmkit.messages import Message, Text
 from gmkit.systems.base import AttackRequest, AttackResult
-from gmkit.systems.dice_plan import DicePlan, PlannedDie, plan_dice
+from gmkit.systems.dice_plan import DicePlan, PlannedDie
+from gmkit.systems.dice_probe import plan_dice
 from gmkit.systems.reaction_dice import answered
 
 DICE_MODES = ("seeded", "physical")

@@ -18,7 +18,7 @@ message never refuses: an id a later gmkit dropped still shows (its English defa
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Union
 
 from gmkit.messages.catalog import catalogs, fields_of
@@ -32,6 +32,11 @@ VERBATIM = "common.verbatim"
 NAMED = "common.named"
 """The id of a message that shows a data entry's ``name`` (its English) in the reader's
 language, as the data files give it (:mod:`gmkit.messages.names`)."""
+
+
+RENDERER: list[Callable[[Message], str]] = []
+"""What makes a message's English words (``str(message)``): :mod:`gmkit.messages.render` gives
+its renderer here when it is imported (the package imports it first), since it reads messages."""
 
 
 class MessageError(ValueError):
@@ -182,9 +187,7 @@ class Message:
         return f"Message({self.id!r}{', ' if shown else ''}{shown})"
 
     def __str__(self) -> str:
-        from gmkit.messages.render import render  # the renderer reads the catalogs too
-
-        return render(self, "en")
+        return RENDERER[0](self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Message._trusted, (self.id, self.params, self.default))

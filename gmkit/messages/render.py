@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gmkit.messages.catalog import LANGUAGES, SOURCE_LANGUAGE, catalogs
-from gmkit.messages.message import NAMED, Message, Param, Text
+from gmkit.messages.message import NAMED, RENDERER, Message, Param, Text
 from gmkit.messages.names import LOOKUPS, NAME_PARAMETERS
 from gmkit.messages.names import shown as shown_name
 
@@ -162,5 +162,7 @@ def _render(text: Message, language: str) -> str:
         except (KeyError, IndexError, ValueError, TypeError):
             return f"{english} ({_plain(text.params, language)})"
 
+
+RENDERER[:] = [render]  # a message's str() is its English (the message module cannot import us)
 
 __all__ = ["render", "template"]

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text, as_message, from_json
+from gmkit.seats.seat_error import SeatError
 
 if TYPE_CHECKING:
     from gmkit.seats.seats_file import SeatsFile
@@ -161,8 +162,6 @@ class QuestionBook:
     def reply(self, key: str, ident: int, payload: Any) -> Reply:
         """The phone of seat ``key`` answers question ``ident`` (checked: the seat's own, still
         open and in time; the reply read strictly; the seat's rate)."""
-        from gmkit.seats.seats_file import SeatError  # the seats file imports this module
-
         if self._seats.seat(key) is None:
             raise SeatError(Message("seats.closed"))
         found = self._read("WHERE id = ? AND seat = ?", (ident, key))

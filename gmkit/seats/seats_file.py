@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from gmkit.errors import GmkitError
 from gmkit.messages import Message
 from gmkit.rate import TokenBucket
 from gmkit.seats.questions import ASK_SECONDS, QuestionBook
 from gmkit.seats.questions import SCHEMA as QUESTIONS_SCHEMA
+from gmkit.seats.seat_error import SeatError
 
 PER_MINUTE = 30
 """Requests a seat may send a minute (an attack, its Aim, a reaction: a turn is a few)."""
@@ -72,10 +72,6 @@ Status = Literal["pending", "accepting", "accepted", "refused", "stale", "taken"
 STATUSES: tuple[Status, ...] = ("pending", "accepting", "accepted", "refused", "stale", "taken")
 """A request's state: ``accepting`` while the one who claimed it carries it out
 (:meth:`SeatsFile.claim`); ``taken``: the GM took it into their own panel (Edit)."""
-
-
-class SeatError(GmkitError):
-    """A seat or a request refused (a revoked key, a flood, a payload too large), in words."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
-"""The dice an attack needs, known before they are rolled: :func:`plan_dice` and its
-:class:`DicePlan`, worked out by probing the pure rules (no game's rule here).
+"""The dice an attack needs, known before they are rolled: :class:`DicePlan` (made by
+:func:`gmkit.systems.dice_probe.plan_dice`, probing the pure rules: no game's rule here).
 
 The rules ask for dice one at a time (:class:`~gmkit.errors.NeedDie`), so a table typing its
 dice, or a GM calling :meth:`Encounter.try_attack` with ``EnteredDice``, learned them one die
@@ -236,12 +236,4 @@ def roll_key(die: PlannedDie) -> Hashable:
     return (die.sides, die.roll)
 
 
-def plan_dice(game: str, request: Any, known: Sequence[int] = ()) -> DicePlan:
-    """The :class:`DicePlan` of ``request`` in ``game``, the values ``known`` rolled first
-    (:func:`gmkit.systems.dice_probe.plan_dice`)."""
-    from gmkit.systems.dice_probe import plan_dice as probe
-
-    return probe(game, request, known)
-
-
-__all__ = ["Condition", "DicePlan", "FollowUp", "PlannedDie", "kind_of", "plan_dice", "roll_key"]
+__all__ = ["Condition", "DicePlan", "FollowUp", "PlannedDie", "kind_of", "roll_key"]

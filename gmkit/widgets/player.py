@@ -30,16 +30,15 @@ from traitlets import Bool, Int, Unicode
 from gmkit.encounter import Encounter, player_view
 from gmkit.encounter.narration import event_text
 from gmkit.encounter.state import EncounterState
-from gmkit.encounter.terms import band_name
 from gmkit.encounter.views import newest_public, told_to_players, wounds_rule
-from gmkit.messages import Message, render
+from gmkit.messages import Message
 from gmkit.seats import Seat, SeatsFile
 from gmkit.store import CampaignStore, EncounterGone, StoreError
 from gmkit.widgets.comm_guard import guard_widgets, quiet_comm_logs
 from gmkit.widgets.i18n import LANGUAGE, LANGUAGE_NAMES, t, words
 from gmkit.widgets.player_notebook import export_player_notebook
-from gmkit.widgets.player_sheet import sheet_details
 from gmkit.widgets.player_style import PLAYER_STYLE
+from gmkit.widgets.player_table import player_html
 from gmkit.widgets.seat_controls import SeatControls
 from gmkit.widgets.style import STYLE, THEME_CLASS
 
@@ -129,83 +128,6 @@ def public_log(
         if text:
             lines.append(text)
     return lines
-
-
-def _wounds_cell(wounds: str | None, language: str) -> str:
-    if wounds is None:  # the GM keeps enemy wounds hidden
-        return "–"
-    down = wounds.startswith("0/") or wounds == render(band_name("down"), language)
-    css = " class='gmkit-down'" if down else ""
-    return f"<span{css}>{html.escape(wounds)}</span>"
-
-
-def player_html(view: Mapping[str, Any], language: str | None = None) -> tuple[str, str]:
-    """The header (the round, whose turn) and the combatants table, as HTML, from a projection
-    alone (made in ``language``: default, the current one). A hidden combatant's turn is
-    "An enemy acts". Each cell carries its column's label (a phone shows it on a card)."""
-    language = language or LANGUAGE.value
-    round_text = str(view["round"]) if view["round"] else "–"
-
-    def part(label: str, value: str, css: str = "gmkit-now") -> str:
-        return f"<span class='gmkit-player-part'>{label} <span class='{css}'>{value}</span></span>"
-
-    parts = [part(html.escape(t("round", language)), round_text)]
-    if view.get("current"):
-        name = html.escape(str(view["current"]))
-        parts.append(part(f"{html.escape(t('turn', language))}:", name))
-    elif view.get("hidden_turn"):
-        acts = html.escape(t("enemy_acts", language))
-        parts.append(
-            part(f"{html.escape(t('turn', language))}:", acts, "gmkit-now gmkit-enemy-acts")
-        )
-    elif view.get("current_side"):
-        side = html.escape(str(view["current_side"]))
-        parts.append(part(f"{html.escape(t('side', language))}:", side))
-    separator = "<span class='gmkit-player-sep'> · </span>"  # hidden on a phone: one a line
-    header = f"<h2 class='gmkit-player-header'>{separator.join(parts)}</h2>"
-    order = {name: n for n, name in enumerate(view.get("order", []))}
-    combatants = sorted(
-        view["combatants"], key=lambda c: (order.get(c["name"], len(order)), c["side"])
-    )
-    labels = {key: html.escape(t(key, language)) for key in ("character", "side", "wounds")}
-    labels["conditions"] = html.escape(t("conditions", language))
-    rows = []
-    for entry in combatants:
-        css = []
-        if view.get("current") == entry["name"] or (
-            not view.get("current")
-            and not view.get("hidden_turn")
-            and view.get("current_side") == entry["side"]
-        ):
-            css.append("gmkit-current")
-        friend = len(entry.get("sheet", {})) > 1
-        if friend:
-            css.append("gmkit-friend")
-        acted = entry["name"] in view.get("acted", ())
-        if acted:
-            css.append("gmkit-acted")
-        conditions = ", ".join(c[:1].upper() + c[1:] for c in entry.get("conditions", ())) or "–"
-        details = sheet_details(entry["sheet"], language) if friend else ""
-        mark = "<span class='gmkit-acted-mark'>✓</span>" if acted else ""  # beside the name
-        cells = [
-            ("gmkit-pc-name", "character", html.escape(entry["name"]) + mark + details),
-            ("gmkit-pc-side", "side", html.escape(entry["side"])),
-            ("gmkit-pc-wounds", "wounds", _wounds_cell(entry.get("wounds"), language)),
-            ("gmkit-pc-conditions", "conditions", html.escape(conditions)),
-        ]
-        tds = "".join(
-            f"<td class='{cell}' data-label='{labels[key]}'>{value}</td>"
-            for cell, key, value in cells
-        )
-        rows.append(f"<tr class='{' '.join(css)}'>{tds}</tr>")
-    heads = "".join(
-        f"<th>{labels[key]}</th>" for key in ("character", "side", "wounds", "conditions")
-    )
-    table = (
-        f"<table class='gmkit-player-table'><tr class='gmkit-player-heads'>{heads}</tr>"
-        f"{''.join(rows)}</table>"
-    )
-    return header, table
 
 
 class PlayerView(widgets.VBox):

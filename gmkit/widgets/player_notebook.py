@@ -34,6 +34,7 @@ from gmkit.encounter.views import newest_public, told_to_players, wounds_rule
 from gmkit.messages import Message
 from gmkit.store import CampaignStore, StoreError
 from gmkit.widgets.i18n import LANGUAGE_NAMES, t
+from gmkit.widgets.player_table import player_html
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode
@@ -124,8 +125,6 @@ def player_notebook(
 ) -> NotebookNode:
     """The players' notebook of ``fight`` (see the module docstring), in ``language``."""
     import nbformat  # here: it takes seconds to import, and the player view never needs it
-
-    from gmkit.widgets.player import player_html  # here: gmkit.widgets.player imports us
 
     if language not in LANGUAGE_NAMES:
         known = tuple(LANGUAGE_NAMES)

@@ -42,11 +42,11 @@ from gmkit.systems.imperial.actions import (
     Action,
     action,
     actions,
-    effect_notes,
     refuse,
     turn_actions,
 )
 from gmkit.systems.imperial.conditions import bearer_modifiers, conditions, lose, split_names
+from gmkit.systems.imperial.effect_notes import effect_notes
 from gmkit.systems.imperial.kinds import book
 from gmkit.systems.imperial.resolve import gained
 from gmkit.systems.imperial.resolve_fire import clear_jam

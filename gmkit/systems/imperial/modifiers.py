@@ -65,7 +65,7 @@ from gmkit.systems.imperial import actions as catalog
 from gmkit.systems.imperial import circumstances as circ
 from gmkit.systems.imperial import conditions as cond
 from gmkit.systems.imperial import hordes, melee, sizes
-from gmkit.systems.imperial.actions import check_game, effect_notes, jam_from, refuse
+from gmkit.systems.imperial.actions import check_game, jam_from, refuse
 from gmkit.systems.imperial.actions_request import (
     Attack,
     attack_flags,
@@ -73,6 +73,7 @@ from gmkit.systems.imperial.actions_request import (
     read_attack,
 )
 from gmkit.systems.imperial.circumstances_handling import handling
+from gmkit.systems.imperial.effect_notes import effect_notes
 from gmkit.systems.imperial.kinds import book as condition_book
 from gmkit.systems.imperial.options import unaware_auto_hit
 from gmkit.systems.imperial.setup import AttackSetup

@@ -86,7 +86,6 @@ from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
 from gmkit.systems.conditions import ConditionBook
 from gmkit.systems.wfrp2.acting import attack_effects, refuse_unable
-from gmkit.systems.wfrp2.carried import sheet_circumstances
 from gmkit.systems.wfrp2.catalogs import (
     Action,
     Circumstance,
@@ -94,6 +93,7 @@ from gmkit.systems.wfrp2.catalogs import (
     actions,
     circumstances,
     qualities,
+    sheet_circumstances,
     turn_problems,
 )
 from gmkit.systems.wfrp2.conditions import book as condition_book

@@ -37,20 +37,8 @@ def holds_other_hand_weapon(sheet: WFRP2Character) -> bool:
 SHEET_READINGS: dict[str, Callable[[WFRP2Character], bool]] = {
     "other_hand_weapon": holds_other_hand_weapon,
 }
-"""What a circumstance's ``sheet`` field may name, and how the target's sheet is read."""
+"""What a circumstance's ``sheet`` field may name, and how the target's sheet is read
+(:func:`gmkit.systems.wfrp2.catalogs.sheet_circumstances` reads them)."""
 
 
-def sheet_circumstances(target: object) -> dict[str, bool]:
-    """The circumstances ``target``'s sheet sets (``circumstances.yaml`` ``sheet``): id -> True."""
-    from gmkit.systems.wfrp2.catalogs import circumstances
-
-    if not isinstance(target, WFRP2Character):
-        return {}
-    return {
-        item.id: True
-        for item in circumstances().values()
-        if item.sheet is not None and SHEET_READINGS[item.sheet](target)
-    }
-
-
-__all__ = ["SHEET_READINGS", "TWO_HANDED_GROUPS", "holds_other_hand_weapon", "sheet_circumstances"]
+__all__ = ["SHEET_READINGS", "TWO_HANDED_GROUPS", "holds_other_hand_weapon"]

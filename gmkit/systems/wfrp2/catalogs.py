@@ -24,6 +24,7 @@ from typing import Any, Literal, TypeVar, cast
 
 from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message
+from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.tables import table
 from gmkit.systems.wfrp2.carried import SHEET_READINGS
 from gmkit.systems.wfrp2.terms import slug
@@ -317,3 +318,14 @@ def turn_problems(action_ids: Sequence[str]) -> tuple[Message, ...]:
     if len(half) > 2:
         problems.append(Message("wfrp2.turn.two_half", count=len(half)))
     return tuple(problems)
+
+
+def sheet_circumstances(target: object) -> dict[str, bool]:
+    """The circumstances ``target``'s sheet sets (``circumstances.yaml`` ``sheet``): id -> True."""
+    if not isinstance(target, WFRP2Character):
+        return {}
+    return {
+        item.id: True
+        for item in circumstances().values()
+        if item.sheet is not None and SHEET_READINGS[item.sheet](target)
+    }

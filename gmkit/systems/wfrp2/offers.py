@@ -20,8 +20,7 @@ from gmkit.systems.base import AttackRequest, Choice, Modifier
 from gmkit.systems.offers import UNARMED, Preview, first_preferred, reaction_choice
 from gmkit.systems.percentile import characteristic, modifiers_text
 from gmkit.systems.wfrp2 import catalogs
-from gmkit.systems.wfrp2.carried import sheet_circumstances
-from gmkit.systems.wfrp2.catalogs import Circumstance
+from gmkit.systems.wfrp2.catalogs import Circumstance, sheet_circumstances
 from gmkit.systems.wfrp2.setup import attack_setup, find_weapon, reactions_available
 from gmkit.systems.wfrp2.terms import action_type, rated, reaction_name
 
