@@ -18,19 +18,22 @@ preheated kernels is built on it) reclaims them:
   shows "the table is full").
 
 Connections are sampled (at each cull, each page asked for); a kernel's unconnected time
-counts from the first sample that found it unconnected out of the pool.
+counts from the first sample that found it unconnected out of the pool. The kernels are read
+through the manager's public API (``list_kernel_ids``, ``in``, ``get_kernel``); which of them
+wait in Voila's pool only Voila's private ``_pools`` says (``gmkit._platform``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from datetime import UTC, datetime
 from typing import Any
 
-from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Float, Integer, List, Unicode
 
+from gmkit._platform import preheated_kernel_ids
 from gmkit.serving.watchdog import fault
 
 COMM_LIMIT_EXTENSION = "gmkit.serving.comm_limit"
@@ -70,7 +73,8 @@ class BoundedKernelManager(AsyncMappingKernelManager):
 
     # jupyter_server counts connections only for kernels its own start_kernel registered, and
     # Voila's preheated kernels may never be: a connected page would then look unconnected and
-    # be culled. gmkit counts every connection itself.
+    # be culled. gmkit counts every connection itself (notify_connect is also the only place
+    # jupyter_server's own count grows, so gmkit's is never below it).
     def notify_connect(self, kernel_id: str) -> None:
         self._pages[kernel_id] = self._pages.get(kernel_id, 0) + 1
         super().notify_connect(kernel_id)
@@ -81,7 +85,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
 
     def connected_pages(self, kernel_id: str) -> int:
         """How many pages are connected to ``kernel_id`` now."""
-        return max(self._pages.get(kernel_id, 0), int(self._kernel_connections.get(kernel_id, 0)))
+        return self._pages.get(kernel_id, 0)
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
         """A kernel started, its start tried again (:data:`START_ATTEMPTS` in all) when it
@@ -123,18 +127,19 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         now = time.monotonic()
         pooled = self.pooled_kernel_ids()
         for taken in self._pooled_before - pooled:  # a page took it: its idle time starts now
-            kernel = self._kernels.get(taken)
-            if kernel is not None:
-                kernel.last_activity = utcnow()  # not the hours it waited in the pool
+            if taken in self:  # not the hours it waited in the pool
+                kernel: Any = self.get_kernel(taken)  # last_activity: jupyter_server's, set on it
+                kernel.last_activity = datetime.now(UTC)
         self._pooled_before = pooled
-        for kernel_id in list(self._kernels):
+        running = self.list_kernel_ids()
+        for kernel_id in running:
             if kernel_id in pooled or self.connected_pages(kernel_id) > 0:
                 self._unconnected_since.pop(kernel_id, None)
             else:
                 self._unconnected_since.setdefault(kernel_id, now)
-        for gone in set(self._unconnected_since) - set(self._kernels):
+        for gone in set(self._unconnected_since) - set(running):
             del self._unconnected_since[gone]
-        for gone in set(self._pages) - set(self._kernels):
+        for gone in set(self._pages) - set(running):
             del self._pages[gone]
 
     def unconnected_for(self, kernel_id: str) -> float | None:
@@ -144,21 +149,18 @@ class BoundedKernelManager(AsyncMappingKernelManager):
 
     def kernel_state(self, kernel_id: str) -> str:
         """The kernel's state: starting, busy (running the notebook for its page) or idle."""
-        return str(getattr(self._kernels.get(kernel_id), "execution_state", ""))
+        if kernel_id not in self:
+            return ""
+        return str(getattr(self.get_kernel(kernel_id), "execution_state", ""))
 
     def pooled_kernel_ids(self) -> set[str]:
         """The preheated kernels waiting for a page (Voila's pool), never culled or evicted."""
-        found: set[str] = set()
-        for pool in getattr(self, "_pools", {}).values():
-            for task in pool:
-                if task.done() and not task.cancelled() and task.exception() is None:
-                    found.add(str(task.result().get("kernel_id")))
-        return found
+        return preheated_kernel_ids(self)
 
     def serving_kernel_ids(self) -> list[str]:
         """The kernels that serve (or served) a page: every kernel but the pool's."""
         pooled = self.pooled_kernel_ids()
-        return [kernel_id for kernel_id in self._kernels if kernel_id not in pooled]
+        return [kernel_id for kernel_id in self.list_kernel_ids() if kernel_id not in pooled]
 
     # --- culling ----------------------------------------------------------------------------
 

@@ -10,17 +10,20 @@ its traceback on the kernel's stderr, which the kernel sends to the page too.
 :func:`guard_widgets` makes each widget of a tree handle its messages itself: an exception is
 caught and logged as one line naming the widget's class and the exception's type (never a
 path, never the message's values). :func:`quiet_comm_logs` strips the tracebacks from the comm
-managers' own log records. :class:`~gmkit.widgets.player.PlayerView` calls both.
+managers' own log records. :class:`~gmkit.widgets.player.PlayerView` calls both. The handler
+without ipywidgets' traceback and the construction callback set before gmkit's are ipywidgets'
+private names, reached through ``gmkit._platform``.
 """
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import ipywidgets as widgets
+
+from gmkit._platform import construction_callback, raising_message_handler
 
 __all__ = ["COMM_LOGGERS", "LOG", "guard_widgets", "quiet_comm_logs", "widget_tree"]
 
@@ -54,7 +57,7 @@ def quiet_comm_logs() -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(found, NoTraceback) for found in logger.filters):
             logger.addFilter(NoTraceback())
-    before = widgets.Widget._widget_construction_callback
+    before = construction_callback()
     if getattr(before, "_gmkit_guard", False):
         return
 
@@ -68,20 +71,8 @@ def quiet_comm_logs() -> None:
     widgets.Widget.on_widget_constructed(constructed)
 
 
-def _unshown(widget: widgets.Widget) -> Handler:
-    """The widget's message handler without ipywidgets' ``_show_traceback`` around it (that
-    decorator keeps the handler in its closure as ``method``); the handler as it is if the
-    decorator is not there."""
-    handler = type(widget)._handle_msg
-    method = inspect.getclosurevars(handler).nonlocals.get("method")
-    if callable(method):
-        return lambda msg: method(widget, msg)
-    bound: Handler = widget._handle_msg
-    return bound
-
-
 def _guarded(widget: widgets.Widget) -> Handler:
-    handle = _unshown(widget)
+    handle = raising_message_handler(widget)  # not ipywidgets' showtraceback around it
     kind = type(widget).__name__
 
     def guarded(msg: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
+from ipywidgets import comm as widget_comm
 
 from gmkit.campaign import demo_campaign_file
 from gmkit.store import CampaignStore
@@ -72,20 +73,38 @@ def test_a_subclass_default_is_kept() -> None:
 
 
 class FakeComm:
+    """A page's control comm: what the kernel sends on it, and the handler it is given."""
+
     def __init__(self) -> None:
         self.sent: list[tuple[dict[str, Any], Any]] = []
+        self.handler: Any = None
+
+    def on_msg(self, handler: Any) -> None:
+        self.handler = handler
 
     def send(self, data: dict[str, Any], buffers: Any = None) -> None:
         self.sent.append((data, buffers))
 
 
+REQUEST_STATES = {"content": {"data": {"method": "request_states"}}}
+
+
+def open_control_comm(monkeypatch: pytest.MonkeyPatch) -> FakeComm:
+    """A page opening its control comm, as the kernel's comm manager hands it on: to the
+    target's handler gmkit registered (the dashboard installs it)."""
+    monkeypatch.setattr(widgets.Widget, "_control_comm", None)  # ipywidgets keeps the last one
+    comm = FakeComm()
+    target = widget_comm.get_comm_manager().targets[lean_module.CONTROL_TARGET]
+    target(comm, {"metadata": {"version": "1.0.0"}, "content": {"data": {}}})
+    return comm
+
+
 def test_the_page_asking_for_the_states_gets_the_lean_ones(
     dashboard: Dashboard, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    comm = FakeComm()
-    monkeypatch.setattr(widgets.Widget, "_control_comm", comm)
-    monkeypatch.setattr(lean_module, "_instances", tree(dashboard))  # this test's widgets
-    widgets.Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
+    monkeypatch.setattr(lean_module, "live_widgets", lambda: tree(dashboard))  # this test's
+    comm = open_control_comm(monkeypatch)
+    comm.handler(REQUEST_STATES)
     ((data, _buffers),) = comm.sent
     assert data["method"] == "update_states"
     states = data["states"]
@@ -98,6 +117,18 @@ def test_the_page_asking_for_the_states_gets_the_lean_ones(
     assert "_esm" in shortcuts  # anywidget's code travels
 
 
+def test_a_control_comm_of_another_protocol_major_is_refused(
+    dashboard: Dashboard, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ipywidgets still checks the page's control protocol before gmkit answers it."""
+    monkeypatch.setattr(widgets.Widget, "_control_comm", None)
+    target = widget_comm.get_comm_manager().targets[lean_module.CONTROL_TARGET]
+    comm = FakeComm()
+    with pytest.raises(ValueError, match="Incompatible widget control protocol"):
+        target(comm, {"metadata": {"version": "9.0.0"}, "content": {"data": {}}})
+    assert comm.handler is None
+
+
 def test_a_left_over_widget_holding_a_closed_one_does_not_spoil_the_page_s_answer(
     dashboard: Dashboard, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -107,9 +138,11 @@ def test_a_left_over_widget_holding_a_closed_one_does_not_spoil_the_page_s_answe
     left_over = widgets.HTML("old")
     left_over.layout.close()  # its layout closed, as a closed panel's shared looks are
     live = tree(dashboard)
-    monkeypatch.setattr(widgets.Widget, "_control_comm", FakeComm())
-    monkeypatch.setattr(lean_module, "_instances", {**live, left_over.model_id: left_over})
-    widgets.Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
-    ((data, _buffers),) = widgets.Widget._control_comm.sent  # type: ignore[union-attr]
+    monkeypatch.setattr(
+        lean_module, "live_widgets", lambda: {**live, left_over.model_id: left_over}
+    )
+    comm = open_control_comm(monkeypatch)
+    comm.handler(REQUEST_STATES)
+    ((data, _buffers),) = comm.sent
     assert set(data["states"]) == set(live)  # every widget of the page; the left-over not
     left_over.close()
