@@ -36,8 +36,9 @@ from goals import report
 from gmkit.demo import demo_campaign
 from gmkit.dice import parse
 from gmkit.odds import curve, odds
-from gmkit.odds.fast import clear_caches, fast_curve, fast_odds, largest_error
+from gmkit.odds.fast import fast_curve, fast_odds, largest_error
 from gmkit.odds.imperial import ImperialOdds
+from gmkit.odds.kept import clear_caches
 from gmkit.odds.percentile import ScriptedDice, location_table
 from gmkit.odds.wfrp2 import WFRPOdds
 from gmkit.systems.base import AttackRequest

@@ -14,7 +14,8 @@ from gmkit.errors import GmkitError, SheetError
 from gmkit.messages import Message
 from gmkit.messages.check import english_words
 from gmkit.sheets import game_ids, sheet_type
-from gmkit.systems.catalogs import catalog, data_file, expand_references
+from gmkit.systems.catalogs import catalog, data_file
+from gmkit.systems.references import expand_references
 from gmkit.systems.tables import table
 
 

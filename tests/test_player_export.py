@@ -16,8 +16,8 @@ from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter, event_text
 from gmkit.errors import GmkitError
+from gmkit.games import health
 from gmkit.store import CampaignStore, StoreError
-from gmkit.systems.health import health
 from gmkit.widgets.player import export_player_notebook
 from gmkit.widgets.player_notebook import lab_metadata
 

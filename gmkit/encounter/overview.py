@@ -21,8 +21,8 @@ import pandas as pd
 from gmkit.encounter.state import Combatant, EncounterState
 from gmkit.encounter.views import player_view
 from gmkit.errors import GmkitError
+from gmkit.games import health
 from gmkit.messages import Message, Text, render
-from gmkit.systems.health import health
 
 if TYPE_CHECKING:
     from gmkit.encounter import Encounter

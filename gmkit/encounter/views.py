@@ -18,8 +18,8 @@ from gmkit.encounter.situation import Situation, situation_of
 from gmkit.encounter.state import Combatant, Condition, EncounterState
 from gmkit.encounter.table import models_left
 from gmkit.encounter.terms import band_name, condition_name
+from gmkit.games import health
 from gmkit.messages import Message, from_json, render
-from gmkit.systems.health import health
 
 WoundsShown = Literal["exact", "band", "hidden"]
 

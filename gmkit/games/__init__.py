@@ -1,4 +1,6 @@
-"""The games gmkit plays, one registry entry each (see :mod:`gmkit.games.registry`).
+"""The games gmkit plays: a registry entry each, on top of the rules' world (see
+:mod:`gmkit.games.registry`). gmkit's five are packages of its own, found like any installed game
+through the entry-point group ``gmkit.games`` (:mod:`gmkit.plugins`).
 
 >>> from gmkit.games import game
 >>> game("necromunda").unit
@@ -6,25 +8,31 @@
 """
 
 from gmkit.games.registry import (
+    FastEngine,
     Game,
+    Health,
     OddsEngine,
     Simulation,
     Table,
     game,
     game_ids,
     games,
+    health,
     register,
     unregister,
 )
 
 __all__ = [
+    "FastEngine",
     "Game",
+    "Health",
     "OddsEngine",
     "Simulation",
     "Table",
     "game",
     "game_ids",
     "games",
+    "health",
     "register",
     "unregister",
 ]

@@ -1,15 +1,16 @@
-"""Warhammer Fantasy Battle 6th ed. (seed 003): its parts, one entry."""
+"""Warhammer Fantasy Battle 6th ed. (seed 003): its parts, one entry (the entry point ``wfb6``)."""
 
-from gmkit.encounter.table import wfb6_table, wfb6_troop_types
 from gmkit.games.registry import Game, OddsEngine, Simulation, Table
 from gmkit.messages import Message
+from gmkit.odds.pool_tables import pool_tables
 from gmkit.odds.wfb6 import wfb6_curve, wfb6_odds
 from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.simulate.pool import pool_tables
-from gmkit.systems.turns import WFB6
+from gmkit.systems.catalogs import DATA
 from gmkit.systems.wfb6 import SYSTEM
 from gmkit.systems.wfb6.offers import OFFERS
 from gmkit.systems.wfb6.options import WFB6Options
+from gmkit.systems.wfb6.pacing import WFB6
+from gmkit.systems.wfb6.table import alone, wfb6_table, wfb6_troop_types
 
 GAME = Game(
     id="wfb6",
@@ -21,6 +22,7 @@ GAME = Game(
     turns=WFB6,
     unit="cm",
     odds=OddsEngine(wfb6_odds, wfb6_curve),
-    simulation=Simulation(pool_tables, 20, (Message("simulate.note.wfb6"),)),
+    simulation=Simulation(pool_tables, 20, (Message("simulate.note.wfb6"),), floor=1, alone=alone),
     table=Table(wfb6_troop_types, wfb6_table),
+    data=DATA / "wfb6",
 )

@@ -1,15 +1,19 @@
-"""Warhammer Fantasy Roleplay 2nd ed. (seed 002): its parts, one entry."""
+"""Warhammer Fantasy Roleplay 2nd ed. (seed 002): its parts, one entry (the entry point
+``wfrp2``)."""
 
-from gmkit.games.registry import Game, OddsEngine, Simulation
+from gmkit.games.registry import FastEngine, Game, OddsEngine, Simulation
 from gmkit.messages import Message
+from gmkit.odds.pool_tables import pool_tables
 from gmkit.odds.wfrp2 import wfrp2_curve, wfrp2_odds
+from gmkit.odds.wfrp2_float import fast_wfrp2_curve, fast_wfrp2_odds
 from gmkit.sheets.wfrp2 import WFRP2Character
-from gmkit.simulate.pool import pool_tables
-from gmkit.systems.turns import WFRP2
+from gmkit.systems.catalogs import DATA
 from gmkit.systems.wfrp2 import SYSTEM
 from gmkit.systems.wfrp2.acting import TURN_RULES
+from gmkit.systems.wfrp2.health import wfrp2_health
 from gmkit.systems.wfrp2.offers import OFFERS
 from gmkit.systems.wfrp2.options import WFRP2Options
+from gmkit.systems.wfrp2.pacing import WFRP2
 
 GAME = Game(
     id="wfrp2",
@@ -21,6 +25,9 @@ GAME = Game(
     turns=WFRP2,
     unit="m",
     odds=OddsEngine(wfrp2_odds, wfrp2_curve),
-    simulation=Simulation(pool_tables, 10, (Message("simulate.note.wfrp2"),)),
+    fast=FastEngine(fast_wfrp2_odds, fast_wfrp2_curve),
+    simulation=Simulation(pool_tables, 10, (Message("simulate.note.wfrp2"),), reactions=True),
     acting=TURN_RULES,
+    health=wfrp2_health,
+    data=DATA / "wfrp2",
 )

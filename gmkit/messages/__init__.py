@@ -12,7 +12,7 @@
 'BS 43; aim +10'
 """
 
-from gmkit.messages.catalog import LANGUAGES, catalogs, problems
+from gmkit.messages.catalog import LANGUAGES, add_catalogs, catalogs, problems
 from gmkit.messages.message import (
     VERBATIM,
     Message,
@@ -31,6 +31,7 @@ __all__ = [
     "MessageError",
     "Param",
     "Text",
+    "add_catalogs",
     "as_message",
     "catalogs",
     "from_json",

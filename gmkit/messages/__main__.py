@@ -7,7 +7,9 @@
 
 ``add`` writes the entry into ``<domain>.pot`` (English) and ``es/LC_MESSAGES/<domain>.po``
 (Spanish), the domain being the id's first part; an existing id is replaced in both. The files
-stay plain gettext catalogs: any .po editor opens them.
+stay plain gettext catalogs: any .po editor opens them. ``add`` and ``add-many`` write gmkit's
+own catalogs; with ``--catalogs FOLDER`` a game's own folder (a game installed as a package
+ships its messages there: its ``Game.catalogs``).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from babel.messages.pofile import read_po, write_po
 from gmkit.messages.catalog import LOCALE, catalogs, fields_of, problems
 
 
-def _paths(domain: str) -> tuple[Path, Path]:
-    return LOCALE / f"{domain}.pot", LOCALE / "es" / "LC_MESSAGES" / f"{domain}.po"
+def _paths(domain: str, folder: Path = LOCALE) -> tuple[Path, Path]:
+    return folder / f"{domain}.pot", folder / "es" / "LC_MESSAGES" / f"{domain}.po"
 
 
 def _open(path: Path, language: str) -> Catalog:
@@ -41,8 +43,9 @@ def _save(path: Path, catalog: Catalog) -> None:
         write_po(handle, catalog, width=0, omit_header=False, sort_output=False)
 
 
-def add(entries: Iterable[tuple[str, str, str, str]]) -> int:
-    """Write ``(id, english, spanish, comment)`` entries; returns how many."""
+def add(entries: Iterable[tuple[str, str, str, str]], folder: Path = LOCALE) -> int:
+    """Write ``(id, english, spanish, comment)`` entries into the catalogs of ``folder``
+    (gmkit's own by default); returns how many."""
     by_domain: dict[str, list[tuple[str, str, str, str]]] = {}
     for entry in entries:
         message_id, english, spanish, _ = entry
@@ -53,7 +56,7 @@ def add(entries: Iterable[tuple[str, str, str, str]]) -> int:
         by_domain.setdefault(message_id.split(".")[0], []).append(entry)
     count = 0
     for domain, found in by_domain.items():
-        pot_path, po_path = _paths(domain)
+        pot_path, po_path = _paths(domain, folder)
         pot, po = _open(pot_path, "en"), _open(po_path, "es")
         for message_id, english, spanish, comment in found:
             for catalog in (pot, po):
@@ -78,8 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     one.add_argument("english")
     one.add_argument("spanish")
     one.add_argument("--comment", default="")
+    one.add_argument("--catalogs", type=Path, default=LOCALE, help="a game's own folder")
     many = commands.add_parser("add-many")
     many.add_argument("file", type=Path)
+    many.add_argument("--catalogs", type=Path, default=LOCALE, help="a game's own folder")
     show = commands.add_parser("show")
     show.add_argument("id")
     args = parser.parse_args(argv)
@@ -90,12 +95,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(catalogs().templates)} messages, {len(found)} problems", file=sys.stderr)
         return 1 if found else 0
     if args.command == "add":
-        add([(args.id, args.english, args.spanish, args.comment)])
+        add([(args.id, args.english, args.spanish, args.comment)], args.catalogs)
         return 0
     if args.command == "add-many":
         listed = yaml.safe_load(args.file.read_text(encoding="utf-8")) or []
         count = add(
-            (str(e["id"]), str(e["en"]), str(e["es"]), str(e.get("comment") or "")) for e in listed
+            (
+                (str(e["id"]), str(e["en"]), str(e["es"]), str(e.get("comment") or ""))
+                for e in listed
+            ),
+            args.catalogs,
         )
         print(f"{count} entries written")
         return 0

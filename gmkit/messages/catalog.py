@@ -1,7 +1,9 @@
 """The message catalogs: gettext files a translator edits without reading code.
 
 Each domain (the first part of a message id: ``necromunda.to_hit`` is in ``necromunda``) has
-two files under ``gmkit/messages/locale/``:
+two files in a catalogs folder: gmkit's own, ``gmkit/messages/locale/``, or a game's (its
+``Game.catalogs``: a game installed as a package ships its messages in its own folder, which
+:func:`add_catalogs` joins to gmkit's; the registry does so for every game it holds):
 
 - ``<domain>.pot``, the template: one entry per message, its id as ``msgctxt`` and its
   English text as ``msgid`` (the source of truth for English);
@@ -27,7 +29,7 @@ import hashlib
 import json
 import os
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import astuple, dataclass
 from functools import cache
 from pathlib import Path
@@ -37,6 +39,40 @@ from babel.messages.pofile import read_po
 
 LOCALE = Path(__file__).with_name("locale")
 """Where the catalogs are: ``<domain>.pot`` and ``<language>/LC_MESSAGES/<domain>.po``."""
+
+_ADDED: list[Path] = []
+"""The games' own catalogs folders, joined to gmkit's (:func:`add_catalogs`)."""
+
+
+def add_catalogs(folder: Path | str) -> Path:
+    """Join ``folder`` (``<domain>.pot``, ``<language>/LC_MESSAGES/<domain>.po``) to the catalogs
+    read; returns it. A game whose messages are built when its module is imported adds its
+    folder first; registering a game adds its ``catalogs``."""
+    found = Path(folder)
+    if found != LOCALE and found not in _ADDED:
+        _ADDED.append(found)
+        catalogs.cache_clear()
+    return found
+
+
+def remove_catalogs(folder: Path | str) -> None:
+    """Stop reading ``folder`` (a game taken out of the registry)."""
+    found = Path(folder)
+    if found in _ADDED:
+        _ADDED.remove(found)
+        catalogs.cache_clear()
+
+
+def folders() -> tuple[Path, ...]:
+    """Every catalogs folder read: gmkit's, then the games' in the order they were added."""
+    return (LOCALE, *_ADDED)
+
+
+def _folders(locale: Path | Sequence[Path] | None) -> tuple[Path, ...]:
+    if locale is None:
+        return folders()
+    return (locale,) if isinstance(locale, Path) else tuple(locale)
+
 
 SOURCE_LANGUAGE = "en"
 LANGUAGES: tuple[str, ...] = ("en", "es")
@@ -103,23 +139,27 @@ class Catalogs:
         return entry.translated
 
 
-def load(locale: Path = LOCALE) -> Catalogs:
-    """Read every ``.pot`` under ``locale`` and each language's ``.po`` files."""
+def load(locale: Path | Sequence[Path] | None = None) -> Catalogs:
+    """Read every ``.pot`` of the catalogs folders (``locale``: a folder or several; None: every
+    folder, :func:`folders`) and each language's ``.po`` files."""
+    places = _folders(locale)
     templates: dict[str, Entry] = {}
     duplicates: list[str] = []
-    for path in sorted(locale.glob("*.pot")):
-        for entry in _entries(path, path.stem, translated=False):
-            if entry.id in templates:
-                duplicates.append(entry.id)
-            templates[entry.id] = entry
+    for place in places:
+        for path in sorted(place.glob("*.pot")):
+            for entry in _entries(path, path.stem, translated=False):
+                if entry.id in templates:
+                    duplicates.append(entry.id)
+                templates[entry.id] = entry
     translations: dict[str, dict[str, Entry]] = {}
     for language in LANGUAGES:
         if language == SOURCE_LANGUAGE:
             continue
         found: dict[str, Entry] = {}
-        for path in sorted((locale / language / "LC_MESSAGES").glob("*.po")):
-            for entry in _entries(path, path.stem, translated=True):
-                found[entry.id] = entry
+        for place in places:
+            for path in sorted((place / language / "LC_MESSAGES").glob("*.po")):
+                for entry in _entries(path, path.stem, translated=True):
+                    found[entry.id] = entry
         translations[language] = found
     return Catalogs(templates, translations, tuple(duplicates))
 
@@ -136,12 +176,15 @@ def cache_folder() -> Path:
     return Path(base) / "gmkit"
 
 
-def fingerprint(locale: Path = LOCALE) -> str:
-    """A digest of every catalog file under ``locale`` (names and bytes) and the cache format."""
+def fingerprint(locale: Path | Sequence[Path] | None = None) -> str:
+    """A digest of every catalog file of the folders (names and bytes; None: every folder read,
+    gmkit's and the games') and the cache format."""
     digest = hashlib.sha256(f"gmkit catalogs {CACHE_FORMAT}".encode())
-    for path in sorted(locale.rglob("*.po*")):
-        digest.update(path.relative_to(locale).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+    for number, place in enumerate(_folders(locale)):
+        digest.update(f"folder {number}\0".encode())
+        for path in sorted(place.rglob("*.po*")):
+            digest.update(path.relative_to(place).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:24]
 
 
@@ -169,7 +212,9 @@ def _from_json(text: str) -> Catalogs:
     return Catalogs(templates, translations, tuple(data["duplicates"]))
 
 
-def load_cached(locale: Path = LOCALE, folder: Path | None = None) -> Catalogs:
+def load_cached(
+    locale: Path | Sequence[Path] | None = None, folder: Path | None = None
+) -> Catalogs:
     """:func:`load`, through the cache file of these catalogs' fingerprint (written when
     missing; an unreadable or unwritable cache is ignored: the catalogs are parsed)."""
     folder = folder or cache_folder()
@@ -193,7 +238,8 @@ def load_cached(locale: Path = LOCALE, folder: Path | None = None) -> Catalogs:
 
 @cache
 def catalogs() -> Catalogs:
-    """The packaged catalogs, read once per process (parsed once per change of the files)."""
+    """The catalogs of every folder (gmkit's and the games'), read once per process and set of
+    folders (parsed once per change of the files)."""
     return load_cached()
 
 
@@ -236,9 +282,12 @@ __all__ = [
     "LOCALE",
     "Catalogs",
     "Entry",
+    "add_catalogs",
     "catalogs",
     "fields_of",
+    "folders",
     "load",
     "load_cached",
     "problems",
+    "remove_catalogs",
 ]

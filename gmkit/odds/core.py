@@ -9,7 +9,8 @@ target's state afterwards, named events and, per model that can take hits, its o
 Each game's module computes its odds from the rule functions its resolver uses; the game's
 registry entry (:class:`~gmkit.games.Game`) names them in its ``odds``
 (:class:`~gmkit.games.OddsEngine`: the odds function, and the curve function if it has one),
-and :func:`odds` and :func:`curve` dispatch by the request's game.
+and :func:`odds` and :func:`curve` dispatch by the request's game (found by id through
+:mod:`gmkit.plugins`: the games sit above the odds).
 
 Checking odds against the resolver (for every game's tests): :func:`exhaustive` runs the
 resolver over every sequence of dice (the exact distribution of any outcome of the result,
@@ -25,15 +26,17 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gmkit.dice import ReplayedDice, SeededDice
 from gmkit.dice.dist import ONE, ZERO, Dist
 from gmkit.errors import GmkitError, NeedDie
-from gmkit.games import OddsEngine, games
-from gmkit.games import game as find_game
 from gmkit.messages import Message, Text, render
+from gmkit.plugins import entries, entry
 from gmkit.systems.base import AttackRequest
+
+if TYPE_CHECKING:
+    from gmkit.games.registry import OddsEngine
 
 K = TypeVar("K", bound=Hashable)
 
@@ -260,12 +263,12 @@ CurveFunction = Callable[[AttackRequest, "Sequence[int] | None"], Curve]
 
 
 def _engine(game: str, want_curve: bool = False) -> OddsEngine:
-    engine = find_game(game).odds
+    engine = entry(game).odds
     if engine is None or (want_curve and engine.curve is None):
         with_them = tuple(
-            entry.id
-            for entry in games()
-            if entry.odds is not None and (not want_curve or entry.odds.curve is not None)
+            one.id
+            for one in entries()
+            if one.odds is not None and (not want_curve or one.odds.curve is not None)
         )
         which = "odds.no_curves" if want_curve else "odds.no_odds"
         raise GmkitError(Message(which, game=repr(game), known=with_them))
@@ -302,7 +305,7 @@ class TooManyPaths(GmkitError):
 
 
 def _resolver(request: AttackRequest) -> Callable[[AttackRequest, Any], Any]:
-    return find_game(game_of(request)).rules.resolve_attack
+    return entry(game_of(request)).rules.resolve_attack
 
 
 def exhaustive(

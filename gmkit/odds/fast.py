@@ -8,21 +8,27 @@
 ``exact()`` the exact :class:`Odds` of the same request, computed on the first call.
 ``fast_curve(request)`` is :func:`gmkit.odds.curve` the same way (:class:`FastCurve`).
 
-The exact engine stays the reference: :func:`gmkit.odds.odds` is unchanged. A game registers a
-float engine in :data:`FAST_ENGINES` (game id -> (odds function, curve function)); a game
-without one gets its exact odds converted (:meth:`FastOdds.of_exact`), so the fast path is
-always there and never differs from the exact one by more than a float's rounding.
+The exact engine stays the reference: :func:`gmkit.odds.odds` is unchanged. A game declares its
+float engine in its registry entry (``Game.fast``: a :class:`~gmkit.games.FastEngine`, the odds
+and curve functions; the d100 games' are :mod:`gmkit.odds.imperial_float` and
+:mod:`gmkit.odds.wfrp2_float`); a game without one gets its exact odds converted
+(:meth:`FastOdds.of_exact`), so the fast path is always there and never differs from the exact
+one by more than a float's rounding.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from gmkit.messages import Text, render
 from gmkit.odds.core import Curve, Dist, MemberOdds, Odds, curve, game_of, odds
+from gmkit.plugins import entry
 from gmkit.systems.base import AttackRequest
+
+if TYPE_CHECKING:
+    from gmkit.games.registry import FastEngine
 
 K = TypeVar("K", bound=Hashable)
 
@@ -228,43 +234,30 @@ class FastCurve:
 FastOddsFunction = Callable[[AttackRequest], FastOdds]
 FastCurveFunction = Callable[[AttackRequest, "Sequence[int] | None"], FastCurve]
 
-FAST_ENGINES: dict[str, tuple[FastOddsFunction, FastCurveFunction]] = {}
-"""Game id -> its float engine: (odds function, curve function). Another game's module may add
-its own (``FAST_ENGINES["necromunda"] = (odds_function, curve_function)``); the d100 engines
-are added on first use."""
 
-
-_LOADED: list[bool] = []  # the d100 engines registered (once, on first use)
-
-
-def _engines() -> dict[str, tuple[FastOddsFunction, FastCurveFunction]]:
-    if not _LOADED:
-        from gmkit.odds.imperial_float import GAMES, fast_imperial_curve, fast_imperial_odds
-        from gmkit.odds.wfrp2_float import fast_wfrp2_curve, fast_wfrp2_odds
-
-        for game in GAMES:
-            FAST_ENGINES.setdefault(game, (fast_imperial_odds, fast_imperial_curve))
-        FAST_ENGINES.setdefault("wfrp2", (fast_wfrp2_odds, fast_wfrp2_curve))
-        _LOADED.append(True)
-    return FAST_ENGINES
+def _engine(request: AttackRequest) -> FastEngine | None:
+    """The float engine of the request's game (its registry entry's ``fast``), or None."""
+    return entry(game_of(request)).fast
 
 
 def fast_odds(request: AttackRequest) -> FastOdds:
     """The odds of ``request`` as floats (its game's float engine, else its exact odds)."""
-    engine = _engines().get(game_of(request))
+    engine = _engine(request)
     if engine is None:
         return FastOdds.of_exact(odds(request))
-    return engine[0](request)
+    found: FastOdds = engine.odds(request)
+    return found
 
 
 def fast_curve(request: AttackRequest, modifiers: Sequence[int] | None = None) -> FastCurve:
     """:func:`gmkit.odds.curve` as floats (its game's float engine, else the exact curve's)."""
-    engine = _engines().get(game_of(request))
+    engine = _engine(request)
     if engine is None:
         line = curve(request, modifiers)
         points = tuple(FastOdds.of_exact(point) for point in line.points)
         return FastCurve(line.modifiers, points, line.current, lambda: line)
-    return engine[1](request, modifiers)
+    found: FastCurve = engine.curve(request, modifiers)
+    return found
 
 
 def panel_curve(
@@ -272,30 +265,11 @@ def panel_curve(
 ) -> Curve | FastCurve:
     """The curve a view draws: the float curve where the game has a float engine, else the
     exact :class:`~gmkit.odds.core.Curve` (nothing to gain by converting it)."""
-    engine = _engines().get(game_of(request))
+    engine = _engine(request)
     if engine is None:
         return curve(request, modifiers)
-    return engine[1](request, modifiers)
-
-
-def clear_caches() -> None:
-    """Forget every weapon profile's and sheet's tables the d100 engines keep (a benchmark's
-    "first time for a new attacker or weapon"); the d100 roll tables stay."""
-    from gmkit.odds import imperial, imperial_damage, imperial_float, wfrp2
-
-    for kept in (
-        imperial_damage._ROLLS,
-        imperial_damage._PROFILES,
-        imperial_damage._HITS,
-        imperial_damage._SOAKS,
-        imperial._COMPS,
-        imperial._KEPT,
-        imperial_float._GRIDS,
-        wfrp2._DAMAGE,
-        wfrp2._CHAINS,
-        wfrp2._KEPT,
-    ):
-        kept.clear()
+    found: FastCurve = engine.curve(request, modifiers)
+    return found
 
 
 def largest_error(fast: FastOdds, exact: Odds) -> float:
@@ -325,11 +299,9 @@ def largest_error(fast: FastOdds, exact: Odds) -> float:
 
 
 __all__ = [
-    "FAST_ENGINES",
     "FastCurve",
     "FastOdds",
     "FloatDist",
-    "clear_caches",
     "fast_curve",
     "fast_odds",
     "largest_error",

@@ -11,25 +11,22 @@ from typing import Any
 
 from gmkit.errors import SheetError
 from gmkit.messages import Message
+from gmkit.plugins import ids, known
 from gmkit.sheets.base import Model, Sheet
 
 
 def game_ids() -> tuple[str, ...]:
-    """The games a sheet may be of (the registry's)."""
-    from gmkit.games import game_ids as registered  # the registry, looked up at run time
-
-    return registered()
+    """The games a sheet may be of (the registry's, through :mod:`gmkit.plugins`)."""
+    return ids()
 
 
 def sheet_type(game: str) -> type[Sheet]:
     """The sheet class of ``game`` (its registry entry's)."""
-    from gmkit.games import game as find
-
-    known = game_ids()
-    if game not in known:
-        problem = Message("sheets.unknown_game_known", game=repr(game), known=known)
+    found = known(game)
+    if found is None:
+        problem = Message("sheets.unknown_game_known", game=repr(game), known=game_ids())
         raise SheetError("(unnamed)", [("game", problem)])
-    return find(game).sheet
+    return found.sheet
 
 
 def _label(value: Any, limit: int) -> str:

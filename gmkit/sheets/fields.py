@@ -13,7 +13,7 @@
 
 Every refusal is a :class:`Refusal`: a ``ValueError`` (pydantic reports it on its field) that
 carries its text as a :class:`~gmkit.messages.Message`, which
-:func:`gmkit.sheets.base.sheet_error` keeps, so a refused sheet reads in the GM's language.
+:func:`gmkit.sheets.problems.sheet_error` keeps, so a refused sheet reads in the GM's language.
 """
 
 from __future__ import annotations

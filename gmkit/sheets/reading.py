@@ -21,9 +21,8 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import yaml
 import yaml.cyaml
 from yaml.constructor import SafeConstructor
@@ -32,6 +31,9 @@ from yaml.resolver import Resolver
 
 from gmkit.errors import GmkitError, SheetError
 from gmkit.messages import Message, Param
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MAX_BYTES = 2 * 1024 * 1024
 """The largest file read, in bytes (a roster of 500 characters is about 700 KB of YAML)."""
@@ -490,6 +492,8 @@ def text_of(
 
 def read_csv(text: str, file: str = "roster") -> pd.DataFrame:
     """A CSV roster as a frame of text cells, bounded (size, columns, surrogates)."""
+    import pandas as pd  # here: the rules read sheets without pandas, only a CSV needs it
+
     _check_text(text, file)
     first_line = text.split("\n", 1)[0]
     if first_line.count(",") + 1 > MAX_COLUMNS:

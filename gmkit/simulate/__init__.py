@@ -15,12 +15,14 @@ The fight is played many times by a simple policy, stated in full in ``report.po
 of the highest expected damage from the exact odds (:mod:`gmkit.odds`). How it runs:
 
 1. :mod:`~gmkit.simulate.fighters`: the combatants, sides and order of the encounter, and the
-   attacks each can make (the panel's choices: weapons, modes, default actions).
+   attacks each can make (the panel's choices: weapons, modes, default actions), as a
+   :class:`~gmkit.odds.fights.Fight`.
 2. The exact outcome distribution of every (attacker, attack, target), per state bucket where
-   the outcome depends on the target's state, as tables (:mod:`~gmkit.simulate.tables`):
-   :mod:`~gmkit.simulate.pool` for the games whose odds cost a pool of wounds or magnitude
-   (Dark Heresy, Deathwatch, WFRP 2e, WFB 6e), :mod:`~gmkit.simulate.necromunda` for
-   Necromunda's wounds, flesh wounds, down and pinned.
+   the outcome depends on the target's state, as tables (:mod:`~gmkit.odds.fight_tables`),
+   built by the game's simulation hook (``Game.simulation``): :mod:`~gmkit.odds.pool_tables`
+   for the games whose odds cost a pool of wounds or magnitude (Dark Heresy, Deathwatch, WFRP
+   2e, WFB 6e), :mod:`~gmkit.odds.necromunda_tables` for Necromunda's wounds, flesh wounds,
+   down and pinned.
 3. :mod:`~gmkit.simulate.engine`: every fight at once, numpy arrays over the fights, each
    attack drawn from its table with a seeded generator.
 4. :class:`~gmkit.simulate.report.SimulationReport`: each side's chance to win, a draw at the

@@ -14,10 +14,10 @@ from gmkit.errors import GmkitError
 from gmkit.games import Simulation
 from gmkit.games import game as find_game
 from gmkit.messages import Message, render
+from gmkit.odds.fight_tables import OUT, Tables
 from gmkit.simulate.engine import run
 from gmkit.simulate.fighters import Fight, prepare_fight
 from gmkit.simulate.report import CombatantResult, SimulationReport
-from gmkit.simulate.tables import OUT, Tables
 
 ROUNDS_LIMIT = 30
 """Rounds fought before a fight with more than one side standing counts as a draw."""

@@ -1,7 +1,7 @@
 """Many fights at once: numpy arrays over fights, one attack step for all of them at a time.
 
 Every fight is a row of ``state`` (fights x combatants, each a state index of
-:mod:`gmkit.simulate.tables`, 0 taken out). A step gathers, for each fight, the acting
+:mod:`gmkit.odds.fight_tables`, 0 taken out). A step gathers, for each fight, the acting
 combatant's legal targets, picks the one with the fewest wounds left (the first in the
 encounter's order among equals: ``argmin``), and draws the attack's outcome by inverse CDF
 from the precomputed row with one uniform number from the seeded generator. Fights that are
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gmkit.simulate.tables import OUT, Tables
+from gmkit.odds.fight_tables import OUT, Tables
 
 
 @dataclass(frozen=True)

@@ -12,84 +12,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from gmkit.encounter import Encounter
 from gmkit.encounter.state import Combatant
 from gmkit.errors import GmkitError
 from gmkit.games import game as find_game
+from gmkit.odds.fights import Fight, Fighter, Option
 from gmkit.sheets.base import Sheet
 from gmkit.systems import choices
-from gmkit.systems.base import AttackRequest
-from gmkit.systems.turns import turn_structure
 
 _OPTIONS: dict[tuple[str, str], tuple[Option, ...]] = {}
-
-
-@dataclass(frozen=True)
-class Option:
-    """One attack a combatant can make: a weapon in a mode, with that mode's default action."""
-
-    weapon: str
-    mode: str
-    action: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.weapon} ({self.mode.replace('_', ' ')})"
-
-
-@dataclass(frozen=True)
-class Fighter:
-    """A combatant as the simulation sees it."""
-
-    index: int
-    id: str
-    name: str
-    side: str
-    sheet: Sheet
-    conditions: tuple[str, ...]
-    counters: Mapping[str, int]
-    key: str  # the sheet, conditions and counters: what the odds of its attacks depend on
-    options: tuple[Option, ...] = ()
-
-
-@dataclass
-class Fight:
-    """The combatants of one encounter, ready for the odds."""
-
-    game: str
-    encounter: Encounter
-    fighters: tuple[Fighter, ...]
-    sides: tuple[str, ...]
-    distance: float
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def initiative(self) -> bool:
-        return turn_structure(self.game).kind == "initiative"
-
-    def side_index(self, fighter: Fighter) -> int:
-        return self.sides.index(fighter.side)
-
-    def foes(self, fighter: Fighter) -> tuple[Fighter, ...]:
-        return tuple(other for other in self.fighters if other.side != fighter.side)
-
-    def request(
-        self, attacker: Fighter, option: Option, target: Fighter, **options: Any
-    ) -> AttackRequest:
-        """The request the encounter would build for this attack, with ``options`` added (an
-        option given as None is left to its default)."""
-        return self.encounter.attack_request(
-            attacker.id,
-            option.weapon,
-            target.id,
-            action=option.action,
-            mode=option.mode,
-            distance=self.distance,
-            options={name: value for name, value in options.items() if value is not None},
-        )
 
 
 def _as_encounter(source: Any) -> Encounter:
@@ -186,9 +119,9 @@ def prepare_fight(source: Any, distance: float | None = None) -> Fight:
     sides = _side_order(encounter, combatants)
     if len({c.side for c in combatants}) < 2:
         raise GmkitError("simulate: the fight needs combatants on at least two sides")
+    entry = find_game(game)
     if distance is None:
-        simulation = find_game(game).simulation
-        distance = simulation.distance if simulation is not None else 0.0
+        distance = entry.simulation.distance if entry.simulation is not None else 0.0
     fighters = []
     for index, combatant in enumerate(combatants):
         conditions = tuple(sorted(combatant.conditions))
@@ -207,7 +140,7 @@ def prepare_fight(source: Any, distance: float | None = None) -> Fight:
                 options_of(game, combatant.sheet),
             )
         )
-    fight = Fight(game, encounter, tuple(fighters), sides, float(distance))
+    fight = Fight(game, entry, encounter, tuple(fighters), sides, float(distance))
     for fighter in fighters:
         if not fighter.options:
             fight.notes.append(f"{fighter.name} has no attack the rules offer: it never attacks")

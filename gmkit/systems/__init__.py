@@ -1,7 +1,8 @@
 """The rules of each game (pure: no widgets, no files but the data tables, no clock).
 
 ``system("necromunda")`` gives a game's rules behind the :class:`~gmkit.systems.base.GameSystem`
-protocol (its registry entry's ``rules``: :mod:`gmkit.games`). Tables and catalogs are data
+protocol (its registry entry's ``rules``: :mod:`gmkit.games`, found by id through
+:mod:`gmkit.plugins`). Tables and catalogs are data
 files under ``systems/data/<game>/`` that a GM can extend or override
 (:mod:`gmkit.systems.catalogs`). Families share their mechanics: :mod:`gmkit.systems.percentile`
 (the d100 games) and :mod:`gmkit.systems.sixes` (the D6 games).
@@ -9,11 +10,10 @@ files under ``systems/data/<game>/`` that a GM can extend or override
 
 from __future__ import annotations
 
+from gmkit.plugins import entry
 from gmkit.systems.base import GameSystem
 
 
 def system(game: str) -> GameSystem:
     """The rules of ``game`` (its registry entry's)."""
-    from gmkit.games import game as find  # the registry, looked up at run time
-
-    return find(game).rules
+    return entry(game).rules

@@ -17,20 +17,22 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gmkit.errors import SheetError
 from gmkit.messages import Message
-from gmkit.sheets import sheet_type
-from gmkit.sheets.base import Sheet
 from gmkit.systems.catalogs import (
     SPANISH,
     data_files,
     english_name,
+    sheet_class,
     stacked_entries,
     stamp,
     unknown_entry,
 )
+
+if TYPE_CHECKING:
+    from gmkit.sheets.base import Sheet
 
 FILE_NAME = "bestiary.yaml"
 
@@ -85,7 +87,7 @@ def npcs(game: str, name: str, count: int, /, *, named: str = "", **changes: Any
 
 @functools.lru_cache(maxsize=16)
 def _bestiary(game: str, files: tuple[tuple[str, int], ...]) -> dict[str, Creature]:
-    cls = sheet_type(game)
+    cls = sheet_class(game)
     found: dict[str, Creature] = {}
     for path, label, item in stacked_entries(files):
         data = {key: value for key, value in item.items() if key not in ("source", SPANISH)}

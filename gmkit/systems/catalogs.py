@@ -33,8 +33,8 @@ from pydantic import BaseModel, ValidationError
 
 from gmkit.errors import SheetError
 from gmkit.messages import Message, names
-from gmkit.sheets import game_ids, sheet_type
-from gmkit.sheets.base import sheet_error
+from gmkit.plugins import ids, known, loaded
+from gmkit.sheets.problems import sheet_error
 
 Kind = Literal["weapons", "armour"]
 DATA_PATH_VARIABLE = "GMKIT_DATA_PATH"
@@ -46,9 +46,25 @@ NAME_LISTS = ("talents", "traits", "skills", "special_rules", "qualities", "spec
 """The fields of a sheet, a weapon or an armour piece that list names."""
 
 
+DATA = Path(str(resources.files("gmkit.systems").joinpath("data")))
+"""gmkit's own data folder: a folder per built-in game, and a family's shared tables
+(``percentile``)."""
+
+
+def data_folder(game: str) -> Path:
+    """Where ``game``'s data files are: its registry entry's ``data`` (a game installed as a
+    package keeps them in its own package); a family's shared tables in gmkit's own folder."""
+    found = loaded(game)
+    if found is None and not (DATA / game).is_dir():
+        found = known(game)  # a game not loaded yet, and not one of gmkit's own folders
+    if found is not None and found.data is not None:
+        return found.data
+    return DATA / game
+
+
 def data_file(game: str, name: str) -> Path:
-    """The packaged data file ``systems/data/<game>/<name>``."""
-    return Path(str(resources.files("gmkit.systems").joinpath("data", game, name)))
+    """The data file ``name`` of ``game`` (in :func:`data_folder`)."""
+    return data_folder(game) / name
 
 
 def catalog(game: str, kind: Kind, *extra: str | Path) -> dict[str, BaseModel]:
@@ -93,8 +109,8 @@ def stacked_entries(
 
 @functools.lru_cache(maxsize=64)
 def _catalog(game: str, kind: Kind, files: tuple[tuple[str, int], ...]) -> dict[str, BaseModel]:
-    cls = sheet_type(game)
-    model: type[BaseModel] = cls.weapon_model if kind == "weapons" else cls.armour_model  # type: ignore[attr-defined]
+    cls = sheet_class(game)
+    model: type[BaseModel] = cls.weapon_model if kind == "weapons" else cls.armour_model
     entries: dict[str, BaseModel] = {}
     for path, label, item in stacked_entries(files):
         item = {key: value for key, value in item.items() if key != SPANISH}
@@ -105,6 +121,17 @@ def _catalog(game: str, kind: Kind, files: tuple[tuple[str, int], ...]) -> dict[
             raise SheetError(f"{path}: {label}", problems) from None
         entries[str(getattr(entry, "name", label))] = entry
     return entries
+
+
+def sheet_class(game: str) -> type[Any]:
+    """The sheet class of ``game`` (its weapon and armour models; what its bestiary builds):
+    :func:`gmkit.sheets.sheet_type`, which this module may not import (sheets build through
+    it)."""
+    found = known(game)
+    if found is None:
+        problem = Message("sheets.unknown_game_known", game=repr(game), known=ids())
+        raise SheetError("(unnamed)", [("game", problem)])
+    return found.sheet
 
 
 def _read_list(path: Path) -> list[dict[str, Any]]:
@@ -129,52 +156,6 @@ def _read_list(path: Path) -> list[dict[str, Any]]:
     return data
 
 
-def expand_references(data: dict[str, Any]) -> dict[str, Any]:
-    """A sheet's data with catalog names in ``weapons`` / ``armour`` replaced by the entries,
-    and ``npc: <name>`` by the bestiary's creature changed by the other fields.
-
-    Hand-written rosters may say ``weapons: [lasgun, knife]``; the sheet then stores the full
-    weapon, so a later change to the catalog never silently changes a saved character.
-    """
-    game = data.get("game")
-    if not isinstance(game, str) or game not in game_ids():
-        return data
-    expanded = dict(data)
-    if isinstance(data.get("npc"), str):
-        expanded = _from_npc(game, expanded)
-    data = expanded = in_english(game, expanded)
-    fields: tuple[tuple[str, Kind], ...] = (("weapons", "weapons"), ("armour", "armour"))
-    for field, kind in fields:
-        value = data.get(field)
-        if isinstance(value, str):
-            expanded[field] = _entry(data, game, kind, value, field)
-        elif isinstance(value, list) and any(isinstance(item, str) for item in value):
-            expanded[field] = [
-                _entry(data, game, kind, item, f"{field}[{index}]")
-                if isinstance(item, str)
-                else item
-                for index, item in enumerate(value)
-            ]
-    return expanded
-
-
-def _from_npc(game: str, data: dict[str, Any]) -> dict[str, Any]:
-    """``{npc: "Cultist", name: "Ban", characteristics: {BS: 30}}``: the bestiary's cultist,
-    named Ban, its BS 30 (a nested profile changes only what it names)."""
-    from gmkit.systems.bestiary import creature  # the bestiary reads the catalogs
-
-    changes = {key: value for key, value in data.items() if key != "npc"}
-    try:
-        base = creature(game, str(data["npc"])).sheet.model_dump(mode="json")
-    except SheetError as error:
-        raise SheetError(str(data.get("name") or data["npc"]), error.problems) from None
-    for key, value in changes.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            value = {**base[key], **value}
-        base[key] = value
-    return base
-
-
 def find_entry(game: str, kind: Kind, name: str) -> BaseModel | None:
     """The catalog's entry called ``name`` in English or Spanish, whatever its case (a GM types
     "lasgun" or "rifle láser" for "Lasgun"); None when there is none (:func:`unknown_entry`
@@ -187,7 +168,11 @@ def find_entry(game: str, kind: Kind, name: str) -> BaseModel | None:
     return entries[key] if key is not None else None
 
 
-def _entry(data: dict[str, Any], game: str, kind: Kind, name: str, field: str) -> dict[str, Any]:
+def entry_data(
+    data: dict[str, Any], game: str, kind: Kind, name: str, field: str
+) -> dict[str, Any]:
+    """The entry called ``name`` as data (a sheet's ``field``), or SheetError naming the
+    character, the field and the entries known."""
     found = find_entry(game, kind, name)
     if found is None:
         character = str(data.get("name") or "(unnamed)")
@@ -304,7 +289,7 @@ def _translate(name: str, table: Mapping[str, str]) -> str:
 def local_name(game: str, name: str, language: str) -> str:
     """A data entry's name (its English: what a sheet stores) in ``language``: its
     ``name_es`` in Spanish, or the name as it is where the data gives none."""
-    if language != "es" or not name or game not in game_ids():
+    if language != "es" or not name or known(game) is None:
         return name
     return _translate(name, names_of(game).spanish)
 
@@ -313,7 +298,7 @@ def english_name(game: str, name: str, file_name: str = "") -> str:
     """The English name of an entry called ``name`` in either language (``"Espada"``:
     ``"Sword"``), looked for in ``file_name``'s entries first (``"weapons.yaml"``); a name no
     data file knows as it is."""
-    if not name or game not in game_ids():
+    if not name or known(game) is None:
         return name
     table = names_of(game)
     return _translate(name, table.english_in(file_name) if file_name else table.english)
@@ -367,7 +352,7 @@ def _any_game(name: str, language: str) -> str | None:
         return None
     now = time.monotonic()
     tables: list[Names] = []
-    for game in game_ids():
+    for game in ids():
         kept = _ANY_GAME.get(game)
         if kept is None or now - kept[0] > _FRESH_FOR:
             kept = _ANY_GAME[game] = (now, names_of(game))

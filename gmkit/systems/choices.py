@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gmkit.games import game as find_game
 from gmkit.messages import Text
+from gmkit.plugins import entry
 from gmkit.sheets.base import Sheet
 from gmkit.systems.base import AttackChoices, AttackRequest, Choice
 from gmkit.systems.offers import SHOOT, UNARMED, Offers, Preview, mode_choice
@@ -26,12 +26,12 @@ from gmkit.systems.offers import SHOOT, UNARMED, Offers, Preview, mode_choice
 
 def offers(game: str) -> Offers:
     """The offers of ``game`` (its registry entry's)."""
-    return find_game(game).offers
+    return entry(game).offers
 
 
 def unit(game: str) -> str:
     """The unit ``game`` measures distances in: "m", "in" or "cm"."""
-    return find_game(game).unit
+    return entry(game).unit
 
 
 def weapons(game: str, sheet: Sheet) -> tuple[str, ...]:

@@ -12,7 +12,8 @@ its turns and it may do nothing; ``out``: never a default attacker or target eit
 
 A :class:`ConditionBook` is a game's declaration: each game's rules expose theirs as
 ``conditions`` (Dark Heresy and Deathwatch build it from conditions.yaml, WFRP 2e, Necromunda
-and WFB 6e from a table in their package), and :func:`book` finds it through the registry.
+and WFB 6e from a table in their package); its registry entry reads it (``Game.book``), and
+:func:`book` finds it by the game's id (through :mod:`gmkit.plugins`).
 The book is the one answer to:
 
 - *what is this name?* ``book.of(name)``: a :class:`Held` (the kind and the value it carries)
@@ -29,10 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
 from typing import Any, Literal, get_args, overload
 
 from gmkit.messages import Message
+from gmkit.plugins import entries, entry
 from gmkit.systems.acting import Restriction
 
 Ending = Literal[
@@ -248,18 +249,19 @@ EMPTY = ConditionBook("")
 
 
 class DeclaredFallen(Sequence[str]):
-    """The fallen conditions ``games`` declare, read from their books when asked: the ``fallen``
-    of a turn structure those games share (so the pacing and the books never disagree)."""
+    """The fallen conditions some books declare, read from them when asked: the ``fallen`` of a
+    turn structure the games of those books share (so the pacing and the books never disagree).
+    Each book is given as the function that returns it (read when first asked)."""
 
-    def __init__(self, *games: str) -> None:
-        self.games = games
+    def __init__(self, *books: Callable[[], ConditionBook]) -> None:
+        self.books = books
         self._kept: tuple[tuple[object, ...], tuple[str, ...]] = ((), ())
 
     def _names(self) -> tuple[str, ...]:
-        entries = tuple(map(_registry(), self.games))  # read again only if a game is replaced
-        if self._kept[0] != entries:
-            found = [name for game in self.games for name in book(game).fallen]
-            self._kept = (entries, tuple(dict.fromkeys(found)))
+        found = tuple(read() for read in self.books)  # read again only if a book is replaced
+        if self._kept[0] != tuple(map(id, found)):
+            names = [name for one in found for name in one.fallen]
+            self._kept = (tuple(map(id, found)), tuple(dict.fromkeys(names)))
         return self._kept[1]
 
     @overload
@@ -279,43 +281,28 @@ class DeclaredFallen(Sequence[str]):
         return name in self._names()
 
     def __repr__(self) -> str:
-        return f"DeclaredFallen{self.games!r}"
+        return f"DeclaredFallen({len(self.books)} books)"
 
 
 def book(game: str) -> ConditionBook:
     """The conditions ``game`` declares: its rules' ``conditions`` (none for a game whose rules
     declare none: every name it bears is then a note)."""
-    found = getattr(_registry()(game).rules, "conditions", None)
-    return found if isinstance(found, ConditionBook) else ConditionBook(game)
+    return entry(game).book
 
 
 def fallen(game: str) -> tuple[str, ...]:
     """The conditions that take a combatant of ``game`` out of the fight: those it declares,
     and those its turn structure names (a game that declares no conditions)."""
-    structure = _registry()(game).turns
-    return tuple(dict.fromkeys((*book(game).fallen, *structure.fallen)))
+    return entry(game).fallen
 
 
 def out_of_the_fight(games: Iterable[str] | None = None) -> frozenset[str]:
     """The names that make a combatant never a default attacker or target, in ``games``
     (every registered game when None)."""
-    if games is None:
-        from gmkit.games import game_ids
-
-        games = game_ids()
-    found: set[str] = set()
-    for game in games:
-        found |= book(game).out | set(fallen(game))
-    return frozenset(found)
-
-
-@cache
-def _registry() -> Callable[[str], Any]:
-    """The registry's lookup, imported at the first call (the registry imports the games,
-    which import this module)."""
-    from gmkit.games import game as find
-
-    return find
+    found: frozenset[str] = frozenset()
+    for one in entries() if games is None else map(entry, games):
+        found |= one.out_of_the_fight
+    return found
 
 
 __all__ = [

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gmkit.dice.sources import ScriptedDice
-from gmkit.games import game as find_game
 from gmkit.messages import Text
+from gmkit.plugins import entry
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.dice_plan import (
     Condition,
@@ -83,7 +83,7 @@ class _Prober:
     """Runs of the rules on probe dice, the values ``known`` first."""
 
     def __init__(self, game: str, request: AttackRequest, known: Sequence[int]) -> None:
-        self.rules = find_game(game).rules
+        self.rules = entry(game).rules
         self.request = request
         self.known = tuple(known)
         self.runs: list[_Run] = []

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from gmkit.errors import RulesError
 from gmkit.messages import Message, Text, render
+from gmkit.plugins import entry
 
 
 def option(
@@ -138,9 +139,7 @@ def offered_options(model: type[AttackOptions]) -> tuple[OptionInfo, ...]:
 
 def options_model(game: str) -> type[AttackOptions]:
     """The options model ``game`` declares (its registry entry's)."""
-    from gmkit.games import game as find  # the registry is looked up at run time, not imported
-
-    return find(game).options
+    return entry(game).options
 
 
 _PROBLEMS = {

@@ -1,6 +1,9 @@
-"""How each game's fight is paced: initiative or sides, phases, and the action budget.
+"""How a game's fight is paced: initiative or sides, phases, and the action budget.
 
-The encounter reads these values and holds no rule of its own:
+Each game declares its :class:`TurnStructure` in its own package (``systems/imperial/pacing.py``,
+``systems/wfrp2/pacing.py``, ``systems/necromunda/pacing.py``, ``systems/wfb6/pacing.py``; the
+d100 games' shared parts in :mod:`gmkit.systems.percentile_turns`) and its registry entry holds
+it (``Game.turns``). The encounter reads these values and holds no rule of its own:
 
 - ``initiative`` games (the d100 family): each combatant rolls ``1d10 + initiative_base``
   once (001: no re-roll between rounds); turns follow the order; surprised combatants lose the
@@ -20,12 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, Literal
 
 from gmkit.messages import Message
+from gmkit.plugins import entry
 from gmkit.sheets.base import Sheet
-from gmkit.systems.conditions import DeclaredFallen
 
 
 @dataclass(frozen=True)
@@ -34,18 +36,6 @@ class ReactionCondition:
 
     extra: int | None  # reactions added to each round pool; None: no reaction at all
     why: str  # the id of the message a refusal words it with, after the bearer's name
-
-
-# 004/002: no Dodge or Parry until the start of the attacker's next turn
-_ALL_OUT_ATTACK = ReactionCondition(None, "turns.reaction_barred.all_out_attack")
-REACTION_CONDITIONS: Mapping[str, ReactionCondition] = {
-    "all_out_attack": _ALL_OUT_ATTACK,
-    # 004: one extra Reaction until the start of the actor's next turn
-    "defensive_stance": ReactionCondition(1, "turns.reaction_barred.defensive_stance"),
-}
-"""The 40k games' conditions (by id, as the actions leave them on their actor) that change the
-round's reaction pools. WFRP's Defensive Stance adds none (002: the attackers' -20 is its
-whole effect): its structure has All Out Attack's alone."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +53,7 @@ class TurnStructure:
     # conditions that take a combatant out of the fight: Next passes over their turns (the
     # encounter's setting ``skip_fallen``, on by default) and they may take no action. The
     # built-in games declare them with their conditions (``systems.conditions``: read here as
-    # ``DeclaredFallen``); a game that declares no conditions may name them here
+    # ``DeclaredFallen`` of their books); a game that declares no conditions may name them here
     fallen: Sequence[str] = ()
     # sides games: the action types each phase allows (free ones are allowed in any); a phase
     # not listed allows every type
@@ -75,109 +65,9 @@ class TurnStructure:
     not_covered: Mapping[str, str] = field(default_factory=dict)
 
 
-def _agility_bonus(sheet: Sheet) -> int:
-    return int(sheet.bonus("Ag"))  # type: ignore[attr-defined]
-
-
-def _agility(sheet: Sheet) -> int:
-    return int(sheet.characteristics.Ag)  # type: ignore[attr-defined]
-
-
-_D100_ACTIONS: dict[str, dict[str, int]] = {
-    "full": {"actions": 2},
-    "half": {"actions": 1},
-    "free": {},
-    "extended": {"actions": 2},
-}
-FORTY_K = TurnStructure(
-    kind="initiative",
-    turn_pools={"actions": 2},
-    action_costs=_D100_ACTIONS,
-    round_pools={"reaction": 1},
-    reaction_costs={"dodge": {"reaction": 1}, "parry": {"reaction": 1}},
-    initiative_base=_agility_bonus,
-    initiative_base_name="Agility Bonus",
-    reaction_conditions=REACTION_CONDITIONS,
-    fallen=DeclaredFallen("dark_heresy", "deathwatch"),
-)
-
-WFRP2 = TurnStructure(
-    kind="initiative",
-    turn_pools={"actions": 2},
-    action_costs=_D100_ACTIONS,
-    round_pools={"parry": 1, "dodge": 1},
-    reaction_costs={"dodge": {"dodge": 1}, "parry": {"parry": 1}},
-    initiative_base=_agility,
-    initiative_base_name="Agility",
-    reaction_conditions={"all_out_attack": _ALL_OUT_ATTACK},
-    fallen=DeclaredFallen("wfrp2"),
-)
-NECROMUNDA = TurnStructure(
-    kind="sides",
-    turn_pools={"move": 1, "shoot": 1, "fight": 1},
-    action_costs={
-        "move": {"move": 1},
-        "run": {"move": 1, "shoot": 1},
-        "charge": {"move": 1, "shoot": 1},
-        "shoot": {"shoot": 1},
-        "fight": {"fight": 1},
-        "free": {},
-    },
-    phases=("movement", "shooting", "close combat", "recovery"),
-    fallen=DeclaredFallen("necromunda"),
-    phase_actions={
-        "movement": ("move", "run", "charge"),
-        "shooting": ("shoot",),
-        "close combat": ("fight",),
-        "recovery": (),
-    },
-    both_sides_phases=("close combat",),
-    not_covered={"fight": "turns.not_covered.necromunda_close_combat"},
-)
-WFB6 = TurnStructure(
-    kind="sides",
-    turn_pools={"move": 1, "shoot": 1, "fight": 1},
-    action_costs={
-        "move": {"move": 1},
-        "march": {"move": 1, "shoot": 1},
-        "charge": {"move": 1, "shoot": 1},
-        "shoot": {"shoot": 1},
-        "cast": {},
-        "fight": {"fight": 1},
-        "free": {},
-    },
-    phases=("movement", "magic", "shooting", "close combat"),
-    fallen=DeclaredFallen("wfb6"),
-    phase_actions={
-        "movement": ("move", "march", "charge"),
-        "magic": ("cast",),
-        "shooting": ("shoot",),
-        "close combat": ("fight",),
-    },
-    both_sides_phases=("close combat",),
-    not_covered={
-        "move": "turns.not_covered.wfb6_movement",
-        "march": "turns.not_covered.wfb6_movement",
-        "charge": "turns.not_covered.wfb6_movement",
-        "cast": "turns.not_covered.wfb6_magic",
-        "fight": "turns.not_covered.wfb6_close_combat",
-    },
-)
-
-
 def turn_structure(game: str) -> TurnStructure:
-    """The pacing of ``game``'s fight (its registry entry's)."""
-    structure: TurnStructure = _registry()(game).turns
-    return structure
-
-
-@cache
-def _registry() -> Callable[[str], Any]:
-    """The registry's lookup, imported at the first call (the registry imports the games,
-    which import this module); a fold asks it for most events."""
-    from gmkit.games import game as find
-
-    return find
+    """The pacing of ``game``'s fight (its registry entry's, found by id: :mod:`gmkit.plugins`)."""
+    return entry(game).turns
 
 
 def describe(structure: TurnStructure) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from gmkit.encounter import Combatant, EncounterState, Trigger
 from gmkit.encounter.situation import budget_left
 from gmkit.encounter.terms import condition_name, condition_note, phase_name
+from gmkit.games import health
 from gmkit.messages import Message
-from gmkit.systems.health import health
 from gmkit.systems.turns import TurnStructure, pool_name
 from gmkit.widgets.i18n import LANGUAGE, t, words
 from gmkit.widgets.tracker_row import Chip

@@ -24,9 +24,9 @@ import pytest
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
+from gmkit.games import health
 from gmkit.launch import lab_command
 from gmkit.store import CampaignStore
-from gmkit.systems.health import health
 from gmkit.widgets.player_notebook import export_player_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]

@@ -10,11 +10,11 @@ import yaml
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Condition, Encounter
 from gmkit.errors import RulesError
+from gmkit.games import health
 from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore
 from gmkit.systems import system
 from gmkit.systems.base import Effect
-from gmkit.systems.health import health
 from gmkit.systems.tables import table
 from gmkit.systems.wfrp2 import WFRP2System
 

@@ -16,11 +16,11 @@ import yaml
 
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Condition, Encounter
+from gmkit.games import health
 from gmkit.messages import from_json
 from gmkit.store import CampaignStore
 from gmkit.systems import necromunda, system
 from gmkit.systems.base import AttackResult
-from gmkit.systems.health import health
 from gmkit.systems.imperial.hordes import break_check, break_test, horde_rules
 from gmkit.systems.tables import table
 from gmkit.systems.wfb6 import Situation, UnitOnTable

@@ -13,11 +13,11 @@ from gmkit.encounter import Condition, Encounter
 from gmkit.encounter.effects import application
 from gmkit.encounter.views import step_texts
 from gmkit.errors import RulesError
+from gmkit.games import health
 from gmkit.messages import from_json
 from gmkit.store import CampaignStore
 from gmkit.systems import choices
 from gmkit.systems.base import Effect
-from gmkit.systems.health import health
 from gmkit.systems.imperial.conditions import gain
 from gmkit.systems.imperial.resolve import action_gains
 from gmkit.systems.turns import reaction_problems, reactions_allowed

@@ -11,9 +11,9 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.table import wfb6_table
+from gmkit.games import health
 from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.systems.health import health
+from gmkit.systems.wfb6.table import wfb6_table
 
 BOSS = WFB6Character.build(name="Big Boss Gorbag", side="Night Goblins", T=4, W=2)
 SHAMAN = WFB6Character.build(name="Shaman Snikkit", side="Night Goblins", T=3, W=1)

@@ -24,11 +24,12 @@ from gmkit.errors import SheetError
 from gmkit.messages import VERBATIM, Message, catalogs, problems, render
 from gmkit.messages.check import english_words
 from gmkit.sheets import game_ids, load_sheet
-from gmkit.sheets.base import _PYDANTIC, Sheet
+from gmkit.sheets.base import Sheet
 from gmkit.sheets.dark_heresy import DarkHeresyCharacter
 from gmkit.sheets.deathwatch import DeathwatchCharacter
 from gmkit.sheets.labels import field_label, field_names, label_id, weapon_class
 from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.sheets.problems import _PYDANTIC
 from gmkit.sheets.roster import Roster
 from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.sheets.wfrp2 import WFRP2Character

@@ -10,7 +10,7 @@ pytest.importorskip("gmkit.systems.imperial.modifiers")
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.systems.health import health
+from gmkit.games import health
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.i18n import LANGUAGE
 

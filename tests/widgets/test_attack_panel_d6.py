@@ -8,7 +8,7 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.systems.health import health
+from gmkit.games import health
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 from gmkit.widgets.attack import AttackPanel
 

@@ -16,10 +16,10 @@ from html.parser import HTMLParser
 
 import pytest
 
+from gmkit import plugins
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.games import game as find_game
-from gmkit.games import registry
 from gmkit.odds import Odds, curve, odds
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 from gmkit.widgets.attack import AttackPanel
@@ -221,7 +221,7 @@ def test_the_necromunda_curve_covers_the_d6_range(panel_of):
 
 def test_a_game_without_odds_shows_the_reason(panel_of, monkeypatch):
     entry = find_game("necromunda")
-    monkeypatch.setitem(registry._GAMES, "necromunda", replace(entry, odds=None))
+    monkeypatch.setitem(plugins._ENTRIES, "necromunda", replace(entry, odds=None))
     ford = panel_of("wfb6")
     goblin_at_the_priest(ford)
     assert ford.odds_view.headline["hit"] == Fraction(1, 6)  # another game's odds are there

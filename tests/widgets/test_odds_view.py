@@ -11,9 +11,10 @@ from html.parser import HTMLParser
 import ipywidgets
 import pytest
 
+from gmkit import plugins
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.games import OddsEngine, game, registry
+from gmkit.games import OddsEngine, game
 from gmkit.odds import Dist, curve, odds
 from gmkit.systems.base import AttackRequest
 from gmkit.widgets.i18n import LANGUAGE
@@ -159,7 +160,7 @@ def engine(monkeypatch, odds_function=None, curve_function=None, *, none=False):
     entry = game("necromunda")
     assert entry.odds is not None
     made = None if none else OddsEngine(odds_function or entry.odds.odds, curve_function)
-    monkeypatch.setitem(registry._GAMES, "necromunda", replace(entry, odds=made))
+    monkeypatch.setitem(plugins._ENTRIES, "necromunda", replace(entry, odds=made))
     return entry.odds
 
 

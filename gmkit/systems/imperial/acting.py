@@ -8,11 +8,12 @@ game's catalogs, so that a GM's data files change it:
   ``no_actions`` (stunned, unconscious, surprised): nothing at all, free actions included (and
   no reaction where ``no_reactions`` is flagged too); ``one_half_action`` (Dark Heresy's
   pinned, 001): one half action's worth of the turn's ``actions`` pool
-  (``systems.turns.FORTY_K``), free actions besides; ``half_actions_only`` (Deathwatch's
+  (``systems.imperial.pacing.FORTY_K``), free actions besides; ``half_actions_only`` (Deathwatch's
   pinned, 004): half and free actions only; ``only_actions`` (grappled, broken):
   those actions only; ``no_reactions`` alone (helpless, unaware, in a grapple): no Dodge nor
   Parry. The game's fallen conditions (dead) are the permits' own and give none here, nor do
-  the conditions whose reactions ``systems.turns.REACTION_CONDITIONS`` counts (All Out Attack).
+  the conditions whose reactions ``systems.percentile_turns.REACTION_CONDITIONS`` counts (All
+  Out Attack).
 - ``actions`` / ``perform_action``: the actions of actions.yaml that are no attack and no
   reaction (``acting_actions``): Aim, Brace, Ready, Delay, Move, Run, Reload, Clear Jam...
 - ``lapsed_by_reaction``: what a reaction ends, the book's ``ended``: Aim's bonus (004: lost

@@ -76,10 +76,10 @@ from gmkit.systems.imperial.circumstances_handling import handling
 from gmkit.systems.imperial.effect_notes import effect_notes
 from gmkit.systems.imperial.kinds import book as condition_book
 from gmkit.systems.imperial.options import unaware_auto_hit
+from gmkit.systems.imperial.pacing import FORTY_K
 from gmkit.systems.imperial.setup import AttackSetup
 from gmkit.systems.imperial.terms import field_label, fury, move_name
 from gmkit.systems.percentile import characteristic
-from gmkit.systems.turns import turn_structure
 
 __all__ = [
     "RulesError",
@@ -155,7 +155,7 @@ def _limits(
     named = attack.action.label
     # what the conditions forbid: the restrictions the permits apply (one mapping), on the
     # attack as one action of its type from a fresh turn (the budget is the permits')
-    costs = turn_structure(game).action_costs.get(attack.action_type, {})
+    costs = FORTY_K.action_costs.get(attack.action_type, {})
     rules = condition_book(game).restrictions(attacker_ids)
     for problem in restriction_problems(
         rules, request.attacker.name, attack.action_type, attack.action.id, {}, costs

@@ -41,10 +41,11 @@ from gmkit.systems.base import AttackRequest, Effect, Modifier, Step
 from gmkit.systems.imperial.conditions import request_conditions
 from gmkit.systems.imperial.modifiers import defence_modifiers
 from gmkit.systems.imperial.options import gm_modifiers
+from gmkit.systems.imperial.pacing import FORTY_K
 from gmkit.systems.imperial.resolve_hit import Strike
 from gmkit.systems.imperial.terms import quality
 from gmkit.systems.percentile import roll_test
-from gmkit.systems.turns import reactions_allowed, turn_structure
+from gmkit.systems.turns import reactions_allowed
 
 AUTO_FIRE = ("semi", "full", "suppressing")
 AREA_QUALITIES = ("Blast", "Flame")
@@ -74,7 +75,7 @@ def reactions_left(request: AttackRequest, game: str) -> int:
     options = request.options
     if options.reactions_left is not None:
         return int(options.reactions_left)
-    structure = turn_structure(game)
+    structure = FORTY_K
     choice = options.reaction if options.reaction in ("dodge", "parry") else "dodge"
     costs = structure.reaction_costs.get(choice) or structure.reaction_costs.get("dodge", {})
     _, target = request_conditions(request, game)

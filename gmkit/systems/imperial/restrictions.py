@@ -11,8 +11,9 @@ reaction where ``no_reactions`` is flagged too); ``one_half_action`` (Dark Heres
 (Deathwatch's pinned, 004): half and free actions only; ``only_actions`` (grappled, broken):
 those actions only; ``no_reactions`` alone (helpless, unaware, in a grapple): no Dodge nor
 Parry. The game's fallen conditions (flagged ``fallen``: dead) are the permits' own and give
-none here, nor do the conditions whose reactions ``systems.turns.REACTION_CONDITIONS`` counts
-(All Out Attack). A name the catalog does not know (the GM's own words) restricts nothing.
+none here, nor do the conditions whose reactions
+``systems.percentile_turns.REACTION_CONDITIONS`` counts (All Out Attack). A name the catalog
+does not know (the GM's own words) restricts nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from gmkit.messages import Message
 from gmkit.systems.acting import Restriction
 from gmkit.systems.imperial.actions import actions as catalog
 from gmkit.systems.imperial.conditions import about, conditions
-from gmkit.systems.turns import REACTION_CONDITIONS
+from gmkit.systems.percentile_turns import REACTION_CONDITIONS
 
 
 def restriction_of(game: str, name: str) -> tuple[Restriction, ...]:

@@ -1,4 +1,5 @@
-"""Necromunda: fighters with wounds left, flesh wounds, down and pinned, shooting in turns.
+"""The simulation's tables of Necromunda (its simulation hook): fighters with wounds left, flesh
+wounds, down and pinned, shooting in turns.
 
 A fighter's state is (wounds left, flesh wounds, down, pinned), or out of action. Its shots
 are read from :func:`gmkit.odds.necromunda.prepare`, the exact odds of the shot the resolver
@@ -27,10 +28,10 @@ import numpy as np
 
 from gmkit.dice import DiceSource
 from gmkit.errors import GmkitError
+from gmkit.odds.fight_tables import OUT, RowBuilder, Tables
+from gmkit.odds.fights import Fight, Fighter, Option
 from gmkit.odds.necromunda import Outcome, prepare, prepare_on_hit
 from gmkit.odds.sixes import faces
-from gmkit.simulate.fighters import Fight, Fighter, Option
-from gmkit.simulate.tables import OUT, RowBuilder, Tables
 from gmkit.systems.necromunda.injuries import recovery_roll
 from gmkit.systems.necromunda.state import FighterState, bled_out, state_from_encounter
 

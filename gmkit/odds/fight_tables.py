@@ -1,8 +1,10 @@
 """The arrays a simulation runs on: every combatant's states, and where each attack leads.
 
 Each combatant has a small set of states, numbered from 1; state 0 is "taken out" for every
-combatant. What a state means is its game model's (:mod:`gmkit.simulate.pool`: wounds or
-magnitude left; :mod:`gmkit.simulate.necromunda`: wounds left, flesh wounds, down, pinned).
+combatant. What a state means is its game model's (:mod:`gmkit.odds.pool_tables`: wounds or
+magnitude left; :mod:`gmkit.odds.necromunda_tables`: wounds left, flesh wounds, down, pinned):
+each game's simulation hook (``Game.simulation.tables``) builds them, the simulation
+(:mod:`gmkit.simulate`) runs them.
 
 An attack's outcome is one row of a table, indexed by
 

@@ -1,43 +1,47 @@
-"""Games where a combatant is a pool of wounds (or magnitude): Dark Heresy, Deathwatch, WFRP 2e
-and WFB 6e.
+"""The simulation's tables of games where a combatant is a pool of wounds (or magnitude): Dark
+Heresy, Deathwatch, WFRP 2e and WFB 6e name :func:`pool_tables` as their simulation hook.
 
 The odds of these games give the wounds an attack costs after soak and saves (``Odds.damage``;
 a Deathwatch horde's ``details["magnitude lost"]``) without reading the wounds the target has
 already lost, so one :func:`gmkit.odds.odds` per attacker, attack and target (and reaction)
 serves every state: a state is the pool left, and an attack takes its loss from it.
 
-- Taken out: the d100 characters when damage goes past their wounds (the first critical damage
-  or critical hit: the critical tables are not rolled); a horde at magnitude 0 (breaking is
-  not tested); a WFB 6e model when its wounds reach 0.
-- Reactions (d100 games): the pools of ``systems.turns`` (001/004: one reaction; 002: a parry
-  and a dodge), refilled each round. Against each attack the target uses the reaction that
-  lowers the attack's expected damage most among those its unspent pools allow (none when no
-  reaction lowers it), as the odds compute it with ``options["reaction"]``; the reaction is
-  spent when the attack's test succeeds (the hit it answers), which the odds' ``test`` event
-  gives: every outcome that costs wounds spends it, and the test's remaining chance is taken
-  from the outcomes that cost none.
-- WFB 6e: each combatant is one model standing alone (rank and file and champions as a unit of
-  one model; a character who joined a unit as a lone character): the odds see no other model.
+What differs by game is the game's to say (its registry entry, ``Game``): how hurt a fighter is
+(``health``), the conditions that take it out (``out_of_the_fight``), its pacing and reactions
+(``turns``, ``offers``), and its simulation's fields (``Simulation``: ``floor``, ``reactions``,
+``alone``). This module names no game.
+
+- Taken out (``Simulation.floor``): the d100 characters when damage goes past their wounds
+  (the first critical damage or critical hit: the critical tables are not rolled); a horde at
+  magnitude 0 (breaking is not tested); a WFB 6e model when its wounds reach 0.
+- Reactions (``Simulation.reactions``: the d100 games): the pools of the game's turn structure
+  (001/004: one reaction; 002: a parry and a dodge), refilled each round. Against each attack
+  the target uses the reaction that lowers the attack's expected damage most among those its
+  unspent pools allow (none when no reaction lowers it), as the odds compute it with
+  ``options["reaction"]``; the reaction is spent when the attack's test succeeds (the hit it
+  answers), which the odds' ``test`` event gives: every outcome that costs wounds spends it,
+  and the test's remaining chance is taken from the outcomes that cost none.
+- Where the game says how a fighter stands alone on the table (``Simulation.alone``: WFB 6e,
+  each combatant one model standing alone, rank and file and champions as a unit of one model, a
+  character who joined a unit as a lone character), the odds see no other model.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gmkit.errors import GmkitError
-from gmkit.messages import Text
-from gmkit.odds import Dist, odds
-from gmkit.simulate.fighters import Fight, Fighter, Option
-from gmkit.simulate.tables import OUT, RowBuilder, Tables
-from gmkit.systems import choices
-from gmkit.systems.base import AttackRequest
-from gmkit.systems.conditions import out_of_the_fight
-from gmkit.systems.health import health
-from gmkit.systems.turns import turn_structure
+from gmkit.messages import Message, Text
+from gmkit.odds.core import Dist, odds
+from gmkit.odds.fight_tables import OUT, RowBuilder, Tables
+from gmkit.odds.fights import Fight, Fighter, Option
+
+if TYPE_CHECKING:
+    from gmkit.games.registry import Game, Simulation
 
 _CACHE: dict[tuple[Any, ...], PoolOdds | None] = {}
 
@@ -66,17 +70,19 @@ def is_horde(sheet: Any) -> bool:
     return bool(getattr(sheet, "is_horde", False))
 
 
-def _request(fight: Fight, attacker: Fighter, option: Option, target: Fighter, **extra: Any) -> Any:
-    if fight.game != "wfb6":
-        return fight.request(attacker, option, target, **extra)
-    from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
+def _simulation(fight: Fight) -> Simulation:
+    found = fight.entry.simulation
+    if found is None:  # the driver refuses a game without one before any table
+        raise GmkitError(Message("simulate.not_simulated", game=fight.game))
+    return found
 
-    model = target.sheet
-    if model.role == "character" and model.unit:  # type: ignore[attr-defined]
-        model = model.edit(unit="")
-    where = UnitOnTable.of([model], shooter_distance_cm=fight.distance)  # type: ignore[list-item]
-    situation = Situation((where,), distance_cm=fight.distance)
-    request: AttackRequest = fight.request(attacker, option, target, situation=situation, **extra)
+
+def _request(fight: Fight, attacker: Fighter, option: Option, target: Fighter, **extra: Any) -> Any:
+    alone = _simulation(fight).alone
+    if alone is None:
+        return fight.request(attacker, option, target, **extra)
+    model, options = alone(target.sheet, fight.distance)
+    request = fight.request(attacker, option, target, **options, **extra)
     return replace(request, target=model)
 
 
@@ -88,7 +94,7 @@ def pool_odds(
     if key in _CACHE:
         return _CACHE[key]
     extra: dict[str, Any] = {}
-    if fight.game in ("dark_heresy", "deathwatch", "wfrp2"):
+    if _simulation(fight).reactions:
         extra = {"reaction": reaction, "target_reactions": {}}
     found: PoolOdds | None
     try:
@@ -120,32 +126,32 @@ class Pool:
 
 
 def pool_of(fight: Fight, fighter: Fighter) -> Pool:
-    left, _ = health(fighter.sheet, fighter.counters)
-    floor = 1 if fight.game == "wfb6" or is_horde(fighter.sheet) else 0
+    left, _ = fight.entry.health(fighter.sheet, fighter.counters)
+    floor = 1 if is_horde(fighter.sheet) else _simulation(fight).floor
     # the conditions that take a combatant out before the first round: the game's declared
-    out = bool(out_of_the_fight((fight.game,)) & set(fighter.conditions)) or left < floor
+    out = bool(fight.entry.out_of_the_fight & set(fighter.conditions)) or left < floor
     return Pool(left, floor, out)
 
 
-def _reactions(game: str) -> tuple[tuple[str, int], ...]:
+def _reactions(game: Game) -> tuple[tuple[str, int], ...]:
     """Each reaction of the game with the bits of the round pools it spends."""
-    structure = turn_structure(game)
+    structure = game.turns
     pools = list(structure.round_pools)
     found = []
-    for choice in choices.reactions(game):
+    for choice in game.offers.reactions():
         cost = structure.reaction_costs.get(choice.id, {})
         bits = sum(1 << pools.index(pool) for pool in cost if pool in pools)
         found.append((choice.id, bits))
     return tuple(found)
 
 
-def _pool_bits(game: str) -> int:
-    return len(turn_structure(game).round_pools) if _reactions(game) else 0
+def _pool_bits(game: Game) -> int:
+    return len(game.turns.round_pools) if _reactions(game) else 0
 
 
 def pool_tables(fight: Fight, progress: Callable[[float], None] | None = None) -> Tables:
     """The tables of a fight of pools (see the module docstring)."""
-    game = fight.game
+    game = fight.entry
     fighters = fight.fighters
     n = len(fighters)
     pools = [pool_of(fight, fighter) for fighter in fighters]
@@ -157,7 +163,7 @@ def pool_tables(fight: Fight, progress: Callable[[float], None] | None = None) -
     for index, pool in enumerate(pools):
         left[index, 1 : pool.left + 2] = np.arange(pool.left + 1)
     tables = Tables(
-        game=game,
+        game=fight.game,
         ids=tuple(f.id for f in fighters),
         names=tuple(f.name for f in fighters),
         side_names=fight.sides,
@@ -180,7 +186,7 @@ def pool_tables(fight: Fight, progress: Callable[[float], None] | None = None) -
         if progress is not None:
             progress((done + 1) / len(pairs))
     tables.legal, tables.cum, tables.nxt, tables.spent = builder.build()
-    structure = turn_structure(game)
+    structure = game.turns
     if structure.kind == "initiative":
         base = structure.initiative_base or (lambda _sheet: 0)
         tables.initiative_base = np.array([base(f.sheet) for f in fighters])
@@ -222,7 +228,7 @@ def _pair(
                     continue
                 if index not in usable:
                     request = _request(fight, attacker, option, target, reaction=None)
-                    usable[index] = choices.reactions_available(fight.game, request)
+                    usable[index] = fight.entry.offers.reactions_available(request)
                 if usable[index].get(name, "-") != "":
                     continue
                 reacted = pool_odds(fight, attacker, option, target, name)
