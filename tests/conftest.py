@@ -407,23 +407,41 @@ def chromium() -> Iterator[object]:
         browser.close()
 
 
-DUEL = ROOT / "tests" / "games" / "duel" / "__init__.py"
+DUEL = ROOT / "tests" / "plugins" / "gmkit-duel"
+"""The toy game Duel: a package of its own (gmkit_duel, its entry point in gmkit.games)."""
+
+
+@pytest.fixture(scope="session")
+def duel_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Duel installed as a package (its wheel built by pip from tests/plugins/gmkit-duel, its
+    dist-info with the entry point) into a folder of the session's own: on ``sys.path`` only
+    while a test plays it, so no other test (nor another session sharing .venv) sees a sixth
+    game."""
+    site = tmp_path_factory.mktemp("duel-site")
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index"]
+    command += ["--no-build-isolation", "--disable-pip-version-check", "--target", str(site)]
+    subprocess.run([*command, str(DUEL)], check=True, capture_output=True, timeout=300)
+    return site
 
 
 @pytest.fixture
-def duel() -> Iterator[Any]:
-    """The toy game Duel (tests/games/duel) registered for one test, then unregistered."""
-    import importlib.util
+def duel(duel_site: Path) -> Iterator[Any]:
+    """Duel, found through its entry point (as ``pip install gmkit-duel`` would have it) for
+    one test, then taken out of the registry and off ``sys.path``."""
+    import importlib
 
-    from gmkit.games import register, unregister
+    from gmkit.games import game, unregister
 
-    spec = importlib.util.spec_from_file_location("gmkit_toy_duel", DUEL)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    register(module.GAME)  # the one registration
-    yield module
-    unregister("duel")
-    sys.modules.pop(spec.name, None)
+    sys.path.insert(0, str(duel_site))
+    importlib.invalidate_caches()
+    try:
+        entry = game("duel")  # its entry point, read from the installed dist-info
+        module = sys.modules["gmkit_duel"]
+        assert entry is module.GAME
+        yield module
+    finally:
+        unregister("duel")
+        sys.path.remove(str(duel_site))
+        for name in [name for name in sys.modules if name.split(".")[0] == "gmkit_duel"]:
+            del sys.modules[name]
+        importlib.invalidate_caches()

@@ -9,8 +9,10 @@ M HA HP F R H I A L). A path names its last part (``"characteristics.WS"``: WS,
 ``"weapons[0].damage"``: damage).
 
 The catalog holds one label per field name across the games (``sheets.field.<name>``) and a
-game's own where that game calls it otherwise (``sheets.field.necromunda.side``: a gang). A
-name no catalog holds (a key that is data, such as a weapon's name) reads as it is.
+game's own where that game calls it otherwise (``sheets.field.necromunda.side``: a gang); a game
+with catalogs of its own (a game installed as a package) labels its fields in its own domain
+(``<game>.field.<name>``), read first. A name no catalog holds (a key that is data, such as a
+weapon's name) reads as it is.
 
 ``weapon_class("pistol")`` names a class of weapon (the Imperial classes and Necromunda's
 kinds) in the refusals that speak of one.
@@ -40,7 +42,8 @@ def label_id(name: str, game: str = "") -> str:
 def field_label(game: str, field: str) -> Message:
     """The label of ``field`` (a name or a path) on a sheet of ``game``."""
     name = _INDEX.sub("", field).rpartition(".")[2]
-    for message_id in (label_id(name, game), label_id(name)):
+    own = (f"{game}.field.{name.replace(' ', '_')}",) if game else ()
+    for message_id in (*own, label_id(name, game), label_id(name)):
         if catalogs().english(message_id) is not None:
             return Message(message_id)
     return Message.verbatim(name.replace("_", " "))

@@ -1,6 +1,6 @@
-"""A sixth game is one package and one registration: the toy game Duel (tests/games/duel)
-registered, then played through the encounter, the attack form, the odds and the panel, none
-of which names it."""
+"""A sixth game is one package and one entry point: the toy game Duel (tests/plugins/gmkit-duel,
+installed by the ``duel`` fixture) found through its entry point, then played through the
+encounter, the attack form, the odds and the panel, none of which names it."""
 
 from __future__ import annotations
 

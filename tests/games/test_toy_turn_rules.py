@@ -1,5 +1,5 @@
 """The rules of the turn beyond attacks, through the toy game Duel's ``acting``
-(tests/games/duel): restrictions the encounter's permits read, non-attack actions as one
+(tests/plugins/gmkit-duel): restrictions the encounter's permits read, non-attack actions as one
 event each, and the rolls a turn change asks for. Nothing in gmkit names the game."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The turn panel and its form: non-attack actions, the rolls due and the conditions, driven the
-way the GM's clicks drive them, on the toy game Duel (tests/games/duel) and a real game."""
+way the GM's clicks drive them, on the toy game Duel (tests/plugins/gmkit-duel) and a real game."""
 
 from __future__ import annotations
 
