@@ -5,7 +5,16 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from gmkit.messages.catalog import LOCALE, fingerprint, load, load_cached
+from gmkit.messages.catalog import (
+    LOCALE,
+    add_catalogs,
+    catalogs,
+    fingerprint,
+    folders,
+    load,
+    load_cached,
+    remove_catalogs,
+)
 
 
 def copy_of_locale(tmp_path: Path) -> Path:
@@ -47,3 +56,24 @@ def test_a_damaged_or_unwritable_cache_is_ignored(tmp_path: Path) -> None:
     blocked = tmp_path / "a file, not a folder"
     blocked.write_text("x", encoding="utf-8")
     assert load_cached(LOCALE, blocked) == load()
+
+
+def test_a_games_own_catalogs_join_gmkits_and_the_cache(tmp_path: Path) -> None:
+    own = tmp_path / "locale"
+    shutil.copytree(Path(__file__).parent / "plugins" / "gmkit-duel" / "gmkit_duel" / "locale", own)
+    alone = fingerprint()
+    assert catalogs().english("duel.title") is None
+    add_catalogs(own)
+    try:
+        assert folders() == (LOCALE, own)
+        assert catalogs().english("duel.title") == "Duel"  # read again with its folder
+        assert catalogs().translated("duel.title", "es", "Duel") == "Duelo"
+        assert fingerprint() == fingerprint((LOCALE, own)) != alone
+        cache = tmp_path / "cache"
+        assert load_cached(None, cache) == load()
+        (written,) = cache.glob("catalogs-*.json")
+        assert written.name == f"catalogs-{fingerprint()}.json"
+    finally:
+        remove_catalogs(own)
+    assert catalogs().english("duel.title") is None
+    assert fingerprint() == alone
