@@ -12,7 +12,7 @@ wounds they lost). :class:`UnitCommands` holds what no sheet holds, one command 
 - :meth:`UnitCommands.set_distance`: what the GM measured between two units or combatants
   (unit names or combatant ids or names), in the game's unit (cm), either order.
 
-:func:`~gmkit.encounter.table.wfb6_table` reads the state into the WFB rules'
+:func:`~gmkit.systems.wfb6.table.wfb6_table` reads the state into the WFB rules'
 :class:`~gmkit.systems.wfb6.Situation` for one shot (the attack command passes it:
 :mod:`gmkit.encounter.combat`).
 
