@@ -38,6 +38,22 @@ ARTIFACTS = ROOT / "test-artifacts"  # screenshots of the run (gitignored)
 TABLE_SEED = "7"  # the dashboard's dice in the browser tests: fixed, so every run is the same
 
 
+# The server tests, run side by side (`scripts/test`: `-n 3 --dist loadgroup`): a module's
+# tests stay on one worker, so its module-scoped servers start once; the JupyterLab tests share
+# one worker and its one `lab_server`.
+LAB_GROUP = "jupyterlab"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("server") is None or item.get_closest_marker("xdist_group"):
+            continue
+        name = item.path.stem
+        group = LAB_GROUP if "lab_server" in getattr(item, "fixturenames", ()) else name
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -356,6 +372,44 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         time.sleep(0.2)
     yield server
     stop_server(server)
+
+
+class NotebookRuns:
+    """Each notebook of ``notebooks/`` run top to bottom once per test process, on a fresh
+    kernel with no campaign named in the environment, in one copy of the folder (what a
+    notebook writes, the players' notebook, never lands in the checkout). The tests that read
+    a run share the xdist group ``notebooks``, so the suite runs each notebook once."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._runs: dict[str, Any] = {}
+
+    def __call__(self, name: str) -> Any:
+        if name not in self._runs:
+            import nbformat
+            from nbclient import NotebookClient
+
+            if not self.folder.exists():
+                shutil.copytree(ROOT / "notebooks", self.folder)
+            path = self.folder / name
+            notebook = nbformat.read(path, as_version=4)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.delenv("GMKIT_CAMPAIGN", raising=False)
+                patch.delenv("GMKIT_ENCOUNTER", raising=False)
+                NotebookClient(
+                    notebook,
+                    timeout=300,
+                    kernel_name="python3",
+                    resources={"metadata": {"path": str(path.parent)}},
+                ).execute()
+            self._runs[name] = notebook
+        return self._runs[name]
+
+
+@pytest.fixture(scope="session")
+def notebook_runs(tmp_path_factory: pytest.TempPathFactory) -> NotebookRuns:
+    """``notebook_runs(name)``: the notebook as run once (see :class:`NotebookRuns`)."""
+    return NotebookRuns(tmp_path_factory.mktemp("notebooks") / "notebooks")
 
 
 @pytest.fixture(scope="session")

@@ -52,6 +52,10 @@ from gmkit.sheets.roster import Campaign
 from gmkit.store import CampaignStore
 from gmkit.systems.catalogs import _read_list
 
+pytestmark = (
+    pytest.mark.slow
+)  # the importers fuzzed with thousands of generated documents: not in `scripts/test --quick`
+
 READER = 10_000  # the one reader behind every importer (reading.load_yaml / load_json)
 IMPORTER = 1_000  # each importer end to end: files written, sheets built, campaigns written
 if os.environ.get("GMKIT_FUZZ_EXAMPLES"):  # e.g. 10000: the count for every importer

@@ -9,8 +9,6 @@ import contextlib
 import os
 import resource
 import signal
-import socket
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -21,14 +19,18 @@ import psutil
 import pytest
 from serving_probe import (
     KernelClient,
+    Voila,
     channels_url,
+    holds_for,
     kernel_id_of,
     kernels_and_mib,
     language_toggle,
+    load,
+    wait_for_kernels,
 )
 
 from gmkit.campaign import demo_campaign_file
-from gmkit.launch import PLAYERS_KERNELS, KernelPolicy, access_url, voila_command
+from gmkit.launch import PLAYERS_KERNELS, KernelPolicy
 from gmkit.serving.comm_limit import (
     MEMORY_VARIABLE,
     QUEUED,
@@ -37,20 +39,11 @@ from gmkit.serving.comm_limit import (
     TokenBucket,
     cap_memory,
 )
-from gmkit.serving.guard import SERVING_VARIABLE, Access
+from gmkit.serving.guard import Access
 from gmkit.serving.watchdog import FAULT_VARIABLE, STALL_VARIABLE
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def load(url: str, **headers: str) -> tuple[int, str]:
-    request = urllib.request.Request(url, headers=headers)
-    try:
-        with DIRECT.open(request, timeout=180) as response:
-            return response.status, response.read().decode(errors="replace")
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode(errors="replace")
 
 
 # --- the pieces ---------------------------------------------------------------------------
@@ -168,71 +161,28 @@ def test_a_flood_of_2000_updates_leaves_the_kernel_answering_and_another_player_
         other = time.monotonic() - other_start
         answered = client.kernel_info_seconds()
         total = time.monotonic() - start
-        time.sleep(1.5)  # the kept update goes once the budget is back
-        final = client.widget_states()[toggle]["index"]
+        deadline = time.monotonic() + 30  # the kept update goes once the budget is back
+        while (final := client.widget_states()[toggle]["index"]) != 1:
+            assert time.monotonic() < deadline, f"the page's last state never arrived: {final}"
+            time.sleep(0.25)
     print(
         f"\nflood of 2000 updates: kernel_info {idle:.3f} s idle, {answered:.2f} s after the "
         f"flood ({total:.2f} s from the first update); another player's load {other:.2f} s"
     )
     assert other_status == 200
     assert answered < 5  # before: 25.7 s here
-    assert final == 1  # the page's last state (update 1999) reached the widget
+    # (the loop above waited for the page's last state, update 1999, to reach the widget)
 
 
 # --- culling and the cap ------------------------------------------------------------------
 
 
-QUICK = KernelPolicy(unconnected=20, idle=40, most=3, rate=20, burst=60, interval=1, grace=1)
-
-
-class Voila:
-    """The players' notebook served by a bare ``voila_command`` with a kernel policy."""
-
-    def __init__(self, tmp_path: Path, policy: KernelPolicy, access: Access | None = None) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = int(probe.getsockname()[1])
-        campaign = demo_campaign_file(tmp_path / "campaign")
-        command = voila_command(
-            ROOT / "notebooks" / "players.ipynb", port, open_browser=False, kernels=policy
-        )
-        env = {**os.environ, "GMKIT_CAMPAIGN": str(campaign)}
-        env["GMKIT_ENCOUNTER"] = "The Chapel of the Pale Throne"
-        if access is not None:
-            env[SERVING_VARIABLE] = access.to_json()
-        self.url = access_url(f"http://127.0.0.1:{port}", access or Access())
-        self.log = tmp_path / "voila.log"
-        with self.log.open("w") as handle:
-            self.process = subprocess.Popen(
-                command,
-                stdout=handle,
-                stderr=subprocess.STDOUT,
-                cwd=tmp_path,
-                env=env,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 120
-        while "is filled with" not in self.output():
-            assert self.process.poll() is None, self.output()
-            assert time.monotonic() < deadline, self.output()
-            time.sleep(0.2)
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def stop(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+QUICK = KernelPolicy(unconnected=8, idle=16, most=3, rate=20, burst=60, interval=1, grace=1)
 
 
 @pytest.fixture
 def quick_culling(tmp_path: Path):
-    """Kernels without a page go after 20 s, connected idle ones after 40 s (culls each 1 s)."""
+    """Kernels without a page go after 8 s, connected idle ones after 16 s (culls each 1 s)."""
     server = Voila(tmp_path, QUICK)
     yield server
     server.stop()
@@ -248,14 +198,6 @@ def small_cap(tmp_path: Path):
     server.stop()
 
 
-def wait_for_kernels(server, most: int, timeout: float) -> float:
-    start = time.monotonic()
-    while kernels_and_mib(server.process.pid)[0] > most:
-        assert time.monotonic() - start < timeout, server.output()
-        time.sleep(0.5)
-    return time.monotonic() - start
-
-
 @pytest.mark.server
 def test_kernels_without_a_page_and_idle_connected_ones_are_culled(quick_culling):
     server = quick_culling
@@ -267,16 +209,17 @@ def test_kernels_without_a_page_and_idle_connected_ones_are_culled(quick_culling
         time.sleep(0.2)
     assert kernels_and_mib(server.process.pid)[0] == 3
     took = wait_for_kernels(server, 1, timeout=60)  # the pool's alone
-    print(f"\nunconnected kernels culled after {took:.1f} s (timeout 20 s, culls each 1 s)")
+    print(f"\nunconnected kernels culled after {took:.1f} s (timeout 8 s, culls each 1 s)")
     assert "without a page for" in server.output()
     status, page = load(server.url)
     assert status == 200
     assert kernel_id_of(page) not in {kernel_id_of(p) for p in pages}
     with KernelClient(channels_url(server.url, kernel_id_of(page))):
-        time.sleep(25)  # connected: not culled as unconnected
-        assert kernels_and_mib(server.process.pid)[0] == 2
-        took = wait_for_kernels(server, 1, timeout=90)  # idle 40 s, connected or not
-    print(f"connected idle kernel culled after {took + 25:.1f} s (idle timeout 40 s)")
+        # connected: past the unconnected timeout and two culls, it is still there
+        span = QUICK.unconnected + 2 * QUICK.interval
+        holds_for(span, lambda: server.kernels() == 2, "the connected kernel kept")
+        took = wait_for_kernels(server, 1, timeout=90)  # idle 16 s, connected or not
+    print(f"connected idle kernel culled after {took + span:.1f} s (idle timeout 16 s)")
     assert "seconds of inactivity" in server.output()
 
 
@@ -297,9 +240,11 @@ def test_the_cap_refuses_with_a_clear_page_only_when_every_kernel_has_a_page(sma
         status, page = load(server.url, **{"Accept-Language": "es"})
         assert (status, "La mesa está llena" in page) == (503, True)
         assert "ya sirve 3 páginas" in page
-        clients.pop(0).close()  # a player closes the page...
-        time.sleep(2.5)  # ...past the grace: its kernel makes room for the next
-        status, page = load(server.url)
+        clients.pop(0).close()  # a player closes the page: past the grace, its kernel
+        deadline = time.monotonic() + 30  # makes room for the next
+        while (status := load(server.url)[0]) == 503:
+            assert time.monotonic() < deadline, server.output()
+            time.sleep(0.25)
         assert status == 200
         assert kernels_and_mib(server.process.pid)[0] <= 3 + 1
         assert "the most); shutting down" in server.output()

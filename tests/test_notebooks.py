@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
-from functools import cache
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
+
+# each notebook run on a fresh kernel, once (the `notebook_runs` fixture, one xdist group)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]
 
 FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
 NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
@@ -32,17 +33,9 @@ def test_notebooks_are_stored_without_outputs():
                 assert cell.execution_count is None, path.name
 
 
-@cache
-def _copy() -> Path:
-    """The notebooks folder copied once, so what a notebook writes (the players' notebook)
-    never lands in the checkout."""
-    where = Path(tempfile.mkdtemp(prefix="gmkit-notebooks-")) / "notebooks"
-    shutil.copytree(FOLDER, where)
-    return where
-
-
-def run(name: str, folder: Path | None = None) -> nbformat.NotebookNode:
-    path = (folder or _copy()) / name
+def run(name: str, folder: Path) -> nbformat.NotebookNode:
+    """``name`` run top to bottom in ``folder`` (a test's own copy), on a fresh kernel."""
+    path = folder / name
     notebook = nbformat.read(path, as_version=4)
     NotebookClient(
         notebook,
@@ -51,11 +44,6 @@ def run(name: str, folder: Path | None = None) -> nbformat.NotebookNode:
         resources={"metadata": {"path": str(path.parent)}},
     ).execute()
     return notebook
-
-
-@cache
-def executed(name: str) -> nbformat.NotebookNode:
-    return run(name)
 
 
 def text_of(notebook: nbformat.NotebookNode) -> str:
@@ -70,10 +58,8 @@ def text_of(notebook: nbformat.NotebookNode) -> str:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_runs_top_to_bottom(path, monkeypatch):
-    monkeypatch.delenv("GMKIT_CAMPAIGN", raising=False)
-    monkeypatch.delenv("GMKIT_ENCOUNTER", raising=False)
-    notebook = executed(path.name)
+def test_notebook_runs_top_to_bottom(path, notebook_runs):
+    notebook = notebook_runs(path.name)
     errors = [
         output
         for cell in notebook.cells
@@ -119,26 +105,24 @@ SEED_NUMBERS = {
 
 
 @pytest.mark.parametrize("name", sorted(SEED_NUMBERS))
-def test_each_tour_reproduces_its_seed_example(name, monkeypatch):
-    monkeypatch.delenv("GMKIT_CAMPAIGN", raising=False)
-    shown = text_of(executed(name))
+def test_each_tour_reproduces_its_seed_example(name, notebook_runs):
+    shown = text_of(notebook_runs(name))
     for expected in SEED_NUMBERS[name]:
         assert expected in shown, f"{name}: {expected!r} not shown"
 
 
-def test_prep_builds_an_encounter_whose_player_projection_keeps_the_secrets(monkeypatch):
-    monkeypatch.delenv("GMKIT_CAMPAIGN", raising=False)
-    shown = text_of(executed("prep.ipynb"))
+def test_prep_builds_an_encounter_whose_player_projection_keeps_the_secrets(notebook_runs):
+    shown = text_of(notebook_runs("prep.ipynb"))
     assert "Ballistic Skill test: hit, 3 degrees of success (BS 42 +10 = 52" in shown
     assert "Magos Vorn" in shown  # the GM's tables show him...
-    cells = executed("prep.ipynb").cells
+    cells = notebook_runs("prep.ipynb").cells
     projection = next(c for c in cells if "fight.player_view()" in c.source)["outputs"]
     shown_to_players = "".join(str(o.get("data", {}).get("text/plain", "")) for o in projection)
     assert "Sergeant Varro Tull" in shown_to_players
     assert "Ganger 3" in shown_to_players
     for secret in ("Magos Vorn", "Ganger 4", "Ganger 5", "vestry"):
         assert secret not in shown_to_players  # ...the players' projection does not
-    players = (_copy() / "players-chapel-raid.ipynb").read_text(encoding="utf-8")
+    players = (notebook_runs.folder / "players-chapel-raid.ipynb").read_text(encoding="utf-8")
     assert "Ganger 3" in players
     assert "Magos Vorn" not in players
     assert "vestry" not in players

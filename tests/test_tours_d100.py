@@ -5,14 +5,15 @@ odds table and the widgets, and say in their prose only numbers their outputs sh
 from __future__ import annotations
 
 import json
-import os
 import re
-from functools import cache
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+
+# the tours run on a fresh kernel, once (the `notebook_runs` fixture, one xdist group)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]
 
 FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
 
@@ -64,26 +65,10 @@ ALLOWED_IMPORTS |= {"gmkit.encounter", "pandas", "tempfile", "pathlib"}
 INTERNALS = ("AttackSetup", "SYSTEM", "apply_effect", "resolve_attack", "AttackRequest", "_")
 
 
-@cache
-def executed(name: str) -> nbformat.NotebookNode:
-    """The tour run top to bottom on a fresh kernel, no campaign named in the environment."""
-    path = FOLDER / name
-    notebook: nbformat.NotebookNode = nbformat.read(path, as_version=4)
-    saved = {
-        key: os.environ.pop(key)
-        for key in ("GMKIT_CAMPAIGN", "GMKIT_ENCOUNTER")
-        if key in os.environ
-    }
-    try:
-        NotebookClient(
-            notebook,
-            timeout=300,
-            kernel_name="python3",
-            resources={"metadata": {"path": str(path.parent)}},
-        ).execute()
-    finally:
-        os.environ.update(saved)
-    return notebook
+@pytest.fixture
+def executed(notebook_runs: Any) -> Any:
+    """``executed(name)``: the tour as run once in the session (``notebook_runs``)."""
+    return notebook_runs
 
 
 def shown(cell: nbformat.NotebookNode) -> str:
@@ -174,7 +159,7 @@ def test_stored_without_outputs_and_public_api_only(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", TOURS)
-def test_tour_runs_top_to_bottom_without_errors(name: str) -> None:
+def test_tour_runs_top_to_bottom_without_errors(name: str, executed: Any) -> None:
     notebook = executed(name)
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     errors = [o for cell in code for o in cell.outputs if o.get("output_type") == "error"]
@@ -183,7 +168,7 @@ def test_tour_runs_top_to_bottom_without_errors(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", TOURS)
-def test_tour_reproduces_its_seed_example_through_the_encounter(name: str) -> None:
+def test_tour_reproduces_its_seed_example_through_the_encounter(name: str, executed: Any) -> None:
     notebook = executed(name)
     example = next(c for c in notebook.cells if "fight.try_attack(" in c.source)
     assert "EnteredDice(" in example.source
@@ -193,7 +178,7 @@ def test_tour_reproduces_its_seed_example_through_the_encounter(name: str) -> No
 
 
 @pytest.mark.parametrize("name", TOURS)
-def test_tour_records_the_attack_then_undoes_it(name: str) -> None:
+def test_tour_records_the_attack_then_undoes_it(name: str, executed: Any) -> None:
     notebook = executed(name)
     who, after, before = RECORDED[name]
     cells = [c for c in notebook.cells if c.cell_type == "code"]
@@ -208,7 +193,7 @@ def test_tour_records_the_attack_then_undoes_it(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", TOURS)
-def test_tour_shows_exact_odds_a_pivoted_odds_table_and_its_plot(name: str) -> None:
+def test_tour_shows_exact_odds_a_pivoted_odds_table_and_its_plot(name: str, executed: Any) -> None:
     notebook = executed(name)
     cells = [c for c in notebook.cells if c.cell_type == "code"]
     frame = next(c for c in cells if c.source.strip().startswith("chances.frame()"))
@@ -223,7 +208,7 @@ def test_tour_shows_exact_odds_a_pivoted_odds_table_and_its_plot(name: str) -> N
 
 
 @pytest.mark.parametrize("name", TOURS)
-def test_the_short_odds_repr_is_shown(name: str) -> None:
+def test_the_short_odds_repr_is_shown(name: str, executed: Any) -> None:
     """`odds(...)` shows its short form (hit chance, expected damage, states), not thousands
     of characters of nested distributions."""
     notebook = executed(name)
@@ -234,7 +219,7 @@ def test_the_short_odds_repr_is_shown(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", TOURS)
-def test_tour_ends_with_the_tracker_and_the_attack_panel(name: str) -> None:
+def test_tour_ends_with_the_tracker_and_the_attack_panel(name: str, executed: Any) -> None:
     notebook = executed(name)
     last = [c for c in notebook.cells if c.cell_type == "code"][-2:]
     assert "InitiativeTracker(fight, seed=7)" in last[0].source
@@ -251,7 +236,7 @@ def test_tour_ends_with_the_tracker_and_the_attack_panel(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", TOURS)
-def test_every_number_in_the_prose_is_shown_by_the_cells_after_it(name: str) -> None:
+def test_every_number_in_the_prose_is_shown_by_the_cells_after_it(name: str, executed: Any) -> None:
     notebook = executed(name)
     checked = 0
     for index, numbers, output in claims(notebook):

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import cast
+from typing import Any
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+
+# the tours run on a fresh kernel, once (the `notebook_runs` fixture, one xdist group)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]
 
 FOLDER = Path(__file__).resolve().parent.parent / "notebooks"
 TOURS = ("tour_necromunda.ipynb", "tour_wfb6.ipynb")
@@ -92,25 +93,10 @@ Tours = dict[str, nbformat.NotebookNode]
 INTERNALS = ("gmkit.systems", "gmkit.sheets", "AttackRequest", "AttackSetup", "SYSTEM")
 
 
-def execute(name: str) -> nbformat.NotebookNode:
-    path = FOLDER / name
-    notebook = nbformat.read(path, as_version=4)
-    NotebookClient(
-        notebook,
-        timeout=300,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent)}},
-    ).execute()
-    return cast(nbformat.NotebookNode, notebook)
-
-
 @pytest.fixture(scope="module")
-def tours() -> Iterator[Tours]:
-    """Both tours, each run once on a fresh kernel with no campaign named in the environment."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.delenv("GMKIT_CAMPAIGN", raising=False)
-        patch.delenv("GMKIT_ENCOUNTER", raising=False)
-        yield {name: execute(name) for name in TOURS}
+def tours(notebook_runs: Any) -> Tours:
+    """Both tours, as run once in the session (``notebook_runs``)."""
+    return {name: notebook_runs(name) for name in TOURS}
 
 
 def output_text(output: nbformat.NotebookNode) -> str:

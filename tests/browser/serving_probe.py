@@ -4,10 +4,19 @@ ipywidgets' control comm, comm messages sent in bulk."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import signal
+import socket
+import subprocess
 import time
+import urllib.error
+import urllib.request
 import uuid
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -135,3 +144,86 @@ def kernels_and_mib(pid: int) -> tuple[int, float]:
         except psutil.NoSuchProcess:
             continue
     return kernels, total / 2**20
+
+
+# --- a bare Voila with a kernel policy (the culling and cap tests) ------------------------
+
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def load(url: str, **headers: str) -> tuple[int, str]:
+    """GET ``url`` past any proxy: the status and the page (an HTTP error's too)."""
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with DIRECT.open(request, timeout=180) as response:
+            return response.status, response.read().decode(errors="replace")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(errors="replace")
+
+
+class Voila:
+    """The players' notebook served by a bare ``voila_command`` with a kernel policy, on the
+    demo campaign's chapel fight; ready once its kernel pool is filled."""
+
+    def __init__(self, tmp_path: Path, policy: Any, access: Any = None) -> None:
+        from gmkit.campaign import demo_campaign_file
+        from gmkit.launch import access_url, voila_command
+        from gmkit.serving.guard import SERVING_VARIABLE, Access
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = int(probe.getsockname()[1])
+        command = voila_command(
+            NOTEBOOKS / "players.ipynb", port, open_browser=False, kernels=policy
+        )
+        env = {**os.environ, "GMKIT_CAMPAIGN": str(demo_campaign_file(tmp_path / "campaign"))}
+        env["GMKIT_ENCOUNTER"] = "The Chapel of the Pale Throne"
+        if access is not None:
+            env[SERVING_VARIABLE] = access.to_json()
+        self.url = access_url(f"http://127.0.0.1:{port}", access or Access())
+        self.log = tmp_path / "voila.log"
+        with self.log.open("w") as handle:
+            self.process = subprocess.Popen(
+                command, stdout=handle, stderr=subprocess.STDOUT, cwd=tmp_path, env=env,
+                start_new_session=True,
+            )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while "is filled with" not in self.output():
+            assert self.process.poll() is None, self.output()
+            assert time.monotonic() < deadline, self.output()
+            time.sleep(0.2)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def kernels(self) -> int:
+        return kernels_and_mib(self.process.pid)[0]
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def wait_for_kernels(server: Voila, most: int, timeout: float) -> float:
+    """Wait until ``server`` runs ``most`` kernels or fewer; the seconds it took."""
+    start = time.monotonic()
+    while server.kernels() > most:
+        assert time.monotonic() - start < timeout, server.output()
+        time.sleep(0.5)
+    return time.monotonic() - start
+
+
+def holds_for(seconds: float, check: Callable[[], bool], what: str) -> None:
+    """``check()`` holds at every poll (each 0.25 s) for ``seconds``: how a test shows that
+    something does *not* happen (a kernel not culled) over a span the policy under test sets
+    (its timeout and two cull intervals), failing at the first poll where it does not hold."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        assert check(), f"{what}: no longer true after {seconds - (end - time.monotonic()):.1f} s"
+        time.sleep(0.25)

@@ -17,6 +17,10 @@ from gmkit.dice import SeededDice, distribution, parse, roll
 from gmkit.dice.parser import MAX_LENGTH
 from gmkit.errors import DiceError, DiceSyntaxError, DiceValueError
 
+pytestmark = (
+    pytest.mark.slow
+)  # the dice parser fuzzed with generated text: not in `scripts/test --quick`
+
 T = TypeVar("T")
 
 DICE_ALPHABET = "0123456789dDkKhHlL%+-*/() SBTB"

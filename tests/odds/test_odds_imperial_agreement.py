@@ -268,6 +268,7 @@ def test_the_sample_covers_the_rules(game: str):
         assert any(r.options.righteous_fury_house_rule for r in sample)
 
 
+@pytest.mark.slow  # 200,000 resolutions
 @pytest.mark.parametrize("game", ["dark_heresy", "deathwatch"])
 def test_odds_agree_with_200000_resolutions(game: str):
     sample, _ = requests(game)

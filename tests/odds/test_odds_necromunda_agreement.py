@@ -225,6 +225,7 @@ def test_the_sample_covers_the_rules():
     assert any(r.target.W > 1 for r in sample)
 
 
+@pytest.mark.slow  # 200,000 resolutions
 def test_odds_agree_with_200000_resolutions():
     sample, _ = requests()
     checked = 0

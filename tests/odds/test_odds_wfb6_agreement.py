@@ -10,6 +10,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+import pytest
+
 from gmkit.odds import Odds, TooManyPaths, exhaustive, odds, simulate
 from gmkit.odds.wfb6 import STATES
 from gmkit.sheets.wfb6 import WFB6Character
@@ -227,6 +229,7 @@ def test_the_sample_covers_the_rules():
     assert any(0 < r.hit < Fraction(1, 6) for r in results)  # the 7+ chart
 
 
+@pytest.mark.slow  # 200,000 resolutions
 def test_odds_agree_with_200000_resolutions():
     checked = 0
     for number, request in enumerate(requests()):

@@ -13,6 +13,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+import pytest
+
 from gmkit.errors import GmkitError
 from gmkit.odds import Odds, odds, simulate
 from gmkit.sheets.wfrp2 import WFRP2Character
@@ -164,6 +166,7 @@ def test_the_sample_covers_the_rules():
     assert any(r.target.wounds_current < r.target.secondary.W for r in sample)
 
 
+@pytest.mark.slow  # 200,000 resolutions
 def test_odds_agree_with_200000_resolutions():
     sample, _ = requests()
     counted = tallies(sample)

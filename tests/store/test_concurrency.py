@@ -12,6 +12,8 @@ import statistics
 import threading
 import time
 
+import pytest
+
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
@@ -30,6 +32,7 @@ def finish(process, timeout: float) -> tuple[str, str]:
         watchdog.cancel()
 
 
+@pytest.mark.slow  # nine processes on one campaign file: not in `scripts/test --quick`
 def test_one_writer_and_eight_readers(tmp_path, spawn):
     path = tmp_path / "table.gmk"
     roster = demo_campaign().rosters[1]  # Dark Heresy: initiative, turns and conditions

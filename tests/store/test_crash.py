@@ -11,6 +11,8 @@ import sqlite3
 import threading
 import time
 
+import pytest
+
 from gmkit.store import CampaignStore
 
 SEED = 20240501
@@ -50,6 +52,7 @@ def check_file(path, workers, reported: int) -> int:
     return len(seqs)
 
 
+@pytest.mark.slow  # writers killed with SIGKILL, in subprocesses: not in `scripts/test --quick`
 def test_sigkilled_writers_lose_nothing_committed(tmp_path, spawn, workers):
     rng = random.Random(SEED)
     path = tmp_path / "crash.gmk"
