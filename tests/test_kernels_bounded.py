@@ -216,6 +216,10 @@ def test_kernels_without_a_page_and_idle_connected_ones_are_culled(quick_culling
     assert kernel_id_of(page) not in {kernel_id_of(p) for p in pages}
     with KernelClient(channels_url(server.url, kernel_id_of(page))):
         # connected: past the unconnected timeout and two culls, it is still there
+        deadline = time.monotonic() + 60  # the pool refills behind the page's kernel
+        while server.kernels() != 2:
+            assert time.monotonic() < deadline, server.output()
+            time.sleep(0.2)
         span = QUICK.unconnected + 2 * QUICK.interval
         holds_for(span, lambda: server.kernels() == 2, "the connected kernel kept")
         took = wait_for_kernels(server, 1, timeout=90)  # idle 16 s, connected or not
