@@ -399,6 +399,7 @@ def answers(client: Any, asked: set[str], timeout: float = 60) -> list[dict[str,
             return found
 
 
+@pytest.mark.server  # it starts a real kernel (as tests/widgets/test_kernel_order.py)
 def test_hostile_comm_messages_get_no_traceback_back(tmp_path):
     from jupyter_client.manager import start_new_kernel
 

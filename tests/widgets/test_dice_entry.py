@@ -162,6 +162,8 @@ def test_a_closed_entry_no_longer_follows_the_language():
     entry.show([PlannedDie(100, Message("imperial.test.to_hit"))])
     entry.close()
     try:
-        LANGUAGE.value = "es"
+        LANGUAGE.value = "es"  # an entry still following would raise here, or relabel
+        assert entry.slots[0]["label"] == "d100 · to hit"
+        assert entry.texts["next"] == "next die"
     finally:
         LANGUAGE.value = "en"
