@@ -499,3 +499,17 @@ def duel(duel_site: Path) -> Iterator[Any]:
         for name in [name for name in sys.modules if name.split(".")[0] == "gmkit_duel"]:
             del sys.modules[name]
         importlib.invalidate_caches()
+
+
+# --- shared by the test files (issue 24: the copies each file had moved here) ---------------
+
+
+@pytest.fixture
+def english() -> Iterator[None]:
+    """The widgets' language English for the test, and again after it (a file asks for it for
+    all its tests with ``pytestmark = pytest.mark.usefixtures("english")``)."""
+    from gmkit.widgets.i18n import LANGUAGE
+
+    LANGUAGE.value = "en"
+    yield
+    LANGUAGE.value = "en"

@@ -21,6 +21,8 @@ from gmkit.simulate import BATCH, simulate
 from gmkit.widgets.i18n import LANGUAGE
 from gmkit.widgets.simulation import SimulationWidget
 
+pytestmark = pytest.mark.usefixtures("english")  # conftest.py: English, then again
+
 
 def five_a_side(game: str) -> dict[str, list[Any]]:
     """The demo roster's first two sides, five each (renamed copies pad a side), as
@@ -130,13 +132,6 @@ def test_a_bad_fights_count_is_refused_before_any_callback() -> None:
 
 
 # --- the panel --------------------------------------------------------------------------
-
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
-"""What the widget tests share (the copies in older modules move here as they are touched):
+"""What the widget tests share (the copies in older modules move here as they are touched;
+``english``, shared with tests/ as a whole, is tests/conftest.py's):
 
-- ``english``: the widgets' language English for the test, and again after it;
 - ``demo_file``: the demo campaign file, written once for the session (copy it to change it);
 - ``demo_copy``: a copy of it of the test's own.
 """
@@ -8,20 +8,11 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from gmkit.campaign import demo_campaign_file
-from gmkit.widgets.i18n import LANGUAGE
-
-
-@pytest.fixture
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
 
 
 @pytest.fixture(scope="session")

@@ -17,12 +17,7 @@ from gmkit.sheets.base import Sheet
 from gmkit.widgets.combat_log import ALL, SHOWN_ROWS, CombatLog
 from gmkit.widgets.i18n import LANGUAGE
 
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 @functools.cache

@@ -19,7 +19,6 @@ from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.combat_log import CombatLog
 from gmkit.widgets.dashboard import Dashboard
 from gmkit.widgets.dice_tray import DiceTray
-from gmkit.widgets.i18n import LANGUAGE
 from gmkit.widgets.tracker import InitiativeTracker
 
 CHAPEL = "The Chapel of the Pale Throne"
@@ -27,11 +26,7 @@ AMBUSH = "Ambush at the Sump Pipes"
 INITIATIVE = "9 10 6 7 1 5 4 8"  # Marr 14, Tull 12, Kell 11, Lorn 10, Fenn 9, Ban 8, ...
 
 
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 @pytest.fixture(scope="module")

@@ -24,11 +24,7 @@ FULL = "the disk is full: the last command was not saved; nothing before it is l
 FULL_ES = "el disco está lleno: no se guardó la última orden; no se pierde nada de lo anterior"
 
 
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 @pytest.fixture(scope="module")

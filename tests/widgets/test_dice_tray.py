@@ -10,12 +10,7 @@ from gmkit.dice import SeededDice, distribution, roll
 from gmkit.widgets.dice_tray import HISTORY, DiceTray, parse_bonuses
 from gmkit.widgets.i18n import LANGUAGE
 
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 @pytest.fixture

@@ -3,19 +3,12 @@ language and falls back, an unknown language is refused."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from gmkit.messages import catalogs
 from gmkit.widgets.i18n import LANGUAGE, t, words
 
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 def widget_ids() -> list[str]:

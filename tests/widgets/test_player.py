@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,11 +32,7 @@ SECRETS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 @pytest.fixture(scope="module")
@@ -179,10 +176,23 @@ def test_the_follower_polls_on_the_running_loop_and_stops(campaign, in_fresh_thr
                 if view.round == 1:
                     break
             seen = view.round
+            task = view.follower.task
             view.close()
             stopped = not view.follower.running
+            with contextlib.suppress(asyncio.CancelledError):
+                await task  # its task over: it can poll no more
             gm.next_turn()
-            await asyncio.sleep(0.3)
+            # a witness polling at the view's interval: three of its polls after the turn, a
+            # view still following would have read it
+            ticks: list[int] = []
+            witness = Follower(lambda: ticks.append(1), interval=0.05)
+            witness.start()
+            for _ in range(200):
+                await asyncio.sleep(0.05)
+                if len(ticks) >= 3:
+                    break
+            witness.stop()
+            assert len(ticks) >= 3
             return seen, view.events, stopped
 
     seen, events, stopped = in_fresh_thread(scenario)
@@ -209,7 +219,10 @@ def test_a_failing_poll_is_counted_and_the_follower_goes_on(in_fresh_thread):
     async def scenario() -> Follower:
         follower = Follower(flaky, interval=0.01)
         follower.start()
-        await asyncio.sleep(0.1)
+        for _ in range(500):  # polls after the failed one
+            await asyncio.sleep(0.01)
+            if len(calls) > 2:
+                break
         follower.stop()
         return follower
 

@@ -12,12 +12,7 @@ from gmkit.simulate import simulate
 from gmkit.widgets.i18n import LANGUAGE
 from gmkit.widgets.simulation import SimulationWidget
 
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 @pytest.fixture

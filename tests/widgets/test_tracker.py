@@ -21,11 +21,7 @@ from gmkit.widgets.tracker import MODELS_PER_ROW, InitiativeTracker, TrackerRow,
 Track = Callable[..., InitiativeTracker]
 
 
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 @pytest.fixture

@@ -22,12 +22,7 @@ from gmkit.widgets.tracker import InitiativeTracker, TrackerRow
 from gmkit.widgets.tracker_drawn import same
 from gmkit.widgets.tracker_marks import NO_MARKS, Marks
 
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 @pytest.fixture

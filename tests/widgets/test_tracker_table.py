@@ -19,12 +19,7 @@ from gmkit.sheets.base import Sheet
 from gmkit.widgets.i18n import LANGUAGE
 from gmkit.widgets.tracker import InitiativeTracker, TrackerRow
 
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    LANGUAGE.value = "en"
-    yield
-    LANGUAGE.value = "en"
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
 @pytest.fixture
