@@ -12,38 +12,11 @@ from gmkit.odds import curve, exhaustive, odds
 from gmkit.odds.necromunda import STATES, wound_outcomes
 from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
 from gmkit.systems.necromunda import SYSTEM, FighterState, resolve_wounds
 
+from ..shared.necromunda import HEAVY_BOLTER, LASCANNON, fighter, state_after
+
 F = Fraction
-WEAPONS = catalog("necromunda", "weapons")
-HEAVY_BOLTER = {
-    "name": "heavy bolter",
-    "kind": "heavy",
-    "short_range": 20,
-    "long_range": 40,
-    "strength": 5,
-    "damage": "D3",
-    "save_modifier": -2,
-    "ammo_roll": 6,
-}
-LASCANNON = {
-    "name": "lascannon",
-    "kind": "heavy",
-    "short_range": 20,
-    "long_range": 60,
-    "strength": 9,
-    "damage": "D6",
-    "save_modifier": -6,
-    "ammo_roll": 4,
-}
-
-
-def fighter(name: str = "Tom", **fields: Any) -> NecromundaFighter:
-    weapons = [WEAPONS[w] if isinstance(w, str) else w for w in fields.pop("weapons", [])]
-    return NecromundaFighter.build(name=name, weapons=weapons, **fields)
-
-
 GANGER = fighter(
     "Mordecai", weapons=["stub gun", "autogun", "boltgun", "flamer", HEAVY_BOLTER, LASCANNON]
 )
@@ -237,22 +210,7 @@ def _outcome(request: AttackRequest):
     before = FighterState.read(request.options.target_state)
 
     def read(result):
-        injuries = [e.condition for e in result.effects if e.kind == "injury"]
-        out = "out of action" in injuries
-        down = (before.down or "down" in injuries) and not out
-        flesh = injuries.count("flesh wound")
-        pinned = before.pinned or any(e.kind == "pinned" for e in result.effects)
-        state = (
-            "out of action"
-            if out
-            else "down"
-            if down
-            else "flesh wound"
-            if flesh
-            else "pinned"
-            if pinned
-            else "standing"
-        )
+        flesh, state = state_after(before, result)
         lost = sum(e.amount for e in result.effects if e.kind == "damage")
         return result.hits, lost, flesh, state, any(e.kind == "jam" for e in result.effects)
 

@@ -22,30 +22,14 @@ from gmkit.systems.base import AttackRequest
 from gmkit.systems.catalogs import catalog
 from gmkit.systems.necromunda import FighterState, shot_setup
 
+from ..shared.necromunda import HEAVY_BOLTER, LASCANNON, state_after
+
 REQUESTS = 50
 TRIALS = 4_000
 SEED = 20260707
 EXTRA_WEAPONS = [
-    {
-        "name": "heavy bolter",
-        "kind": "heavy",
-        "short_range": 20,
-        "long_range": 40,
-        "strength": 5,
-        "damage": "D3",
-        "save_modifier": -2,
-        "ammo_roll": 6,
-    },
-    {
-        "name": "lascannon",
-        "kind": "heavy",
-        "short_range": 20,
-        "long_range": 60,
-        "strength": 9,
-        "damage": "D6",
-        "save_modifier": -6,
-        "ammo_roll": 4,
-    },
+    HEAVY_BOLTER,
+    LASCANNON,
     {
         "name": "plasma pistol",
         "kind": "pistol",
@@ -175,22 +159,7 @@ def outcome(request: AttackRequest):
     before = FighterState.read(request.options.target_state)
 
     def read(result) -> tuple[int, bool, int, int, str, bool]:
-        injuries = [e.condition for e in result.effects if e.kind == "injury"]
-        out = "out of action" in injuries
-        down = (before.down or "down" in injuries) and not out
-        flesh = injuries.count("flesh wound")
-        pinned = before.pinned or any(e.kind == "pinned" for e in result.effects)
-        state = (
-            "out of action"
-            if out
-            else "down"
-            if down
-            else "flesh wound"
-            if flesh
-            else "pinned"
-            if pinned
-            else "standing"
-        )
+        flesh, state = state_after(before, result)
         wounded = any(str(step.title) == "Wounds" for step in result.steps)
         lost = sum(e.amount for e in result.effects if e.kind == "damage")
         jam = any(e.kind == "jam" for e in result.effects)

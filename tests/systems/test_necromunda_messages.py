@@ -18,9 +18,7 @@ from gmkit.games import game
 from gmkit.messages import Message, catalogs, problems, render
 from gmkit.messages.check import english_words
 from gmkit.odds import odds
-from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest, AttackResult, Standing, Step
-from gmkit.systems.catalogs import catalog
 from gmkit.systems.necromunda import (
     SYSTEM,
     FighterState,
@@ -41,30 +39,11 @@ from gmkit.systems.necromunda.offers import OFFERS
 from gmkit.systems.options import offered_options
 from gmkit.systems.tables import table
 
-WEAPONS = catalog("necromunda", "weapons")
-LASCANNON = {
-    "name": "lascannon",
-    "kind": "heavy",
-    "short_range": 20,
-    "long_range": 60,
-    "strength": 9,
-    "damage": "D6",
-    "save_modifier": -6,
-    "ammo_roll": 4,
-}
-GRENADE = {"name": "krak grenade", "kind": "grenade", "short_range": 4, "long_range": 8}
-
-
-def fighter(name: str = "Tom", **fields: Any) -> NecromundaFighter:
-    weapons = [WEAPONS[w] if isinstance(w, str) else w for w in fields.pop("weapons", [])]
-    return NecromundaFighter.build(name=name, weapons=weapons, **fields)
-
+from ..shared.necromunda import GANGER, GRENADE, TARGET, fighter, shot
 
 JUVE = fighter("Jeb", fighter_type="juve", BS=2, weapons=["laspistol", "flamer"])
-GANGER = fighter("Mordecai", weapons=["autogun", "boltgun", LASCANNON])
 NOVICE = fighter("Rat", BS=1, weapons=["laspistol"])
 THROWER = fighter("Gren", weapons=[{**GRENADE, "ammo_roll": "auto"}])
-TARGET = fighter("Tom")
 SARGE = fighter("Sarge", W=2)
 GOLIATH = fighter("Goliath", armour={"name": "carapace", "save": 4})
 FRAIL = fighter("Frail", WS=1, BS=1)
@@ -83,24 +62,6 @@ NAMES = (
     "krak grenade",
     "A",
 )
-
-
-def shot(
-    attacker: NecromundaFighter = GANGER,
-    weapon: str = "autogun",
-    target: NecromundaFighter = TARGET,
-    distance: float | None = 10,
-    circumstances: dict[str, Any] | None = None,
-    **options: Any,
-) -> AttackRequest:
-    return AttackRequest(
-        attacker,
-        weapon,
-        target,
-        distance=distance,
-        circumstances=circumstances or {},
-        options=options,
-    )
 
 
 def spanish(texts: Iterable[Any]) -> str:

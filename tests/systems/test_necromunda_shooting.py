@@ -10,10 +10,8 @@ import pytest
 from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
 from gmkit.messages import Message
-from gmkit.sheets.necromunda import NecromundaFighter
 from gmkit.systems import necromunda, system
-from gmkit.systems.base import AttackRequest, Effect
-from gmkit.systems.catalogs import catalog
+from gmkit.systems.base import Effect
 from gmkit.systems.necromunda import (
     SYSTEM,
     Candidate,
@@ -27,46 +25,9 @@ from gmkit.systems.necromunda import (
     to_hit_modifiers,
 )
 
-WEAPONS = catalog("necromunda", "weapons")
-LASCANNON = {
-    "name": "lascannon",
-    "kind": "heavy",
-    "short_range": 20,
-    "long_range": 60,
-    "strength": 9,
-    "damage": "D6",
-    "save_modifier": -6,
-    "ammo_roll": 4,
-}
-GRENADE = {"name": "krak grenade", "kind": "grenade", "short_range": 4, "long_range": 8}
-
-
-def fighter(name: str = "Tom", **fields: Any) -> NecromundaFighter:
-    weapons = [WEAPONS[w] if isinstance(w, str) else w for w in fields.pop("weapons", [])]
-    return NecromundaFighter.build(name=name, weapons=weapons, **fields)
-
+from ..shared.necromunda import GRENADE, fighter, shot, step
 
 JUVE = fighter("Jeb", fighter_type="juve", BS=2, weapons=["laspistol", "knife", "flamer"])
-GANGER = fighter("Mordecai", weapons=["autogun", "boltgun", LASCANNON])
-TARGET = fighter("Tom")
-
-
-def shot(
-    attacker: NecromundaFighter = GANGER,
-    weapon: str = "autogun",
-    target: NecromundaFighter = TARGET,
-    distance: float | None = 10,
-    circumstances: dict[str, Any] | None = None,
-    **options: Any,
-) -> AttackRequest:
-    circumstances = circumstances or {}
-    return AttackRequest(
-        attacker, weapon, target, distance=distance, circumstances=circumstances, options=options
-    )
-
-
-def step(result: Any, title: str) -> Any:
-    return next(s for s in result.steps if str(s.title) == title)
 
 
 def test_the_seeds_example_needs_a_six_then_four():

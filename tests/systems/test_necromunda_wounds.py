@@ -2,58 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from gmkit.dice import EnteredDice, SeededDice
-from gmkit.sheets.necromunda import NecromundaFighter
-from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
 from gmkit.systems.necromunda import (
     SYSTEM,
     FighterState,
     shot_setup,
 )
 
-WEAPONS = catalog("necromunda", "weapons")
-LASCANNON = {
-    "name": "lascannon",
-    "kind": "heavy",
-    "short_range": 20,
-    "long_range": 60,
-    "strength": 9,
-    "damage": "D6",
-    "save_modifier": -6,
-    "ammo_roll": 4,
-}
-
-
-def fighter(name: str = "Tom", **fields: Any) -> NecromundaFighter:
-    weapons = [WEAPONS[w] if isinstance(w, str) else w for w in fields.pop("weapons", [])]
-    return NecromundaFighter.build(name=name, weapons=weapons, **fields)
-
-
-GANGER = fighter("Mordecai", weapons=["autogun", "boltgun", LASCANNON])
-TARGET = fighter("Tom")
-
-
-def shot(
-    attacker: NecromundaFighter = GANGER,
-    weapon: str = "autogun",
-    target: NecromundaFighter = TARGET,
-    distance: float | None = 10,
-    circumstances: dict[str, Any] | None = None,
-    **options: Any,
-) -> AttackRequest:
-    circumstances = circumstances or {}
-    return AttackRequest(
-        attacker, weapon, target, distance=distance, circumstances=circumstances, options=options
-    )
-
-
-def step(result: Any, title: str) -> Any:
-    return next(s for s in result.steps if str(s.title) == title)
+from ..shared.necromunda import fighter, shot, step
 
 
 @pytest.mark.parametrize(
