@@ -46,6 +46,51 @@ def until(page: Any, step: str, read: Callable[[], T], ok: Callable[[T], bool]) 
         page.wait_for_timeout(50)
 
 
+# two of the browser's animation frames (a layout, a font or a widget's update in flight is
+# drawn by then); a page that draws no frame (hidden) answers after 250 ms all the same
+FRAMES = """() => new Promise(done => {
+  requestAnimationFrame(() => requestAnimationFrame(() => done()));
+  setTimeout(done, 250);
+})"""
+_NOTHING = object()
+
+
+def steady(
+    page: Any, step: str, read: Callable[[], T], ok: Callable[[T], bool] = lambda _value: True
+) -> T:
+    """Poll ``read()`` until it gives the same value twice running, the page having drawn two
+    frames in between, and ``ok`` holds for it (by default: any value); that value. For what
+    settles rather than appears: a layout once its fonts and widgets are drawn, cells rendered
+    after a resize. Fails naming the step and what was last read."""
+    start = time.monotonic()
+    last: Any = _NOTHING
+    while True:
+        value = read()
+        if value == last and ok(value):
+            return value
+        if time.monotonic() - start > WAIT:
+            pytest.fail(f"{step}: not steady after {WAIT:.0f} s; last read: {value!r}")
+        last = value
+        page.evaluate(FRAMES)
+
+
+def holds_for(span: float, step: str, check: Callable[[], bool], page: Any = None) -> None:
+    """Check ``check()`` at every poll (each 50 ms) for ``span`` seconds, failing at the first
+    that it does not hold. Only for what nothing observable marks (a kernel waiting in a pool
+    has no page to show what it read): ``span`` comes from the system's own setting (so many
+    of the players' polls), never a guess; anything that can be seen is waited for instead
+    (``until``, ``steady``). With ``page``, the page's events are handled meanwhile."""
+    end = time.monotonic() + span
+    while True:
+        assert check(), f"{step}: no longer holds"
+        if time.monotonic() >= end:
+            return
+        if page is not None:
+            page.wait_for_timeout(50)
+        else:
+            time.sleep(0.05)
+
+
 def inner_text(page: Any, selector: str) -> str:
     found = page.locator(selector)
     return str(found.first.inner_text()) if found.count() else ""

@@ -7,6 +7,12 @@ from typing import Any
 
 import pytest
 
+# what a JupyterLab notebook's scrolling panel shows now: where it is scrolled, how tall it
+# is, and how many cells and outputs it has drawn (it draws the cells in view as they come)
+SHOWN = """el => [el.scrollTop, el.scrollHeight,
+  el.querySelectorAll('.jp-Cell').length,
+  el.querySelectorAll('.jp-OutputArea-output').length]"""
+
 
 def kernel_ready(page: Any, timeout: float = 120) -> None:
     """Wait for the notebook's kernel to be idle; choose the Python kernel when JupyterLab

@@ -242,7 +242,11 @@ def fight(table_server, players_server, chromium, artifacts: Path):
         record.follow_seconds["after the secret attack"] = wait_text(
             player, ".gmkit-player-header", "Jessa Kell", "players see Kell's turn"
         )
-        player.wait_for_timeout(1_000)  # one more poll: anything still to come has come
+        # One turn more, public: once the players see it, every frame of the secret attack
+        # (read from the campaign file before it, sent on the same websocket) has come.
+        gm.locator(".gmkit-tracker button", has_text="Next").click()
+        wait_text(gm, ".gmkit-tracker .gmkit-header", "Cultist Lorn", "the turn after Kell's")
+        wait_text(player, ".gmkit-player-header", "Cultist Lorn", "players see Lorn's turn")
         record.player_html = player.content()
         gm.screenshot(path=str(artifacts / "dashboard.png"), full_page=False)
         player.screenshot(path=str(artifacts / "players.png"), full_page=True)

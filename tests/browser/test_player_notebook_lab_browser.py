@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from dashboard_page import steady, until
+from lab_page import kernel_ready
 
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
@@ -145,40 +147,52 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Exported]:
             process.wait()
 
 
-def _kernel_idle(page, timeout: float = 120) -> None:
-    """Wait for the notebook's kernel to be idle (choosing Python if JupyterLab asks)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        choose = page.locator(".jp-Dialog button", has_text="Select")
-        if choose.count() and choose.first.is_visible():
-            choose.first.click()
-        idle = page.locator(".jp-StatusBar-TextItem", has_text="Idle")
-        if idle.count() and not page.locator(".jp-Dialog").count():
-            return
-        page.wait_for_timeout(250)
-    pytest.fail("the notebook's kernel never became idle")
-
-
 def test_the_players_notebook_opens_unchanged_in_jupyterlab_showing_no_gm_value(
     exported, chromium, artifacts
 ):
     for value in exported.secrets:
         assert value.encode() not in exported.data, value
     page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    frames: list[str] = []
+    specs: list[str] = []  # JupyterLab's asks for the kernel specs, answered
+    page.on(
+        "websocket",
+        lambda socket: socket.on(
+            "framereceived",
+            lambda payload: frames.append(
+                payload.decode("utf-8", "replace") if isinstance(payload, bytes) else payload
+            ),
+        ),
+    )
+    page.on(
+        "requestfinished",
+        lambda request: specs.append(request.url) if "/api/kernelspecs" in request.url else None,
+    )
     try:
         page.goto(exported.url, timeout=120_000)
         table = page.locator(".jp-Notebook .jp-MarkdownOutput table")
         try:
             table.first.wait_for(timeout=120_000)
-            _kernel_idle(page)
+            kernel_ready(page)
         except Exception:
             page.screenshot(path=str(artifacts / "player-notebook-lab-failed.png"))
             raise
-        page.wait_for_timeout(3000)  # what JupyterLab changes on opening, it has changed now
+        # What JupyterLab changes in a notebook on opening it, it writes from its kernel's info
+        # (language_info) and the kernel's spec (kernelspec): once both answers have come and
+        # the page has drawn since, any change, and its dirty mark, would show.
+        until(
+            page, "the kernel's info", lambda: sum("kernel_info_reply" in f for f in frames), bool
+        )
+        until(page, "the kernel specs", lambda: len(specs), bool)
         tab = page.locator(".lm-TabBar-tab", has_text=NOTEBOOK)
+        dirty = steady(
+            page,
+            "the notebook opened",
+            lambda: (tab.get_attribute("class") or "", page.locator(".jp-mod-dirty").count()),
+        )
         assert tab.count() == 1
-        assert "jp-mod-dirty" not in (tab.get_attribute("class") or "")
-        assert page.locator(".jp-mod-dirty").count() == 0
+        assert "jp-mod-dirty" not in dirty[0]
+        assert dirty[1] == 0
         notebook = page.locator(".jp-Notebook").first.inner_text()
         for value in exported.shown:
             assert value in notebook, value

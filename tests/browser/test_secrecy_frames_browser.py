@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dashboard_page import until
+from dashboard_page import holds_for, until
 
 from gmkit.campaign import DEMO_FIGHTS, DemoFight
 from gmkit.dice import EnteredDice, SeededDice
@@ -32,6 +32,7 @@ from gmkit.encounter.views import told_to_players
 from gmkit.errors import GmkitError
 from gmkit.store import CampaignStore
 from gmkit.systems.base import Effect
+from gmkit.widgets.player import POLL_SECONDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -63,6 +64,7 @@ class Fight:
     demo: DemoFight
     name: str  # the encounter's
     url: str = ""
+    server: Any = None  # its players' server (conftest's Server)
     seconds: dict[str, float] = field(default_factory=dict)
     checked: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # frames, bytes
 
@@ -206,9 +208,21 @@ def open_players(chromium: Any, url: str, seen: Seen) -> tuple[Any, list[Any]]:
     page.on("websocket", lambda socket: socket.on("framereceived", on_frame))
     page.on("response", lambda response: responses.append(response))
     page.goto(url, wait_until="domcontentloaded", timeout=120_000)
-    page.locator(".gmkit-player-table").wait_for(timeout=120_000)
-    page.wait_for_timeout(500)  # the first frames of the kernel's state
+    # the view drawn whole (its header, table and log): its widgets' state has come
+    for part in (".gmkit-player-header", ".gmkit-player-table", ".gmkit-player-log"):
+        page.locator(part).first.wait_for(state="attached", timeout=120_000)
     return page, responses
+
+
+def all_received(page: Any, campaign: Path, fight: Fight, step: str) -> None:
+    """A public note written after all the GM did, and waited for on the page: every frame the
+    page's kernel sent for what came before it (read from the file in order, sent on the same
+    websocket) has been received and recorded."""
+    marker = f"The bell tolls: {step}"
+    with CampaignStore(campaign) as store:
+        Encounter.open(store, fight.name).note(marker, gm_only=False)
+    log = page.locator(".gmkit-player-log")
+    until(page, f"{step}: the page read the last note", log.inner_text, lambda t: marker in t)
 
 
 def check(seen: Seen, played: Round, setting: str) -> None:
@@ -245,7 +259,8 @@ def fights(demo_fights: Any) -> tuple[Path, list[Fight]]:
     names = list(demo_fights.players)
     found = [Fight(demo, name) for demo, name in zip(DEMO_FIGHTS, names, strict=True)]
     for fight in found:
-        fight.url = demo_fights.players[fight.name].url
+        fight.server = demo_fights.players[fight.name]
+        fight.url = fight.server.url
     return demo_fights.campaign, found
 
 
@@ -257,7 +272,14 @@ def test_no_frame_of_a_players_page_holds_a_gm_only_value(fights, chromium, arti
         started = time.monotonic()
         seen = Seen()
         show_wounds(campaign, fight, setting)
-        time.sleep(0.7)  # two polls: the kernel waiting in the pool follows it too
+        # The kernel waiting in the pool, the page's to be, reads the setting at its next poll;
+        # nothing the test can see marks a pooled kernel's poll (it has no page yet), so two of
+        # the players' polls pass, its server running all along.
+        holds_for(
+            2 * POLL_SECONDS,
+            f"{game} ({setting}): the players' server runs",
+            lambda: fight.server.process.poll() is None,
+        )
         page, responses = open_players(chromium, fight.url, seen)
         try:
             played = play(campaign, fight, setting, number)
@@ -269,7 +291,7 @@ def test_no_frame_of_a_players_page_holds_a_gm_only_value(fights, chromium, arti
                     log.inner_text,
                     lambda text, line=line: line in text,
                 )
-            page.wait_for_timeout(700)  # two polls more: any later frame is recorded too
+            all_received(page, campaign, fight, f"{game} ({setting})")
             seen.text = page.inner_text("body")
             seen.content = page.content()
             for response in responses:
@@ -323,6 +345,7 @@ def test_a_seat_s_page_shows_its_own_and_no_gm_only_value(fights, chromium, game
         played = play(campaign, fight, "band", 4)
         log = page.locator(".gmkit-player-log")
         until(page, f"{game}: the log", log.inner_text, lambda t: played.shown[0] in t)
+        all_received(page, campaign, fight, f"{game}: the seat")
         seen.text = page.inner_text("body")
         seen.content = page.content()
     finally:
