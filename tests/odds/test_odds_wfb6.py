@@ -14,11 +14,9 @@ from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 
+from ..shared.wfb6 import BOW, CROSSBOW, HANDGUN, REPEATER, ROCK
+
 F = Fraction
-BOW = {"name": "bow", "range_cm": 60, "strength": 3}
-REPEATER = {"name": "repeater", "range_cm": 60, "strength": 4, "shots": 3}
-CROSSBOW = {"name": "crossbow", "range_cm": 75, "strength": 4, "special": ["move or fire"]}
-HANDGUN = {"name": "handgun", "range_cm": 60, "strength": 4, "special": ["armour piercing"]}
 MISSILE = {
     "name": "fireball",
     "range_cm": 60,
@@ -26,7 +24,6 @@ MISSILE = {
     "shots": 3,
     "special": ["magic missile"],
 }
-ROCK = {"name": "rock", "range_cm": 150, "strength": 8, "special": ["stone thrower"]}
 VOLLEY = {"name": "volley", "range_cm": 40, "strength": 3, "shots": 2}
 DARTS = {"name": "darts", "range_cm": 40, "strength": 3, "shots": 2, "special": ["magic missile"]}
 

@@ -1,4 +1,5 @@
-"""What the 40k rules tests share (test_imperial_*, test_dark_heresy*, test_deathwatch*).
+"""What the 40k rules tests share (test_imperial_*, test_dark_heresy*, test_deathwatch*), and
+WFB 6e's ``gm_data`` (a GM's data folder, for test_wfb6_data and test_wfb6_options).
 
 One armoury of weapons by name, three profiles, and builders of sheets from them, as fixtures
 (the suite imports test files by path, so they cannot import each other; fixtures they can
@@ -12,7 +13,8 @@ TB 3), a veteran 40 in WS, BS, S, T and Ag, a marine BS 47, S 45 and T 43 (SB 4,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -174,3 +176,17 @@ def fight_of(demo_sheet: Callable[[str, str], Sheet]) -> Callable[..., Encounter
         return fight
 
     return start
+
+
+@pytest.fixture
+def gm_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A GM's data folder for WFB 6e (GMKIT_DATA_PATH): the folder its tables are written to,
+    read instead of the packaged ones while the test lasts (the tables' cache cleared)."""
+    from gmkit.systems.tables import table
+
+    folder = tmp_path / "wfb6"
+    folder.mkdir()
+    monkeypatch.setenv("GMKIT_DATA_PATH", str(tmp_path))
+    table.cache_clear()
+    yield folder
+    table.cache_clear()

@@ -11,34 +11,11 @@ from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 from gmkit.systems.wfb6 import battlefield as wfb6_battlefield
 
-
-def character(name: str = "Anselm", troop_type: str = "infantry", **fields) -> WFB6Character:
-    if troop_type in ("cavalry", "monstrous_cavalry") and "mount" not in fields:
-        fields["mount"] = "warhorse"
-    return WFB6Character.build(name=name, side="Empire", troop_type=troop_type, **fields)
-
-
-def friends(models: int = 10, distance: float = 8, shooter: float = 30, **fields) -> UnitOnTable:
-    fields.setdefault("troop_type", "infantry")
-    return UnitOnTable(
-        "Swordsmen",
-        "Empire",
-        rank_and_file=models,
-        distance_cm=distance,
-        shooter_distance_cm=shooter,
-        **fields,
-    )
+from ..shared.wfb6 import bretonnian, character, friends
 
 
 def test_unit_of_counts_roles_and_takes_the_troopers_type():
-    knight = WFB6Character.build(
-        name="Knight",
-        side="Bretonnia",
-        role="rank and file",
-        unit="Knights",
-        troop_type="cavalry",
-        mount="warhorse",
-    )
+    knight = bretonnian()
     champion = knight.edit(name="Gallant", role="champion")
     lord = character("Lord", troop_type="cavalry", unit="Knights").edit(side="Bretonnia")
     unit = UnitOnTable.of([knight, knight.edit(name="Knight 2"), champion, lord], engaged=True)

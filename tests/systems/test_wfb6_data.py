@@ -15,7 +15,7 @@ from gmkit.systems.tables import table
 from gmkit.systems.wfb6 import SYSTEM, Situation, UnitOnTable, shot_modifiers
 from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
 
-BOW = {"name": "bow", "range_cm": 60, "strength": 3}
+from ..shared.wfb6 import BOW
 
 
 def test_registry_and_protocol():
@@ -70,16 +70,6 @@ def test_weapon_special_rules_choose_the_kind_of_attack():
     assert rules.kind_of(gun).id == "cannon"
     assert rules.kind_of(bow, "magic_missile").id == "magic_missile"
     assert rules.kind_of(gun, "single").id == "cannon"
-
-
-@pytest.fixture
-def gm_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    folder = tmp_path / "wfb6"
-    folder.mkdir()
-    monkeypatch.setenv("GMKIT_DATA_PATH", str(tmp_path))
-    table.cache_clear()
-    yield folder
-    table.cache_clear()
 
 
 def test_a_gm_may_widen_proximity_in_data(gm_data: Path):

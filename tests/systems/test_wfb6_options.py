@@ -19,7 +19,8 @@ from gmkit.systems.options import offered_options
 from gmkit.systems.tables import table
 from gmkit.systems.wfb6 import Situation, UnitOnTable, WFB6Options, resolve_attack
 
-BOW = {"name": "bow", "range_cm": 60, "strength": 3}
+from ..shared.wfb6 import BOW, bretonnian
+
 SPELL = {"name": "curse", "range_cm": 60, "strength": 4, "special": ["spell"]}
 SHOOTER = WFB6Character.build(
     name="Shooter", side="Orcs", role="rank and file", unit="Archers", BS=3, weapons=[BOW, SPELL]
@@ -146,16 +147,6 @@ def test_the_gm_allowing_a_shot_at_a_character_in_a_big_unit_still_hits_the_unit
     assert [(e.target, str(e.note)) for e in result.effects] == [("S", "S (rank and file)")]
 
 
-@pytest.fixture
-def gm_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    folder = tmp_path / "wfb6"
-    folder.mkdir()
-    monkeypatch.setenv("GMKIT_DATA_PATH", str(tmp_path))
-    table.cache_clear()
-    yield folder
-    table.cache_clear()
-
-
 @pytest.mark.parametrize(("allowed", "target"), [(False, "Captain Hals"), (True, "Swordsmen")])
 def test_a_spell_that_says_so_allows_look_out_sir(gm_data: Path, allowed, target):
     # A GM's table where template spells allow no "Look out, Sir!" of their own: only a spell
@@ -184,14 +175,7 @@ def test_a_spell_that_says_so_allows_look_out_sir(gm_data: Path, allowed, target
 
 @pytest.mark.parametrize(("distinct", "dice", "lord_hits"), [(True, [4, 4], 2), (False, [4, 4], 3)])
 def test_left_over_hits_fall_on_different_models_unless_told(distinct, dice, lord_hits):
-    knight = WFB6Character.build(
-        name="Knight",
-        side="Bretonnia",
-        role="rank and file",
-        unit="Knights",
-        troop_type="cavalry",
-        mount="warhorse",
-    )
+    knight = bretonnian()
     lord = knight.edit(name="Lord", role="character")
     paladin = knight.edit(name="Paladin", role="character")
     unit = UnitOnTable.of([knight, lord, paladin], rank_and_file=3)

@@ -12,10 +12,8 @@ from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.wfb6 import Situation, UnitOnTable, resolve_attack, shot_modifiers
 
-BOW = {"name": "bow", "range_cm": 60, "strength": 3}
-REPEATER = {"name": "repeater", "range_cm": 60, "strength": 4, "shots": 3}
-CROSSBOW = {"name": "crossbow", "range_cm": 75, "strength": 4, "special": ["move or fire"]}
-HANDGUN = {"name": "handgun", "range_cm": 60, "strength": 4, "special": ["armour piercing"]}
+from ..shared.wfb6 import BOW, CROSSBOW, HANDGUN, REPEATER, ROCK, bretonnian
+
 MISSILE = {
     "name": "fireball",
     "range_cm": 60,
@@ -23,7 +21,6 @@ MISSILE = {
     "shots": 7,
     "special": ["magic missile"],
 }
-ROCK = {"name": "rock", "range_cm": 150, "strength": 8, "special": ["stone thrower"]}
 SHIELDED = [{"name": "light armour", "save": 6}, {"name": "shield", "improves": 1}]
 
 
@@ -183,13 +180,7 @@ def test_a_large_target_is_easier_to_hit():
 
 
 def test_the_seed_example_through_the_resolver_seven_magic_missile_hits():
-    knight = WFB6Character.build(
-        name="Knight",
-        side="Bretonnia",
-        role="rank and file",
-        unit="Knights",
-        troop_type="cavalry",
-        mount="warhorse",
+    knight = bretonnian(
         armour=[
             {"name": "heavy armour", "save": 5},
             {"name": "shield", "improves": 1},

@@ -28,10 +28,8 @@ from gmkit.systems.wfb6 import (
 from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
 from gmkit.systems.wfb6.offers import OFFERS
 
-BOW = {"name": "bow", "range_cm": 60, "strength": 3}
-HANDGUN = {"name": "handgun", "range_cm": 60, "strength": 4, "special": ["armour piercing"]}
-CROSSBOW = {"name": "crossbow", "range_cm": 75, "strength": 4, "special": ["move or fire"]}
-ROCK = {"name": "rock", "range_cm": 150, "strength": 8, "special": ["stone thrower"]}
+from ..shared.wfb6 import BOW, CROSSBOW, HANDGUN, ROCK, bretonnian
+
 BALL = {"name": "iron ball", "range_cm": 150, "strength": 10, "special": ["cannon"]}
 FIREBALL = {
     "name": "fireball",
@@ -68,13 +66,7 @@ SCREEN = UnitOnTable(
     "Swordsmen", "Empire", rank_and_file=15, distance_cm=10, shooter_distance_cm=30
 )
 DRAGON = WFB6Character.build(name="Elector", side="Empire", troop_type="monster", T=6)
-KNIGHT = WFB6Character.build(
-    name="Knight",
-    side="Bretonnia",
-    role="rank and file",
-    unit="Knights",
-    troop_type="cavalry",
-    mount="warhorse",
+KNIGHT = bretonnian(
     armour=[{"name": "heavy armour", "save": 5}, {"name": "shield", "improves": 1}],
 )
 LORD = KNIGHT.edit(name="Lord", role="character", T=4, armour=[{"name": "plate", "save": 2}])

@@ -15,24 +15,7 @@ from gmkit.systems.wfb6 import (
     target_modifiers,
 )
 
-
-def character(name: str = "Anselm", troop_type: str = "infantry", **fields) -> WFB6Character:
-    if troop_type in ("cavalry", "monstrous_cavalry") and "mount" not in fields:
-        fields["mount"] = "warhorse"
-    return WFB6Character.build(name=name, side="Empire", troop_type=troop_type, **fields)
-
-
-def friends(models: int = 10, distance: float = 8, shooter: float = 30, **fields) -> UnitOnTable:
-    fields.setdefault("troop_type", "infantry")
-    return UnitOnTable(
-        "Swordsmen",
-        "Empire",
-        rank_and_file=models,
-        distance_cm=distance,
-        shooter_distance_cm=shooter,
-        **fields,
-    )
-
+from ..shared.wfb6 import character, friends
 
 # --- Proximity to friendly troops -------------------------------------------------------
 
