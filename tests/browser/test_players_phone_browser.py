@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dashboard_page import until
+from dashboard_page import steady, until
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
@@ -101,6 +101,14 @@ def players(tmp_path_factory: pytest.TempPathFactory, serve_players: Any) -> Pag
     return Pages(campaign, urls)
 
 
+LAYOUT = """() => {
+  const box = document.querySelector('.gmkit-player-table').getBoundingClientRect();
+  const root = document.documentElement;
+  return [document.fonts.status === 'loaded', root.scrollWidth, root.scrollHeight,
+          box.x, box.y, box.width, box.height];
+}"""
+
+
 def open_page(chromium: Any, url: str, size: tuple[int, int], language: str) -> Any:
     width, height = size
     page = chromium.new_page(viewport={"width": width, "height": height})
@@ -116,7 +124,9 @@ def open_page(chromium: Any, url: str, size: tuple[int, int], language: str) -> 
         lambda heads: wounds in heads,  # the table is drawn again in the language picked
     )
     assert page.locator(".gmkit-player-header").inner_text().startswith(round_word)
-    page.wait_for_timeout(300)  # the last layout settles
+    # the last layout done (the fonts loaded, the table drawn again): the page's width and
+    # height, and where the table stands, hold from one drawn frame to the next
+    steady(page, f"the page in {label} laid out", lambda: page.evaluate(LAYOUT), lambda at: at[0])
     return page
 
 
