@@ -513,3 +513,20 @@ def english() -> Iterator[None]:
     LANGUAGE.value = "en"
     yield
     LANGUAGE.value = "en"
+
+
+@pytest.fixture(scope="session")
+def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo campaign file, written once for the session: copy it to change it
+    (``demo_copy``)."""
+    from gmkit.campaign import demo_campaign_file
+
+    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture
+def demo_copy(demo_file: Path, tmp_path: Path) -> Path:
+    """A copy of the demo campaign file of the test's own (``tmp_path/campaign.gmk``)."""
+    copy = tmp_path / "campaign.gmk"
+    shutil.copyfile(demo_file, copy)
+    return copy

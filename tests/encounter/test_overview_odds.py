@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from gmkit import prep
-from gmkit.campaign import demo_campaign_file, open_campaign
+from gmkit.campaign import open_campaign
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
 from gmkit.encounter.overview import ODDS_COLUMNS, OVERVIEW_COLUMNS
@@ -37,11 +37,6 @@ DEMO_FIGHTS = {
     "wfrp2": "Beastmen on the Drakwald Road",
     "wfb6": "Arrows over the Reikland Ford",
 }
-
-
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
 
 
 @pytest.fixture

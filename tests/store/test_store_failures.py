@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from gmkit.campaign import demo_campaign_file, open_campaign, resolve_campaign
+from gmkit.campaign import open_campaign, resolve_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore, StoreError
@@ -30,16 +30,9 @@ FULL = "the disk is full: the last command was not saved; nothing before it is l
 ROOT = os.geteuid() == 0
 
 
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
-
-
 @pytest.fixture
-def campaign(demo_file: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "campaign.gmk"
-    shutil.copyfile(demo_file, copy)
-    return copy
+def campaign(demo_copy: Path) -> Path:
+    return demo_copy
 
 
 def fill(store: CampaignStore) -> None:

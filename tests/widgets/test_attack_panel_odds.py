@@ -8,11 +8,9 @@ one point per modifier of the game's range; a game without odds says why.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
-from html.parser import HTMLParser
 
 import pytest
 
@@ -24,6 +22,8 @@ from gmkit.odds import Odds, curve, odds
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 from gmkit.widgets.attack import AttackPanel
 from gmkit.widgets.odds_view import OddsView, percent
+
+from .odds_html import tags, tile
 
 
 @cache
@@ -55,31 +55,6 @@ def panel_of():
     yield make
     for panel in made:
         panel.close()
-
-
-class Tags(HTMLParser):
-    def __init__(self, tag: str) -> None:
-        super().__init__()
-        self.tag, self.found = tag, []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == self.tag:
-            self.found.append(dict(attrs))
-
-
-def tags(markup: str, tag: str, css: str) -> list[dict[str, str]]:
-    parser = Tags(tag)
-    parser.feed(markup)
-    return [a for a in parser.found if css in (a.get("class") or "").split()]
-
-
-def tile(view: OddsView, key: str) -> str:
-    found = re.search(
-        rf"data-key='{re.escape(key)}' title='[^']*'><div class='gmkit-odds-value'>([^<]*)<",
-        view.summary_html.value,
-    )
-    assert found, view.summary_html.value
-    return found.group(1)
 
 
 def resolved_odds(panel: AttackPanel) -> Odds:

@@ -11,7 +11,6 @@ from pathlib import Path
 import ipywidgets
 import pytest
 
-from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
@@ -29,16 +28,9 @@ INITIATIVE = "9 10 6 7 1 5 4 8"  # Marr 14, Tull 12, Kell 11, Lorn 10, Fenn 9, B
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
-
-
 @pytest.fixture
-def store(demo_file: Path, tmp_path: Path) -> Iterator[CampaignStore]:
-    copy = tmp_path / "campaign.gmk"
-    copy.write_bytes(demo_file.read_bytes())
-    with CampaignStore(copy) as opened:
+def store(demo_copy: Path) -> Iterator[CampaignStore]:
+    with CampaignStore(demo_copy) as opened:
         yield opened
 
 

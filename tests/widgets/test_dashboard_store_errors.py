@@ -5,14 +5,12 @@ file that fails while following it. The fight shown stays what the file holds.""
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from gmkit.campaign import demo_campaign_file
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
 from gmkit.widgets.dashboard import Dashboard
@@ -27,16 +25,9 @@ FULL_ES = "el disco está lleno: no se guardó la última orden; no se pierde na
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
-
-
 @pytest.fixture
-def dashboard(demo_file: Path, tmp_path: Path) -> Iterator[Dashboard]:
-    copy = tmp_path / "campaign.gmk"
-    shutil.copyfile(demo_file, copy)
-    with CampaignStore(copy) as store:
+def dashboard(demo_copy: Path) -> Iterator[Dashboard]:
+    with CampaignStore(demo_copy) as store:
         made = Dashboard(store, CHAPEL, seed=7, follow=False)
         assert made.tracker is not None
         made.tracker.roll_initiative(INITIATIVE)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
-from html.parser import HTMLParser
 
 import ipywidgets
 import pytest
@@ -19,6 +17,8 @@ from gmkit.odds import Dist, curve, odds
 from gmkit.systems.base import AttackRequest
 from gmkit.widgets.i18n import LANGUAGE
 from gmkit.widgets.odds_view import OddsView, bars_svg, percent
+
+from .odds_html import tags, tile
 
 
 @cache
@@ -39,33 +39,6 @@ def juve_shot(cover: bool = True) -> AttackRequest:
         distance=12,
         circumstances={"partial_cover": True} if cover else {},
     )
-
-
-class Tags(HTMLParser):
-    """The attributes of every tag of a kind (``rect``, ``circle``...) in some HTML."""
-
-    def __init__(self, tag: str) -> None:
-        super().__init__()
-        self.tag, self.found = tag, []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == self.tag:
-            self.found.append(dict(attrs))
-
-
-def tags(markup: str, tag: str, css: str) -> list[dict[str, str]]:
-    parser = Tags(tag)
-    parser.feed(markup)
-    return [a for a in parser.found if css in (a.get("class") or "").split()]
-
-
-def tile(view: OddsView, key: str) -> str:
-    found = re.search(
-        rf"data-key='{re.escape(key)}' title='[^']*'><div class='gmkit-odds-value'>([^<]*)<",
-        view.summary_html.value,
-    )
-    assert found, view.summary_html.value
-    return found.group(1)
 
 
 @pytest.fixture

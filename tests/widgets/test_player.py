@@ -11,7 +11,7 @@ from pathlib import Path
 import ipywidgets as widgets
 import pytest
 
-from gmkit.campaign import demo_campaign_file, prepare_encounter
+from gmkit.campaign import prepare_encounter
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter, event_text
 from gmkit.store import CampaignStore
@@ -35,17 +35,10 @@ SECRETS = [
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
 
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
-
-
 @pytest.fixture
-def campaign(demo_file: Path, tmp_path: Path) -> Path:
+def campaign(demo_copy: Path) -> Path:
     """A fresh copy of the demo campaign file for each test."""
-    copy = tmp_path / "campaign.gmk"
-    copy.write_bytes(demo_file.read_bytes())
-    return copy
+    return demo_copy
 
 
 @pytest.fixture

@@ -333,13 +333,6 @@ def typed_names() -> set[str]:
     return {name for name in names if name}
 
 
-@pytest.fixture(scope="module")
-def demo_file(tmp_path_factory: pytest.TempPathFactory):
-    from gmkit.campaign import demo_campaign_file
-
-    return demo_campaign_file(tmp_path_factory.mktemp("demo"))
-
-
 @pytest.mark.parametrize("game", ["dark_heresy", "necromunda", "deathwatch", "wfrp2", "wfb6"])
 def test_the_dashboard_of_each_game_reads_in_spanish(spanish, demo_file, tmp_path, game):
     """The tracker, the attack panel with its editors open and a result shown, the turn and log

@@ -6,7 +6,7 @@ that was current and the new one, and no row text."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets
@@ -23,14 +23,6 @@ from gmkit.widgets.tracker_drawn import same
 from gmkit.widgets.tracker_marks import NO_MARKS, Marks
 
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
-
-
-@pytest.fixture
-def made() -> Iterator[list[InitiativeTracker]]:
-    trackers: list[InitiativeTracker] = []
-    yield trackers
-    for tracker in trackers:
-        tracker.close()
 
 
 @functools.cache

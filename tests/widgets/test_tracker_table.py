@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
 
 import ipywidgets
 import pytest
@@ -20,14 +19,6 @@ from gmkit.widgets.i18n import LANGUAGE
 from gmkit.widgets.tracker import InitiativeTracker, TrackerRow
 
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
-
-
-@pytest.fixture
-def made() -> Iterator[list[InitiativeTracker]]:
-    trackers: list[InitiativeTracker] = []
-    yield trackers
-    for tracker in trackers:
-        tracker.close()
 
 
 @functools.cache
