@@ -4,7 +4,8 @@ buttons work when clicked (tracker: Roll initiative, Start, Next; panel: Resolve
 from __future__ import annotations
 
 import pytest
-from lab_page import kernel_ready, play_the_widgets, run_all_cells
+from dashboard_page import steady
+from lab_page import SHOWN, kernel_ready, play_the_widgets, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -36,7 +37,8 @@ def test_prep_runs_all_in_jupyterlab_and_its_widgets_render(lab_server, chromium
         notebook = page.locator(".jp-WindowedPanel-outer").first
         for step in range(1, 6):  # the notebook cell by cell, as the GM reads it
             notebook.evaluate("(el, s) => { el.scrollTop = s * el.clientHeight * 0.9; }", step)
-            page.wait_for_timeout(400)
+            # the cells scrolled into view drawn: the position and the outputs shown hold
+            steady(page, f"scrolled to screen {step}", lambda: notebook.evaluate(SHOWN))
             page.screenshot(path=str(artifacts / f"prep-lab-{step}.png"))
         scope = page.locator(".jp-NotebookPanel:visible").first
 

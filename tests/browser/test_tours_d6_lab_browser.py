@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lab_page import kernel_ready, play_the_widgets, run_all_cells
+from dashboard_page import steady
+from lab_page import SHOWN, kernel_ready, play_the_widgets, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -70,7 +71,8 @@ def test_the_tour_runs_all_in_jupyterlab_and_its_widgets_render(
             if height == page.viewport_size["height"]:
                 break
             page.set_viewport_size({"width": 1400, "height": height})
-            page.wait_for_timeout(1500)
+            # the cells the taller window shows drawn: what the panel shows holds
+            steady(page, f"{game}: the window {height} px tall", lambda: outer.evaluate(SHOWN))
         page.screenshot(path=str(artifacts / f"tour-{game}-lab.png"), full_page=True)
         page.set_viewport_size({"width": 1400, "height": 1000})
 
