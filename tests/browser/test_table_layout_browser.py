@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dashboard_page import OPTIONS, SELECTED, Table, inner_text, until
+from dashboard_page import OPTIONS, SELECTED, Table, inner_text, steady, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -212,7 +212,12 @@ def next_until_an_attack(fight: Fight, step: str, *, other_than: str = "") -> No
         if fight.resolvable() and attacker and attacker != other_than:
             return
         fight.table.click(".gmkit-tracker", "Next", f"{step}: Next")
-        fight.page.wait_for_timeout(300)
+        # the kernel has answered; the tracker and the panel drawn for the new actor hold
+        steady(
+            fight.page,
+            f"{step}: the turn after Next",
+            lambda: (fight.table.header(), fight.page.evaluate(ATTACKER), fight.resolvable()),
+        )
     pytest.fail(f"{step}: no attack offered after 12 Next (attacker {attacker!r})")
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lab_page import kernel_ready, play_the_widgets, run_all_cells
+from dashboard_page import steady
+from lab_page import SHOWN, kernel_ready, play_the_widgets, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -36,9 +37,10 @@ def whole_notebook(page: Any, path: str) -> None:
     scroller = page.locator(f"{PANEL} .jp-WindowedPanel-outer").first
     height = scroller.evaluate("node => node.scrollHeight")
     page.set_viewport_size({"width": 1400, "height": min(int(height) + 250, 16000)})
-    page.wait_for_timeout(2000)  # the cells below the first screen render
+    # the cells below the first screen drawn: what the panel shows holds
+    steady(page, "the window as tall as the notebook", lambda: scroller.evaluate(SHOWN))
     scroller.evaluate("node => node.scrollTo(0, 0)")
-    page.wait_for_timeout(500)
+    steady(page, "the notebook at its top", lambda: scroller.evaluate(SHOWN), lambda at: at[0] == 0)
     page.screenshot(path=path, full_page=True)
 
 
