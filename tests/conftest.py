@@ -386,24 +386,29 @@ class NotebookRuns:
 
     def __call__(self, name: str) -> Any:
         if name not in self._runs:
-            import nbformat
-            from nbclient import NotebookClient
-
             if not self.folder.exists():
                 shutil.copytree(ROOT / "notebooks", self.folder)
-            path = self.folder / name
-            notebook = nbformat.read(path, as_version=4)
             with pytest.MonkeyPatch.context() as patch:
                 patch.delenv("GMKIT_CAMPAIGN", raising=False)
                 patch.delenv("GMKIT_ENCOUNTER", raising=False)
-                NotebookClient(
-                    notebook,
-                    timeout=300,
-                    kernel_name="python3",
-                    resources={"metadata": {"path": str(path.parent)}},
-                ).execute()
-            self._runs[name] = notebook
+                self._runs[name] = self.run(self.folder / name)
         return self._runs[name]
+
+    @staticmethod
+    def run(path: Path) -> Any:
+        """The notebook at ``path`` run top to bottom on a fresh kernel, in its folder, with
+        the environment as it is (a test that names a campaign sets it first)."""
+        import nbformat
+        from nbclient import NotebookClient
+
+        notebook = nbformat.read(path, as_version=4)
+        NotebookClient(
+            notebook,
+            timeout=300,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+        ).execute()
+        return notebook
 
 
 @pytest.fixture(scope="session")

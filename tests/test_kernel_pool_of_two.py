@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from dashboard_page import holds_for
 from serving_probe import (  # type: ignore[import-not-found]
     KernelClient,
     Voila,
     channels_url,
-    holds_for,
     kernel_id_of,
     kernels_and_mib,
     load,
@@ -83,7 +83,7 @@ def test_a_pool_of_two_is_neither_counted_against_the_cap_nor_culled(pool_of_two
             time.sleep(0.5)
         # past the unconnected timeout and two culls: the pool's kernels have no page, and
         # none is culled (2 serving, 2 pooled)
-        holds_for(8 + 2, lambda: server.kernels() == 4, "four kernels: none culled")
+        holds_for(8 + 2, "four kernels: none culled", lambda: server.kernels() == 4)
         assert "without a page for" not in server.output()
     finally:
         for client in clients:

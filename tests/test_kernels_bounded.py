@@ -17,11 +17,11 @@ from typing import Any
 
 import psutil
 import pytest
+from dashboard_page import holds_for
 from serving_probe import (
     KernelClient,
     Voila,
     channels_url,
-    holds_for,
     kernel_id_of,
     kernels_and_mib,
     language_toggle,
@@ -221,7 +221,7 @@ def test_kernels_without_a_page_and_idle_connected_ones_are_culled(quick_culling
             assert time.monotonic() < deadline, server.output()
             time.sleep(0.2)
         span = QUICK.unconnected + 2 * QUICK.interval
-        holds_for(span, lambda: server.kernels() == 2, "the connected kernel kept")
+        holds_for(span, "the connected kernel kept", lambda: server.kernels() == 2)
         took = wait_for_kernels(server, 1, timeout=90)  # idle 16 s, connected or not
     print(f"connected idle kernel culled after {took + span:.1f} s (idle timeout 16 s)")
     assert "seconds of inactivity" in server.output()

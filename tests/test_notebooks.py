@@ -8,7 +8,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 # each notebook run on a fresh kernel, once (the `notebook_runs` fixture, one xdist group)
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]
@@ -31,19 +30,6 @@ def test_notebooks_are_stored_without_outputs():
             if cell.cell_type == "code":
                 assert cell.outputs == [], f"{path.name} keeps outputs"
                 assert cell.execution_count is None, path.name
-
-
-def run(name: str, folder: Path) -> nbformat.NotebookNode:
-    """``name`` run top to bottom in ``folder`` (a test's own copy), on a fresh kernel."""
-    path = folder / name
-    notebook = nbformat.read(path, as_version=4)
-    NotebookClient(
-        notebook,
-        timeout=300,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent)}},
-    ).execute()
-    return notebook
 
 
 def text_of(notebook: nbformat.NotebookNode) -> str:
@@ -128,7 +114,7 @@ def test_prep_builds_an_encounter_whose_player_projection_keeps_the_secrets(note
     assert "vestry" not in players
 
 
-def test_prep_runs_twice_on_one_campaign_and_replaces_its_encounter(tmp_path):
+def test_prep_runs_twice_on_one_campaign_and_replaces_its_encounter(tmp_path, notebook_runs):
     """The GM runs the prep notebook again (a change to the roster, a second try): the campaign
     holds one "Chapel raid", its log as long as the first time, the demo's fights untouched."""
     from gmkit.campaign import demo_campaign_file
@@ -142,7 +128,7 @@ def test_prep_runs_twice_on_one_campaign_and_replaces_its_encounter(tmp_path):
     try:
         counts = []
         for _ in range(2):
-            run("prep.ipynb", folder)
+            notebook_runs.run(folder / "prep.ipynb")
             with CampaignStore(campaign, readonly=True) as store:
                 counts.append([(e.name, e.events) for e in store.encounters()])
     finally:

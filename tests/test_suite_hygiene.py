@@ -40,9 +40,6 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-# bare sleeps the lead is converting into waits on a condition (issue 24): being converted by
-# the lead, to leave this list when they are
-SLEEPS_ALLOWED = {"tests/test_kernel_pool_of_two.py", "tests/test_kernels_bounded.py"}
 PYTEST_ASSERTS = {"raises", "fail", "warns", "deprecated_call"}
 SLEEPS = {"sleep", "wait_for_timeout"}
 # the fixtures that start a server (conftest.py's, tests/browser/conftest.py's); a fixture
@@ -253,8 +250,6 @@ def tautologies(modules: list[Module]) -> list[str]:
 def fixed_sleeps(modules: list[Module]) -> list[str]:
     bad: set[tuple[str, int, str]] = set()
     for module in modules:
-        if module.path in SLEEPS_ALLOWED:
-            continue
         bodies = [module.tree.body, *(fn.body for fn in functions(module.tree))]
         for body in bodies:  # the module's own statements, then each function's
             bad |= {(module.path, line, what) for line, what in _bare_sleeps(body)}
@@ -464,8 +459,6 @@ def waits():
         "tests/test_snippet.py:18 time.sleep(2)",
         "tests/test_snippet.py:19 time.sleep(3)",
     ]
-    allowed = snippet("def test_x():\n    time.sleep(1)\n", "tests/test_kernels_bounded.py")
-    assert fixed_sleeps(allowed) == []  # being converted by the lead
 
 
 def test_a_server_test_not_marked_is_named():

@@ -15,7 +15,6 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -217,13 +216,3 @@ def wait_for_kernels(server: Voila, most: int, timeout: float) -> float:
         assert time.monotonic() - start < timeout, server.output()
         time.sleep(0.5)
     return time.monotonic() - start
-
-
-def holds_for(seconds: float, check: Callable[[], bool], what: str) -> None:
-    """``check()`` holds at every poll (each 0.25 s) for ``seconds``: how a test shows that
-    something does *not* happen (a kernel not culled) over a span the policy under test sets
-    (its timeout and two cull intervals), failing at the first poll where it does not hold."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        assert check(), f"{what}: no longer true after {seconds - (end - time.monotonic()):.1f} s"
-        time.sleep(0.25)
