@@ -59,8 +59,8 @@ import gmkit
 from gmkit.campaign import demo_campaign_file
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
-from gmkit.widgets.dashboard import Dashboard
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets._dashboard import Dashboard
+from gmkit.widgets._i18n import LANGUAGE
 
 CHAPEL = "The Chapel of the Pale Throne"
 CASE = "demo Dark Heresy"

@@ -54,11 +54,11 @@ from typing import Any
 
 import nbformat
 
+from gmkit._cli import notebook_path, voila_command
+from gmkit._launch import TABLE_KERNELS
 from gmkit.campaign import create_demo_store
-from gmkit.cli import notebook_path, voila_command
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
-from gmkit.launch import TABLE_KERNELS
 from gmkit.store import CampaignStore
 
 CHROMIUM = "/usr/bin/chromium"

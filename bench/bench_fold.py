@@ -28,7 +28,7 @@ from goals import report
 from gmkit.demo import demo_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.log import EventLog
+from gmkit.encounter._log import EventLog
 from gmkit.store import CampaignStore
 
 EVENTS = 10_000

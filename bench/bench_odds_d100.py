@@ -2,7 +2,7 @@
 numpy Monte Carlo of the same attacks (prints only; each goal through ``bench/goals.py``).
 
 For a few representative attacks per game (the demo fights): the float path
-(``gmkit.odds.fast.fast_odds``, what the attack panel draws) and the exact engine
+(``gmkit.odds._fast.fast_odds``, what the attack panel draws) and the exact engine
 (``gmkit.odds.odds``), each warm (median of 41) and the first time for a new attacker or weapon
 (every weapon and sheet table forgotten: ``clear_caches``; median of 5 and 3); a
 1,000,000-trial vectorised numpy Monte Carlo of the same attack (the same numbers: the target
@@ -36,15 +36,15 @@ from goals import report
 from gmkit.demo import demo_campaign
 from gmkit.dice import parse
 from gmkit.odds import curve, odds
-from gmkit.odds.fast import fast_curve, fast_odds, largest_error
-from gmkit.odds.imperial import ImperialOdds
-from gmkit.odds.kept import clear_caches
-from gmkit.odds.percentile import ScriptedDice, location_table
-from gmkit.odds.wfrp2 import WFRPOdds
+from gmkit.odds._fast import fast_curve, fast_odds, largest_error
+from gmkit.odds._imperial import ImperialOdds
+from gmkit.odds._kept import clear_caches
+from gmkit.odds._percentile import ScriptedDice, location_table
+from gmkit.odds._wfrp2 import WFRPOdds
+from gmkit.systems._imperial.resolve_test import extra_hits
+from gmkit.systems._percentile import LOCATIONS
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.imperial.resolve_test import extra_hits
-from gmkit.systems.percentile import LOCATIONS
-from gmkit.systems.wfrp2.damage import FURY_LIMIT, weapon_damage
+from gmkit.systems.wfrp2._damage import FURY_LIMIT, weapon_damage
 
 TRIALS = 1_000_000
 CARLO_RUNS = 3
@@ -210,7 +210,7 @@ def curve_error(fast: Any, exact: Any) -> float:
 
 def main() -> None:
     rng = np.random.default_rng(7)
-    print(f"d100 odds: the float path (gmkit.odds.fast, what the panel draws) and the exact "
+    print(f"d100 odds: the float path (gmkit.odds._fast, what the panel draws) and the exact "
           f"engine (gmkit.odds.odds), against a {TRIALS:,}-trial numpy Monte Carlo "
           f"({CARLO_RUNS} runs, median)")  # fmt: skip
     odds(request_of(*ATTACKS[0]))  # imports and tables loaded: "first" is a new weapon's

@@ -34,16 +34,16 @@ import numpy as np
 
 from gmkit.dice import distribution
 from gmkit.odds import curve, odds
-from gmkit.sheets.necromunda import NecromundaFighter
-from gmkit.sheets.wfb6 import WFB6Character, resolve_strength
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.sheets._wfb6 import WFB6Character, resolve_strength
+from gmkit.systems._catalogs import catalog
+from gmkit.systems._sixes import SEVEN_PLUS, to_hit_needed, to_wound_needed
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
 from gmkit.systems.necromunda import injury_table, shot_setup
-from gmkit.systems.necromunda.state import bled_out
-from gmkit.systems.sixes import SEVEN_PLUS, to_hit_needed, to_wound_needed
+from gmkit.systems.necromunda._state import bled_out
 from gmkit.systems.wfb6 import Situation, UnitOnTable, shot_modifiers
-from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
-from gmkit.systems.wfb6.targeting import target_modifiers
+from gmkit.systems.wfb6._data import shooting_rules, targeting_rules
+from gmkit.systems.wfb6._targeting import target_modifiers
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 from goals import GOALS, report

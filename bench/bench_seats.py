@@ -32,15 +32,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from gmkit._forms import AttackForm
+from gmkit._forms.asking import ReactionAsk
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.forms import AttackForm
-from gmkit.forms.asking import ReactionAsk
 from gmkit.seats import SeatsFile
 from gmkit.store import CampaignStore
-from gmkit.widgets.inbox_panel import InboxPanel
-from gmkit.widgets.player import PlayerView
+from gmkit.widgets._inbox_panel import InboxPanel
+from gmkit.widgets._player import PlayerView
 
 CHAPEL = "The Chapel of the Pale Throne"
 

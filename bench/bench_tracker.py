@@ -36,7 +36,7 @@ from goals import report
 from gmkit.demo import demo_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
-from gmkit.widgets.tracker import InitiativeTracker
+from gmkit.widgets._tracker import InitiativeTracker
 
 COUNTS = (10, 100, 1000)
 GAMES = ("dark_heresy", "necromunda")

@@ -14,13 +14,13 @@ Touches that went to a public mechanism instead (nothing of them is left here):
 - ipywidgets' ``Widget._handle_control_comm_msg``, replaced for every widget in the kernel,
   and its ``Widget._control_comm``: gmkit's answer to a page's ``request_states`` is now the
   handler of the ``jupyter.widget.control`` comm target, registered through the comm
-  manager's public ``register_target`` (``gmkit.widgets.lean_state``).
+  manager's public ``register_target`` (``gmkit.widgets._lean_state``).
 - ipykernel's ``Kernel._publish_status`` (``widgets/deferral.py``, gone): the kernel's own
   busy and idle are honest since every panel follows a click in the same request.
 - jupyter_client's ``MultiKernelManager._kernels``: ``list_kernel_ids()``, ``in`` and
   ``get_kernel()``; jupyter_server's ``_kernel_connections``: gmkit counts the connections
   itself (``notify_connect`` is the only place either count grows); ``jupyter_server._tz``'s
-  ``utcnow``: ``datetime.now(UTC)`` (``gmkit.serving.kernels``).
+  ``utcnow``: ``datetime.now(UTC)`` (``gmkit._serving.kernels``).
 
 Not counted as private (``tests/test_platform_adapter.py`` allows them by name): the synced
 model attributes of ipywidgets' widget model specification that gmkit reads or sets
@@ -78,7 +78,7 @@ def live_widgets() -> dict[str, ipywidgets.Widget]:
     Private name: ``ipywidgets.widgets.widget._instances`` (a module-level dict, model id to
     widget), checked against ipywidgets 8.1.9 (there since 8.0). Why: a page that connects
     asks for every widget's state (``request_states``) and gmkit answers with the states
-    without their defaults (``gmkit.widgets.lean_state``), so it needs the widgets themselves;
+    without their defaults (``gmkit.widgets._lean_state``), so it needs the widgets themselves;
     ipywidgets' only public list, ``Widget.widgets``, is deprecated (it warns on every read).
     Goes when: ipywidgets' own answer can leave out the defaults the page's code knows (its
     ``_handle_control_comm_msg`` sends ``drop_defaults=False``, fixed), or it offers a
@@ -112,7 +112,7 @@ def construction_callback() -> Callable[[ipywidgets.Widget], Any] | None:
 
     Private name: ``Widget._widget_construction_callback``, checked against ipywidgets
     8.1.9. Why: ``Widget.on_widget_constructed`` (public) holds one callback and replaces
-    the one before; gmkit's (``gmkit.widgets.comm_guard``, guarding the widgets a page
+    the one before; gmkit's (``gmkit.widgets._comm_guard``, guarding the widgets a page
     opens) calls the earlier one first instead of silently dropping it, and it needs to read
     it for that. Goes when: ipywidgets keeps several construction callbacks, or offers a
     public way to read the one set.
@@ -131,7 +131,7 @@ def raising_message_handler(widget: ipywidgets.Widget) -> MessageHandler:
     decorator around it (the undecorated handler kept as ``method``), checked against
     ipywidgets 8.1.9. Why: ``_show_traceback`` shows any exception with IPython's
     ``showtraceback``: a hostile player's message came back as a traceback naming the
-    install's paths. ``gmkit.widgets.comm_guard`` calls the undecorated handler and says a
+    install's paths. ``gmkit.widgets._comm_guard`` calls the undecorated handler and says a
     refusal in one line. When the decorator is not there, the handler as ipywidgets has it
     (the test says so loudly). Goes when: ipywidgets lets a widget handle its message
     errors itself (a hook, or logging them instead of ``showtraceback``).
@@ -152,7 +152,7 @@ def preheated_kernel_ids(manager: Any) -> set[str]:
 
     Private name: ``VoilaKernelManager._pools`` (notebook name to a list of tasks, each
     resulting in a dict with the ``kernel_id``), checked against Voila 0.5.13. Why: the
-    kernel cap and culling (``gmkit.serving.kernels``) count only the kernels serving pages
+    kernel cap and culling (``gmkit._serving.kernels``) count only the kernels serving pages
     and start a kernel's idle time when a page takes it; Voila's public ``get_pool_size``
     gives how many wait, not which. Goes when: Voila says which kernels its pools hold
     (a public list of their ids).

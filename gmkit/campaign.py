@@ -114,8 +114,8 @@ def open_campaign(
 
 
 def load_campaign(path: str | Path) -> Any:
-    """The rosters of a campaign file or document, as a :class:`~gmkit.sheets.roster.Campaign`."""
-    from gmkit.sheets.roster import Campaign
+    """The rosters of a campaign file or document, as a :class:`~gmkit.sheets._roster.Campaign`."""
+    from gmkit.sheets._roster import Campaign
 
     source = Path(path).expanduser()
     if is_sqlite_file(source):
@@ -200,7 +200,7 @@ def import_document(document: str | Path, target: str | Path | None = None) -> I
     else ``<document>.gmk`` beside it when that folder is writable, else a new temporary
     folder. A file already beside the document (an earlier import, with the GM's encounter
     logs) is reused, not overwritten. Each roster gets a prepared encounter."""
-    from gmkit.sheets.roster import Campaign
+    from gmkit.sheets._roster import Campaign
 
     source = Path(document).expanduser().resolve()
     campaign = Campaign.load(source)  # a bad document is refused here, with its error
@@ -243,7 +243,7 @@ def resolve_campaign(given: str | Path | None, *, create: bool = False) -> Resol
     a campaign file given that does not exist yet is made, empty, as ``prep.campaign`` would.
 
     Checked now, not inside the page: a file the GM's table could not write (read-only file,
-    folder or file system), a damaged or tampered one (:mod:`gmkit.store_check`), or one whose
+    folder or file system), a damaged or tampered one (:mod:`gmkit._store_check`), or one whose
     encounters do not replay is refused with a StoreError saying why."""
     from gmkit.encounter import Encounter
 
@@ -283,11 +283,18 @@ def read_roster_file(
 ) -> tuple[list[Sheet], str, str, str]:
     """The sheets of a roster file (CSV, YAML or JSON; a list of characters or a roster
     document), with the title, game and summary it names. ``game`` fills characters that
-    name none. The file is read through :mod:`gmkit.sheets.reading`'s bounds (size, aliases,
+    name none. The file is read through :mod:`gmkit.sheets._reading`'s bounds (size, aliases,
     depth...); every refusal is a gmkit error naming the file."""
     from gmkit.errors import SheetError
-    from gmkit.sheets.io import in_file, load_sheets, roster_from_frame, with_game
-    from gmkit.sheets.reading import FileRefused, load_json, load_yaml, read_csv, read_text, text_of
+    from gmkit.sheets._io import in_file, load_sheets, roster_from_frame, with_game
+    from gmkit.sheets._reading import (
+        FileRefused,
+        load_json,
+        load_yaml,
+        read_csv,
+        read_text,
+        text_of,
+    )
 
     source = Path(path).expanduser()
     suffix = source.suffix.lower()

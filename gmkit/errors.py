@@ -76,7 +76,7 @@ class NeedDie(DiceValueError):
 
 class NeedDice(NeedDie):
     """:class:`NeedDie` from an attack given too few typed dice, saying what it needs now
-    and what may follow (``plan``: a :class:`~gmkit.systems.dice_plan.DicePlan` after the
+    and what may follow (``plan``: a :class:`~gmkit.systems._dice_plan.DicePlan` after the
     values typed), so the dice can be typed in one go rather than one failure at a time."""
 
     def __init__(self, sides: int, purpose: Text, index: int, plan: Any) -> None:
@@ -126,3 +126,17 @@ class RulesError(GmkitError, ValueError):
 
     The message names the field of the request and the problem.
     """
+
+
+__all__ = [
+    "PROBLEMS_SHOWN",
+    "DiceError",
+    "DiceSyntaxError",
+    "DiceValueError",
+    "GmkitError",
+    "LeftoverDice",
+    "NeedDice",
+    "NeedDie",
+    "RulesError",
+    "SheetError",
+]

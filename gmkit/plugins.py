@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING
 
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
-from gmkit.messages.catalog import add_catalogs, remove_catalogs
+from gmkit.messages._catalog import add_catalogs, remove_catalogs
 
 if TYPE_CHECKING:
-    from gmkit.games.registry import Game
+    from gmkit.games._registry import Game
 
 GROUP = "gmkit.games"
 """The entry-point group a game registers in."""

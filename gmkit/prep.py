@@ -36,17 +36,17 @@ from pydantic import BaseModel
 
 from gmkit.campaign import open_campaign
 from gmkit.encounter import Encounter
-from gmkit.encounter.played import Replace
+from gmkit.encounter._played import Replace
 from gmkit.errors import RulesError, SheetError
 from gmkit.messages import Message
 from gmkit.sheets import load_sheet
+from gmkit.sheets._io import copies, roster_from_frame, with_game
 from gmkit.sheets.base import Model, Sheet
-from gmkit.sheets.io import copies, roster_from_frame, with_game
 from gmkit.store import CampaignStore
-from gmkit.systems.bestiary import bestiary as _bestiary
-from gmkit.systems.bestiary import npc, npcs
-from gmkit.systems.catalogs import catalog as _catalog
-from gmkit.systems.catalogs import find_entry, names_of, unknown_entry
+from gmkit.systems._bestiary import bestiary as _bestiary
+from gmkit.systems._bestiary import npc, npcs
+from gmkit.systems._catalogs import catalog as _catalog
+from gmkit.systems._catalogs import find_entry, names_of, unknown_entry
 
 RosterSource = pd.DataFrame | str | Path | Sheet | Mapping[str, Any] | Iterable[Any]
 
@@ -189,8 +189,8 @@ def export_player_notebook(
     store: CampaignStore, encounter: Encounter | str, path: str | Path, **options: Any
 ) -> Path:
     """The players' notebook of ``encounter`` (the Encounter or its name), written to ``path``
-    (see :func:`gmkit.widgets.player_notebook.export_player_notebook`)."""
-    from gmkit.widgets.player_notebook import export_player_notebook as export
+    (see :func:`gmkit.widgets._player_notebook.export_player_notebook`)."""
+    from gmkit.widgets._player_notebook import export_player_notebook as export
 
     return export(store, encounter, path, **options)
 
@@ -203,7 +203,7 @@ def seat(
     ``?seat=KEY`` to add to the players' page's address). The GM revokes it on the table's
     players' tab."""
     from gmkit.seats import SeatsFile
-    from gmkit.seats.links import seat_link
+    from gmkit.seats._links import seat_link
 
     fight = encounter if isinstance(encounter, Encounter) else Encounter.open(store, encounter)
     ids = [fight.combatant(name).id for name in combatants]  # refused by name when unknown
@@ -224,7 +224,7 @@ def reaction_seconds(store: CampaignStore, seconds: float) -> None:
 
 def odds_plot(frame: pd.DataFrame) -> Any:
     """An odds table (``fight.odds_frame()``) drawn as one bar of states per attack."""
-    from gmkit.widgets.odds_plot import odds_plot as plot
+    from gmkit.widgets._odds_plot import odds_plot as plot
 
     return plot(frame)
 

@@ -8,7 +8,7 @@
 - The file says what it is (``PRAGMA application_id``) and which schema it has
   (``PRAGMA user_version``). A file from a newer gmkit, or one that is not a gmkit campaign or is
   damaged, is refused with a clear error and never written to. Older schemas are migrated in one
-  transaction. Opening also checks the contents (:mod:`gmkit.store_check`): exactly gmkit's
+  transaction. Opening also checks the contents (:mod:`gmkit._store_check`): exactly gmkit's
   tables and indexes (no trigger, view or other object), every event a JSON object with a kind,
   each encounter's events numbered 1..N; a file that fails is refused, never served.
 - A writer (the GM's table) is refused a file it cannot write, at open. A reader opens it
@@ -20,9 +20,9 @@
   them are in the file, or none.
 
 The parts: this module opens the file (the checks above, migrations); the records it holds
-(rosters, encounters, events, export) are read and written in :mod:`gmkit.store_records`,
-through the one connection of :mod:`gmkit.store_base`; the checks themselves are in
-:mod:`gmkit.store_check`. No other module touches SQLite.
+(rosters, encounters, events, export) are read and written in :mod:`gmkit._store_records`,
+through the one connection of :mod:`gmkit._store_base`; the checks themselves are in
+:mod:`gmkit._store_check`. No other module touches SQLite.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from gmkit import store_check
+from gmkit import _store_check as store_check
+from gmkit._store_check import EncounterGone, StoreError
+from gmkit._store_records import CampaignRecords, EncounterInfo, StoredEvent
 from gmkit.messages import Message
-from gmkit.store_check import EncounterGone, StoreError
-from gmkit.store_records import CampaignRecords, EncounterInfo, StoredEvent
 
 __all__ = [
     "APPLICATION_ID",

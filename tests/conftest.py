@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-# what gmkit remembers for its user (gmkit.user_state): a folder of the test run's own, for the
+# what gmkit remembers for its user (gmkit._user_state): a folder of the test run's own, for the
 # suite and every server it starts, never the home folder of whoever runs it
 if "GMKIT_STATE_DIR" not in os.environ:
     os.environ["GMKIT_STATE_DIR"] = str(Path(tempfile.mkdtemp(prefix="gmkit-state-")) / "gmkit")
@@ -63,7 +63,7 @@ def free_port() -> int:
 def gmkit_command() -> list[str]:
     """The installed console script, beside this interpreter (what a user runs)."""
     script = Path(sys.executable).with_name("gmkit")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "gmkit.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "gmkit._cli"]
 
 
 @dataclass
@@ -513,7 +513,7 @@ def duel(duel_site: Path) -> Iterator[Any]:
 def english() -> Iterator[None]:
     """The widgets' language English for the test, and again after it (a file asks for it for
     all its tests with ``pytestmark = pytest.mark.usefixtures("english")``)."""
-    from gmkit.widgets.i18n import LANGUAGE
+    from gmkit.widgets._i18n import LANGUAGE
 
     LANGUAGE.value = "en"
     yield

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from gmkit.messages.catalog import (
+from gmkit.messages._catalog import (
     LOCALE,
     add_catalogs,
     catalogs,

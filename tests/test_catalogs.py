@@ -12,11 +12,11 @@ import yaml
 
 from gmkit.errors import GmkitError, SheetError
 from gmkit.messages import Message
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
 from gmkit.sheets import game_ids, sheet_type
-from gmkit.systems.catalogs import catalog, data_file
-from gmkit.systems.references import expand_references
-from gmkit.systems.tables import table
+from gmkit.systems._catalogs import catalog, data_file
+from gmkit.systems._references import expand_references
+from gmkit.systems._tables import table
 
 
 @pytest.mark.parametrize("game", list(game_ids()))

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from gmkit._cli import build_parser, lan_address, main, voila_command
+from gmkit._launch import lab_command
 from gmkit.campaign import create_demo_store, open_campaign, resolve_campaign
-from gmkit.cli import build_parser, lan_address, main, voila_command
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.launch import lab_command
-from gmkit.sheets.io import read_roster, write_roster
-from gmkit.sheets.roster import Campaign
+from gmkit.sheets._io import read_roster, write_roster
+from gmkit.sheets._roster import Campaign
 from gmkit.store import CampaignStore, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -260,7 +260,7 @@ def test_a_port_in_use_is_an_error_before_anything_starts(
     command, taken_port, tmp_path, capsys, monkeypatch
 ):
     started = []
-    monkeypatch.setattr("gmkit.launch.subprocess.Popen", lambda *a, **k: started.append(a))
+    monkeypatch.setattr("gmkit._launch.subprocess.Popen", lambda *a, **k: started.append(a))
     campaign = [str(create_demo_store(tmp_path / "c.gmk"))]
     assert main([command, *campaign, "--port", str(taken_port), "--no-browser"]) == 2
     captured = capsys.readouterr()
@@ -343,7 +343,7 @@ def imported_by(*argv: str) -> set[str]:
     """The heavy packages `gmkit ARGV` has imported when it ends (a fresh interpreter)."""
     code = (
         "import sys\n"
-        "from gmkit.cli import main\n"
+        "from gmkit._cli import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({SERVERS_AND_TABLES!r})))"
     )
@@ -396,7 +396,7 @@ def lab_served(monkeypatch):
         calls.append({"folder": folder, "environment": environment, **options})
         return 0
 
-    monkeypatch.setattr("gmkit.cli.serve_lab", serve_lab)
+    monkeypatch.setattr("gmkit._cli.serve_lab", serve_lab)
     return calls
 
 
@@ -404,7 +404,7 @@ def test_lab_as_root_lets_jupyterlab_run_as_root_and_says_so(
     lab_served, free_port, tmp_path, capsys, monkeypatch
 ):
     lab = ["lab", str(tmp_path / "c.gmk"), "--port", str(free_port), "--no-browser"]
-    monkeypatch.setattr("gmkit.cli.running_as_root", lambda: True)
+    monkeypatch.setattr("gmkit._cli.running_as_root", lambda: True)
     assert main(lab) == 0
     assert lab_served[-1]["allow_root"] is True
     assert "gmkit lab: running as root: JupyterLab started with --allow-root\n" in (
@@ -413,7 +413,7 @@ def test_lab_as_root_lets_jupyterlab_run_as_root_and_says_so(
     assert main([*lab, "--allow-root"]) == 0
     assert lab_served[-1]["allow_root"] is True  # JupyterLab's own option, passed through
     assert "running as root" not in capsys.readouterr().out  # asked for: nothing to say
-    monkeypatch.setattr("gmkit.cli.running_as_root", lambda: False)
+    monkeypatch.setattr("gmkit._cli.running_as_root", lambda: False)
     assert main(lab) == 0
     assert lab_served[-1]["allow_root"] is False
     command = lab_command(Path("nb"), 9, open_browser=False, allow_root=True)

@@ -23,17 +23,17 @@ from pathlib import Path
 
 import pytest
 
+from gmkit._cli import main
 from gmkit.campaign import import_document, open_campaign, read_roster_file, resolve_campaign
-from gmkit.cli import main
 from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError, SheetError
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
 from gmkit.sheets import load_sheet
-from gmkit.sheets.io import from_csv, from_json, from_yaml, load_sheets, read_roster
-from gmkit.sheets.reading import MAX_BYTES, FileRefused, quote
-from gmkit.sheets.roster import Campaign
+from gmkit.sheets._io import from_csv, from_json, from_yaml, load_sheets, read_roster
+from gmkit.sheets._reading import MAX_BYTES, FileRefused, quote
+from gmkit.sheets._roster import Campaign
 from gmkit.store import CampaignStore
-from gmkit.systems.catalogs import catalog
+from gmkit.systems._catalogs import catalog
 
 LAUGHS = """\
 # a roster that expands to 43 million strings
@@ -100,7 +100,7 @@ def test_the_billion_laughs_roster_is_refused_by_gmkit_import_in_a_subprocess(
     assert len(LAUGHS.encode()) == 443
     campaign = tmp_path / "c.gmk"
     command = ["import", str(campaign), str(roster)]
-    code = f"import sys; from gmkit.cli import main; sys.exit(main({command!r}))"
+    code = f"import sys; from gmkit._cli import main; sys.exit(main({command!r}))"
     done, seconds = run_capped(code)
     assert done.returncode == 2, done.stderr[-2000:]
     assert done.stderr.strip() == (

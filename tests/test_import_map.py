@@ -28,8 +28,8 @@ LAYERS: dict[str, int] = {
     "gmkit": 0,  # the package's own __init__: every import runs it
     "gmkit.errors": 0,
     "gmkit.messages": 0,
-    "gmkit.rate": 0,
-    "gmkit.user_state": 0,
+    "gmkit._rate": 0,
+    "gmkit._user_state": 0,
     "gmkit.dice": 1,
     "gmkit.plugins": 1,  # the seam: the rules' world finds a game by id through it
     "gmkit.sheets": 2,
@@ -38,19 +38,19 @@ LAYERS: dict[str, int] = {
     "gmkit.games": 4,  # the games: plugins on top of the rules' world
     "gmkit.encounter": 5,
     "gmkit.store": 5,
-    "gmkit.store_base": 5,
-    "gmkit.store_check": 5,
-    "gmkit.store_records": 5,
+    "gmkit._store_base": 5,
+    "gmkit._store_check": 5,
+    "gmkit._store_records": 5,
     "gmkit.simulate": 6,
     "gmkit.seats": 6,
-    "gmkit.forms": 7,
+    "gmkit._forms": 7,
     "gmkit.widgets": 8,
-    "gmkit.serving": 8,
+    "gmkit._serving": 8,
     "gmkit.campaign": 8,
     "gmkit.demo": 8,
     "gmkit._platform": 8,
-    "gmkit.cli": 9,
-    "gmkit.launch": 9,
+    "gmkit._cli": 9,
+    "gmkit._launch": 9,
     "gmkit.prep": 9,
 }
 
@@ -255,7 +255,7 @@ def test_the_checks_find_what_they_look_for(tmp_path):
 
 
 def diagram_layers(text: str) -> dict[str, int]:
-    """The names the diagram's rows list (``widgets/`` a package, ``cli.py`` a module,
+    """The names the diagram's rows list (``widgets/`` a package, ``_cli.py`` a module,
     ``store*.py`` every module it matches), each with its row from the bottom (0)."""
     block = re.search(r"```\n(.*?)```", text, re.S)
     assert block is not None, "no diagram at the top of docs/architecture.md"
@@ -286,5 +286,5 @@ def test_the_diagram_draws_the_layers_this_test_checks():
 
 def test_the_graph_is_read_from_gmkits_files():
     assert "gmkit.errors" in GRAPH["gmkit"]
-    assert "gmkit.games.registry" in GRAPH["gmkit.games.necromunda"]
+    assert "gmkit.games._registry" in GRAPH["gmkit.games.necromunda"]
     assert "gmkit.plugins" in GRAPH["gmkit.sheets.base"]

@@ -34,11 +34,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gmkit import prep
+from gmkit._cli import main
 from gmkit.campaign import import_document, read_roster_file, resolve_campaign
-from gmkit.cli import main
 from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError
-from gmkit.sheets.io import (
+from gmkit.sheets._io import (
     from_csv,
     from_json,
     from_yaml,
@@ -47,10 +47,10 @@ from gmkit.sheets.io import (
     roster_from_frame,
     to_csv,
 )
-from gmkit.sheets.reading import load_yaml
-from gmkit.sheets.roster import Campaign
+from gmkit.sheets._reading import load_yaml
+from gmkit.sheets._roster import Campaign
 from gmkit.store import CampaignStore
-from gmkit.systems.catalogs import _read_list
+from gmkit.systems._catalogs import _read_list
 
 pytestmark = (
     pytest.mark.slow

@@ -21,8 +21,8 @@ from serving_probe import (  # type: ignore[import-not-found]
     wait_for_kernels,
 )
 
-from gmkit.launch import TABLE_KERNELS, KernelPolicy, voila_command
-from gmkit.serving.guard import Access
+from gmkit._launch import TABLE_KERNELS, KernelPolicy, voila_command
+from gmkit._serving.guard import Access
 
 
 def test_the_table_preheats_two_kernels_and_other_servers_one() -> None:

@@ -29,9 +29,8 @@ from serving_probe import (
     wait_for_kernels,
 )
 
-from gmkit.campaign import demo_campaign_file
-from gmkit.launch import PLAYERS_KERNELS, KernelPolicy
-from gmkit.serving.comm_limit import (
+from gmkit._launch import PLAYERS_KERNELS, KernelPolicy
+from gmkit._serving.comm_limit import (
     MEMORY_VARIABLE,
     QUEUED,
     CommLimiter,
@@ -39,8 +38,9 @@ from gmkit.serving.comm_limit import (
     TokenBucket,
     cap_memory,
 )
-from gmkit.serving.guard import Access
-from gmkit.serving.watchdog import FAULT_VARIABLE, STALL_VARIABLE
+from gmkit._serving.guard import Access
+from gmkit._serving.watchdog import FAULT_VARIABLE, STALL_VARIABLE
+from gmkit.campaign import demo_campaign_file
 
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,12 +133,12 @@ def test_the_kernel_opens_a_page_s_widgets_up_to_its_budget(monkeypatch):
 
 def test_every_kernel_the_servers_start_loads_the_kernel_side_limit():
     command = " ".join(PLAYERS_KERNELS.options())
-    assert "multi_kernel_manager_class=gmkit.serving.kernels.BoundedKernelManager" in command
-    assert "kernel_websocket_connection_class=gmkit.serving.websocket.LimitedConnection" in command
+    assert "multi_kernel_manager_class=gmkit._serving.kernels.BoundedKernelManager" in command
+    assert "kernel_websocket_connection_class=gmkit._serving.websocket.LimitedConnection" in command
     assert f"--LimitedConnection.message_bytes={64 * 1024}" in command
-    from gmkit.serving.kernels import BoundedKernelManager
+    from gmkit._serving.kernels import BoundedKernelManager
 
-    assert BoundedKernelManager().kernel_extensions == ["gmkit.serving.comm_limit"]
+    assert BoundedKernelManager().kernel_extensions == ["gmkit._serving.comm_limit"]
 
 
 # --- a flood of comm messages -------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""gmkit.launch, the servers' start (no real server here: see test_table_server.py), and
+"""gmkit._launch, the servers' start (no real server here: see test_table_server.py), and
 scripts/setup, run against a stand-in Python."""
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ import nbformat
 import pytest
 from nbformat.sign import NotebookNotary
 
-from gmkit.errors import GmkitError
-from gmkit.launch import (
+from gmkit._launch import (
     JUPYTER_DATA,
     VOILA_READY_PATH,
     lab_server_info,
@@ -28,6 +27,7 @@ from gmkit.launch import (
     voila_command,
     wait_until_answering,
 )
+from gmkit.errors import GmkitError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -123,7 +123,7 @@ def test_a_server_is_announced_once_it_answers_and_runs_until_it_stops(answering
 
 def test_voila_runs_through_gmkit_s_template_and_polls_a_url_that_starts_no_kernel():
     command = voila_command(Path("t.ipynb"), 9, open_browser=False)
-    assert command[1:4] == ["-m", "gmkit.launch", "t.ipynb"]
+    assert command[1:4] == ["-m", "gmkit._launch", "t.ipynb"]
     assert "--template=gmkit" in command
     template = JUPYTER_DATA / "voila" / "templates" / "gmkit"
     assert json.loads((template / "conf.json").read_text()) == {"base_template": "lab"}
@@ -240,7 +240,7 @@ def test_setup_installs_again_for_new_extras_or_a_changed_pyproject(checkout):
 
 
 def test_serve_voila_gives_the_token_by_environment_and_bounds_the_kernels(monkeypatch):
-    from gmkit.launch import TABLE_KERNELS, serve_voila, table_access
+    from gmkit._launch import TABLE_KERNELS, serve_voila, table_access
 
     seen: dict[str, object] = {}
 
@@ -248,8 +248,8 @@ def test_serve_voila_gives_the_token_by_environment_and_bounds_the_kernels(monke
         seen.update(command=command, environment=environment, ready=ready_url(None))
         return 0
 
-    monkeypatch.setattr("gmkit.launch.serve", fake_serve)
-    monkeypatch.setattr("gmkit.launch.check_port", lambda port, ip: None)
+    monkeypatch.setattr("gmkit._launch.serve", fake_serve)
+    monkeypatch.setattr("gmkit._launch.check_port", lambda port, ip: None)
     access = table_access(8866)
     notebook = ROOT / "notebooks" / "table.ipynb"
     status = serve_voila(
@@ -279,7 +279,7 @@ def test_serve_voila_gives_the_token_by_environment_and_bounds_the_kernels(monke
 
 
 def test_the_players_path_is_random_and_easy_to_type():
-    from gmkit.launch import PATH_LETTERS, players_access
+    from gmkit._launch import PATH_LETTERS, players_access
 
     paths = {players_access().path for _ in range(50)}
     assert len(paths) == 50

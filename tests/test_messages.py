@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from gmkit.messages import Message, MessageError, catalogs, from_json, problems, render
-from gmkit.messages.catalog import fields_of
-from gmkit.messages.check import english_words
+from gmkit.messages._catalog import fields_of
+from gmkit.messages._check import english_words
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gmkit"
 

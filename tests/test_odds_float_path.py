@@ -1,4 +1,4 @@
-"""The float path of the d100 odds (``gmkit.odds.fast``) against the exact engine.
+"""The float path of the d100 odds (``gmkit.odds._fast``) against the exact engine.
 
 Every benchmark attack of ``bench/bench_odds_d100.py`` and every demo attacker's weapons at
 every other demo combatant (single shots, bursts, melee; a horde; a called shot; cover; a
@@ -17,9 +17,9 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError
 from gmkit.odds import curve, odds
-from gmkit.odds.fast import FastCurve, FastOdds, fast_curve, fast_odds, largest_error, panel_curve
-from gmkit.odds.imperial import ImperialOdds
-from gmkit.odds.imperial_float import FloatImperial
+from gmkit.odds._fast import FastCurve, FastOdds, fast_curve, fast_odds, largest_error, panel_curve
+from gmkit.odds._imperial import ImperialOdds
+from gmkit.odds._imperial_float import FloatImperial
 from gmkit.systems.base import AttackRequest
 
 TOLERANCE = 1e-12

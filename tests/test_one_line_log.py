@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import logging
 
-from gmkit.serving.one_line import SHOWN, install
+from gmkit._serving.one_line import SHOWN, install
 
 
 def test_an_exception_is_one_line_and_a_plain_record_unchanged() -> None:

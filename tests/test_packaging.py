@@ -61,7 +61,7 @@ def test_environment_installs_gmkit_itself_editable():
 
 def test_console_script_points_at_the_cli():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert data["project"]["scripts"]["gmkit"] == "gmkit.cli:main"
+    assert data["project"]["scripts"]["gmkit"] == "gmkit._cli:main"
 
 
 def test_ci_runs_the_readme_test_command():

@@ -43,7 +43,7 @@ from gmkit._platform import (
     raising_message_handler,
     split_buffers,
 )
-from gmkit.serving.kernels import BoundedKernelManager
+from gmkit._serving.kernels import BoundedKernelManager
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTER = ROOT / "gmkit" / "_platform.py"
@@ -194,7 +194,7 @@ def test_voila_pools_hold_tasks_resulting_in_the_kernel_id() -> None:
 
 def test_the_kernel_manager_is_read_through_its_public_api() -> None:
     """``_kernels``, ``_kernel_connections`` and ``jupyter_server._tz`` are gone from
-    ``gmkit.serving.kernels``; its reads work on a real manager. The kernel is a stand-in
+    ``gmkit._serving.kernels``; its reads work on a real manager. The kernel is a stand-in
     registered as jupyter_client registers a started one (no process is started)."""
     manager = BoundedKernelManager()
     hours_ago = datetime.now(UTC) - timedelta(hours=3)
@@ -221,10 +221,10 @@ def test_the_kernel_manager_is_read_through_its_public_api() -> None:
 
 def test_a_page_s_control_comm_is_taken_through_the_public_comm_target() -> None:
     """``Widget._handle_control_comm_msg`` is no longer replaced: gmkit's answer is the
-    handler of the ``jupyter.widget.control`` target (``gmkit.widgets.lean_state``)."""
+    handler of the ``jupyter.widget.control`` target (``gmkit.widgets._lean_state``)."""
     from ipywidgets import comm as widget_comm
 
-    from gmkit.widgets import lean_state
+    from gmkit.widgets import _lean_state as lean_state
 
     assert "_handle_control_comm_msg" not in vars(lean_state)
     assert widgets.Widget.__dict__["_handle_control_comm_msg"].__func__.__module__ == (

@@ -18,8 +18,8 @@ from gmkit.encounter import Encounter, event_text
 from gmkit.errors import GmkitError
 from gmkit.games import health
 from gmkit.store import CampaignStore, StoreError
-from gmkit.widgets.player import export_player_notebook
-from gmkit.widgets.player_notebook import lab_metadata
+from gmkit.widgets._player import export_player_notebook
+from gmkit.widgets._player_notebook import lab_metadata
 
 CHAPEL = "The Chapel of the Pale Throne"
 
@@ -285,7 +285,8 @@ def test_a_name_is_shown_as_it_is_never_read_as_markdown(tmp_path):
 
 def test_the_export_is_still_named_where_it_was():
     import gmkit.widgets
-    from gmkit.widgets import player, player_notebook
+    from gmkit.widgets import _player as player
+    from gmkit.widgets import _player_notebook as player_notebook
 
     assert player.export_player_notebook is player_notebook.export_player_notebook
     assert gmkit.widgets.export_player_notebook is player_notebook.export_player_notebook

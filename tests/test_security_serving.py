@@ -20,9 +20,9 @@ from serving_probe import KernelClient, kernel_id_of
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from gmkit.cli import lan_address
-from gmkit.launch import access_url, open_in_browser, players_access, table_access
-from gmkit.serving.guard import Access, host_allowed, host_name, page_language
+from gmkit._cli import lan_address
+from gmkit._launch import access_url, open_in_browser, players_access, table_access
+from gmkit._serving.guard import Access, host_allowed, host_name, page_language
 
 pytestmark = pytest.mark.server
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))

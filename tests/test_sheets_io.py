@@ -9,9 +9,9 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.errors import SheetError
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
 from gmkit.sheets import game_ids, load_sheet
-from gmkit.sheets.io import (
+from gmkit.sheets._io import (
     from_csv,
     from_json,
     from_yaml,

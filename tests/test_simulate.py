@@ -24,17 +24,18 @@ from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.games import game as find_game
 from gmkit.odds import odds
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.sheets.base import Sheet
-from gmkit.sheets.necromunda import NecromundaFighter
-from gmkit.sheets.wfb6 import WFB6Character
 from gmkit.simulate import POLICIES, SimulationReport, simulate
-from gmkit.simulate.fighters import options_of
-from gmkit.systems import choices, system
+from gmkit.simulate._fighters import options_of
+from gmkit.systems import _choices as choices
+from gmkit.systems import system
+from gmkit.systems._catalogs import catalog
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
-from gmkit.systems.necromunda.injuries import recovery_roll, recovery_table
-from gmkit.systems.necromunda.state import FighterState
-from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
+from gmkit.systems.necromunda._injuries import recovery_roll, recovery_table
+from gmkit.systems.necromunda._state import FighterState
+from gmkit.systems.wfb6._battlefield import Situation, UnitOnTable
 
 GAMES = ("necromunda", "dark_heresy", "deathwatch", "wfrp2", "wfb6")
 

@@ -18,8 +18,8 @@ from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.simulate import BATCH, simulate
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.simulation import SimulationWidget
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._simulation import SimulationWidget
 
 pytestmark = pytest.mark.usefixtures("english")  # conftest.py: English, then again
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from gmkit._cli import main
 from gmkit.campaign import DEMO_FIGHTS, create_demo_store
-from gmkit.cli import main
 from gmkit.demo import demo_campaign
 from gmkit.store import CampaignStore
 
@@ -118,8 +118,8 @@ def test_the_served_notebooks_are_trusted(fixture, request):
 
 def test_a_port_taken_when_voila_binds_is_the_same_clear_error(tmp_path, capsys, monkeypatch):
     """The port is free when gmkit looks, and taken by the time Voila binds it."""
-    monkeypatch.setattr("gmkit.cli.check_port", lambda port, ip: None)
-    monkeypatch.setattr("gmkit.launch.check_port", lambda port, ip: None)
+    monkeypatch.setattr("gmkit._cli.check_port", lambda port, ip: None)
+    monkeypatch.setattr("gmkit._launch.check_port", lambda port, ip: None)
     campaign = create_demo_store(tmp_path / "c.gmk")
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from gmkit._cli import main
+from gmkit._user_state import LAST_TABLE, last_table, own_folder, remember_table, state_folder
 from gmkit.campaign import create_demo_store
-from gmkit.cli import main
 from gmkit.errors import GmkitError
-from gmkit.user_state import LAST_TABLE, last_table, own_folder, remember_table, state_folder
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def test_players_alone_follows_the_users_pointer_not_a_file_in_the_temp_folder(
     (tmp_path / "gmkit-last-table-campaign.txt").write_text(str(planted), encoding="utf-8")
     served: list[dict[str, object]] = []
     monkeypatch.setattr(
-        "gmkit.cli.serve_voila", lambda notebook, env, **options: served.append(env) or 0
+        "gmkit._cli.serve_voila", lambda notebook, env, **options: served.append(env) or 0
     )
     port = str(free_port)
     assert main(["players", "--no-browser", "--port", port]) == 2  # nothing remembered yet

@@ -6,7 +6,7 @@ from importlib import resources
 
 import yaml
 
-from gmkit.sheets.roster import Campaign, Roster
+from gmkit.sheets._roster import Campaign, Roster
 
 DEMO_NAME = "gmkit demo campaign"
 # One file per fight, in the order the dashboard shows them.
@@ -27,3 +27,10 @@ def demo_campaign() -> Campaign:
         for name in DEMO_FILES
     )
     return Campaign(DEMO_NAME, rosters)
+
+
+__all__ = [
+    "DEMO_FILES",
+    "DEMO_NAME",
+    "demo_campaign",
+]

@@ -9,11 +9,11 @@
 Fraction(1, 6)
 """
 
-from gmkit.dice.dist import Dist
-from gmkit.dice.distribution import distribution
-from gmkit.dice.evaluate import Roll, roll
-from gmkit.dice.parser import Expression, parse
-from gmkit.dice.sources import (
+from gmkit.dice._dist import Dist
+from gmkit.dice._distribution import distribution
+from gmkit.dice._evaluate import Roll, roll
+from gmkit.dice._parser import Expression, parse
+from gmkit.dice._sources import (
     DiceSource,
     DieRoll,
     EnteredDice,

@@ -20,12 +20,12 @@ from typing import Any
 
 import pandas as pd
 
-from gmkit.encounter.arguments import check_commands
-from gmkit.encounter.combat import CombatCommands
-from gmkit.encounter.overview import odds_frame, overview_frame
-from gmkit.encounter.permits import Permit
-from gmkit.encounter.state import Combatant, Condition, EncounterState, Trigger
-from gmkit.encounter.views import (
+from gmkit.encounter._arguments import check_commands
+from gmkit.encounter._combat import CombatCommands
+from gmkit.encounter._overview import odds_frame, overview_frame
+from gmkit.encounter._permits import Permit
+from gmkit.encounter._state import Combatant, Condition, EncounterState, Trigger
+from gmkit.encounter._views import (
     combat_log,
     combatant_summary,
     event_text,
@@ -36,7 +36,7 @@ from gmkit.encounter.views import (
 )
 
 
-@check_commands  # every command's arguments checked on entry (encounter/arguments.py)
+@check_commands  # every command's arguments checked on entry (encounter/_arguments.py)
 class Encounter(CombatCommands):
     """One fight: commands in, events out, state as their fold (see the package docstring)."""
 
@@ -63,7 +63,7 @@ class Encounter(CombatCommands):
         **options: Any,
     ) -> pd.DataFrame:
         """The exact odds of the attackers' weapons against the targets, one row per outcome
-        (see :func:`gmkit.encounter.overview.odds_frame`); nothing is recorded."""
+        (see :func:`gmkit.encounter._overview.odds_frame`); nothing is recorded."""
         return odds_frame(self, attackers, targets, **options)
 
     def units_frame(self) -> pd.DataFrame:

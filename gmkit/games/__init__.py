@@ -1,5 +1,5 @@
 """The games gmkit plays: a registry entry each, on top of the rules' world (see
-:mod:`gmkit.games.registry`). gmkit's five are packages of its own, found like any installed game
+:mod:`gmkit.games._registry`). gmkit's five are packages of its own, found like any installed game
 through the entry-point group ``gmkit.games`` (:mod:`gmkit.plugins`).
 
 >>> from gmkit.games import game
@@ -7,7 +7,7 @@ through the entry-point group ``gmkit.games`` (:mod:`gmkit.plugins`).
 'in'
 """
 
-from gmkit.games.registry import (
+from gmkit.games._registry import (
     FastEngine,
     Game,
     Health,

@@ -1,19 +1,19 @@
 """Dark Heresy (1st ed., with the house rules of seed 001): its parts, one entry (the entry point
 ``dark_heresy``)."""
 
-from gmkit.games.registry import FastEngine, Game, OddsEngine, Simulation
+from gmkit.games._registry import FastEngine, Game, OddsEngine, Simulation
 from gmkit.messages import Message
-from gmkit.odds.imperial import imperial_curve, imperial_odds
-from gmkit.odds.imperial_float import fast_imperial_curve, fast_imperial_odds
+from gmkit.odds._imperial import imperial_curve, imperial_odds
+from gmkit.odds._imperial_float import fast_imperial_curve, fast_imperial_odds
 from gmkit.odds.pool_tables import pool_tables
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.systems.catalogs import DATA
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
+from gmkit.systems._catalogs import DATA
+from gmkit.systems._imperial.acting import DARK_HERESY as TURN_RULES
+from gmkit.systems._imperial.health import imperial_health
+from gmkit.systems._imperial.offers import DARK_HERESY
+from gmkit.systems._imperial.options import DarkHeresyOptions
+from gmkit.systems._imperial.pacing import FORTY_K
 from gmkit.systems.dark_heresy import SYSTEM
-from gmkit.systems.imperial.acting import DARK_HERESY as TURN_RULES
-from gmkit.systems.imperial.health import imperial_health
-from gmkit.systems.imperial.offers import DARK_HERESY
-from gmkit.systems.imperial.options import DarkHeresyOptions
-from gmkit.systems.imperial.pacing import FORTY_K
 
 GAME = Game(
     id="dark_heresy",
@@ -31,3 +31,7 @@ GAME = Game(
     health=imperial_health,
     data=DATA / "dark_heresy",
 )
+
+__all__ = [
+    "GAME",
+]

@@ -1,18 +1,18 @@
 """Deathwatch (seed 004): its parts, one entry (the entry point ``deathwatch``)."""
 
-from gmkit.games.registry import FastEngine, Game, OddsEngine, Simulation
+from gmkit.games._registry import FastEngine, Game, OddsEngine, Simulation
 from gmkit.messages import Message
-from gmkit.odds.imperial import imperial_curve, imperial_odds
-from gmkit.odds.imperial_float import fast_imperial_curve, fast_imperial_odds
+from gmkit.odds._imperial import imperial_curve, imperial_odds
+from gmkit.odds._imperial_float import fast_imperial_curve, fast_imperial_odds
 from gmkit.odds.pool_tables import pool_tables
-from gmkit.sheets.deathwatch import DeathwatchCharacter
-from gmkit.systems.catalogs import DATA
+from gmkit.sheets._deathwatch import DeathwatchCharacter
+from gmkit.systems._catalogs import DATA
+from gmkit.systems._imperial.acting import DEATHWATCH as TURN_RULES
+from gmkit.systems._imperial.health import imperial_health
+from gmkit.systems._imperial.offers import DEATHWATCH
+from gmkit.systems._imperial.options import DeathwatchOptions
+from gmkit.systems._imperial.pacing import FORTY_K
 from gmkit.systems.deathwatch import SYSTEM
-from gmkit.systems.imperial.acting import DEATHWATCH as TURN_RULES
-from gmkit.systems.imperial.health import imperial_health
-from gmkit.systems.imperial.offers import DEATHWATCH
-from gmkit.systems.imperial.options import DeathwatchOptions
-from gmkit.systems.imperial.pacing import FORTY_K
 
 GAME = Game(
     id="deathwatch",
@@ -30,3 +30,7 @@ GAME = Game(
     health=imperial_health,
     data=DATA / "deathwatch",
 )
+
+__all__ = [
+    "GAME",
+]

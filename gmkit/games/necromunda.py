@@ -1,16 +1,16 @@
 """Necromunda (1st ed., seed 000): its parts, one entry (the entry point ``necromunda``)."""
 
-from gmkit.games.registry import Game, OddsEngine, Simulation
+from gmkit.games._registry import Game, OddsEngine, Simulation
 from gmkit.messages import Message
-from gmkit.odds.necromunda import necromunda_curve, necromunda_odds
-from gmkit.odds.necromunda_tables import necromunda_tables
-from gmkit.sheets.necromunda import NecromundaFighter
-from gmkit.systems.catalogs import DATA
+from gmkit.odds._necromunda import necromunda_curve, necromunda_odds
+from gmkit.odds._necromunda_tables import necromunda_tables
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.systems._catalogs import DATA
 from gmkit.systems.necromunda import SYSTEM
-from gmkit.systems.necromunda.acting import TURN_RULES
-from gmkit.systems.necromunda.offers import OFFERS
-from gmkit.systems.necromunda.options import NecromundaOptions
-from gmkit.systems.necromunda.pacing import NECROMUNDA
+from gmkit.systems.necromunda._acting import TURN_RULES
+from gmkit.systems.necromunda._offers import OFFERS
+from gmkit.systems.necromunda._options import NecromundaOptions
+from gmkit.systems.necromunda._pacing import NECROMUNDA
 
 GAME = Game(
     id="necromunda",
@@ -26,3 +26,7 @@ GAME = Game(
     acting=TURN_RULES,
     data=DATA / "necromunda",
 )
+
+__all__ = [
+    "GAME",
+]

@@ -1,16 +1,16 @@
 """Warhammer Fantasy Battle 6th ed. (seed 003): its parts, one entry (the entry point ``wfb6``)."""
 
-from gmkit.games.registry import Game, OddsEngine, Simulation, Table
+from gmkit.games._registry import Game, OddsEngine, Simulation, Table
 from gmkit.messages import Message
+from gmkit.odds._wfb6 import wfb6_curve, wfb6_odds
 from gmkit.odds.pool_tables import pool_tables
-from gmkit.odds.wfb6 import wfb6_curve, wfb6_odds
-from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.systems.catalogs import DATA
+from gmkit.sheets._wfb6 import WFB6Character
+from gmkit.systems._catalogs import DATA
 from gmkit.systems.wfb6 import SYSTEM
-from gmkit.systems.wfb6.offers import OFFERS
-from gmkit.systems.wfb6.options import WFB6Options
-from gmkit.systems.wfb6.pacing import WFB6
-from gmkit.systems.wfb6.table import alone, wfb6_table, wfb6_troop_types
+from gmkit.systems.wfb6._offers import OFFERS
+from gmkit.systems.wfb6._options import WFB6Options
+from gmkit.systems.wfb6._pacing import WFB6
+from gmkit.systems.wfb6._table import alone, wfb6_table, wfb6_troop_types
 
 GAME = Game(
     id="wfb6",
@@ -26,3 +26,7 @@ GAME = Game(
     table=Table(wfb6_troop_types, wfb6_table),
     data=DATA / "wfb6",
 )
+
+__all__ = [
+    "GAME",
+]

@@ -3,7 +3,7 @@
 - :class:`Message`: an id of the catalogs and its parameters (the rules return these, events
   store them); :meth:`Message.term` for a data file's term, :meth:`Message.verbatim` for a name.
 - :func:`render`: a message (or a plain string from an old log) into English or Spanish.
-- The catalogs are gettext files under ``locale/`` (:mod:`gmkit.messages.catalog`): the
+- The catalogs are gettext files under ``locale/`` (:mod:`gmkit.messages._catalog`): the
   ``.pot`` templates hold the English, ``es/LC_MESSAGES/*.po`` the Spanish.
 
 >>> from gmkit.messages import Message, render
@@ -12,8 +12,8 @@
 'BS 43; aim +10'
 """
 
-from gmkit.messages.catalog import LANGUAGES, add_catalogs, catalogs, problems
-from gmkit.messages.message import (
+from gmkit.messages._catalog import LANGUAGES, add_catalogs, catalogs, problems
+from gmkit.messages._message import (
     VERBATIM,
     Message,
     MessageError,
@@ -22,7 +22,7 @@ from gmkit.messages.message import (
     as_message,
     from_json,
 )
-from gmkit.messages.render import render
+from gmkit.messages._render import render
 
 __all__ = [
     "LANGUAGES",

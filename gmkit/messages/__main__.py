@@ -23,7 +23,7 @@ import yaml
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
-from gmkit.messages.catalog import LOCALE, catalogs, fields_of, problems
+from gmkit.messages._catalog import LOCALE, catalogs, fields_of, problems
 
 
 def _paths(domain: str, folder: Path = LOCALE) -> tuple[Path, Path]:
@@ -119,3 +119,5 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+__all__: list[str] = []  # run as python -m gmkit.messages: nothing to import

@@ -12,15 +12,15 @@ With the ``AttackRequest`` a panel would resolve::
     fast_odds(request).exact()              # ... and the exact odds on demand
     fast_curve(request)                     # the curve as floats (what the panel draws)
 
-:mod:`gmkit.odds.core` holds the common value (:class:`Odds`, :class:`Dist`, :class:`Curve`)
+:mod:`gmkit.odds._core` holds the common value (:class:`Odds`, :class:`Dist`, :class:`Curve`)
 and the dispatch by game, through the game's registry entry (its ``odds``): a module per game
-family computes them (``imperial``, ``wfrp2``, ``necromunda``, ``wfb6``). :mod:`gmkit.odds.fast`
+family computes them (``imperial``, ``wfrp2``, ``necromunda``, ``wfb6``). :mod:`gmkit.odds._fast`
 is the float path (float engines for the d100 games; the exact odds converted elsewhere).
 """
 
 from __future__ import annotations
 
-from gmkit.odds.core import (
+from gmkit.odds._core import (
     Curve,
     Dist,
     MemberOdds,
@@ -32,7 +32,7 @@ from gmkit.odds.core import (
     odds,
     simulate,
 )
-from gmkit.odds.fast import FastCurve, FastOdds, fast_curve, fast_odds
+from gmkit.odds._fast import FastCurve, FastOdds, fast_curve, fast_odds
 
 __all__ = [
     "Curve",

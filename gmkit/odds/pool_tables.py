@@ -36,12 +36,12 @@ import numpy as np
 
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text
-from gmkit.odds.core import Dist, odds
-from gmkit.odds.fight_tables import OUT, RowBuilder, Tables
-from gmkit.odds.fights import Fight, Fighter, Option
+from gmkit.odds._core import Dist, odds
+from gmkit.odds._fight_tables import OUT, RowBuilder, Tables
+from gmkit.odds._fights import Fight, Fighter, Option
 
 if TYPE_CHECKING:
-    from gmkit.games.registry import Game, Simulation
+    from gmkit.games._registry import Game, Simulation
 
 _CACHE: dict[tuple[Any, ...], PoolOdds | None] = {}
 
@@ -288,3 +288,13 @@ def _outcomes(
         nxt = np.concatenate([nxt_hurt, stay], axis=1)
         spent = np.zeros(probs.size, dtype=np.int8)
     return probs[None, :], nxt, spent[None, :]
+
+
+__all__ = [
+    "Pool",
+    "PoolOdds",
+    "is_horde",
+    "pool_odds",
+    "pool_of",
+    "pool_tables",
+]

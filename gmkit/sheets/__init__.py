@@ -2,7 +2,7 @@
 
 ``sheet_type("dark_heresy")`` gives a game's sheet class; ``load_sheet(data)`` validates a dict
 into the right one by its ``game`` field. Import and export (JSON, YAML, CSV, DataFrames) live
-in :mod:`gmkit.sheets.io`.
+in :mod:`gmkit.sheets._io`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def sheet_type(game: str) -> type[Sheet]:
 
 
 def _label(value: Any, limit: int) -> str:
-    from gmkit.sheets.reading import label  # the reader imports the sheets' errors
+    from gmkit.sheets._reading import label  # the reader imports the sheets' errors
 
     return label(value, limit) if value else ""
 

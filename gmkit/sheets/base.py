@@ -9,9 +9,9 @@ Each field is public unless declared with ``gm_only()``: the player projection (
 visibility) drops those.
 
 Every problem of a refused sheet is a :class:`~gmkit.messages.Message`: a validator's own
-(:class:`~gmkit.sheets.fields.Refusal`) or pydantic's, mapped by its error type to a message of
+(:class:`~gmkit.sheets._fields.Refusal`) or pydantic's, mapped by its error type to a message of
 the ``sheets`` catalog whose English is pydantic's own text ("Field required"):
-:mod:`gmkit.sheets.problems`.
+:mod:`gmkit.sheets._problems`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from gmkit.errors import SheetError
 from gmkit.messages import Message
 from gmkit.plugins import known
-from gmkit.sheets.fields import follow_limits
-from gmkit.sheets.problems import sheet_error
+from gmkit.sheets._fields import follow_limits
+from gmkit.sheets._problems import sheet_error
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 """A character's, weapon's or roster's name: not blank, at most 80 characters."""
@@ -44,7 +44,7 @@ class Model(BaseModel):
 
     ``build`` validates (a refusal is a :class:`~gmkit.errors.SheetError` naming the field);
     ``edit`` makes a validated copy, its bounded fields following their limits (lowering a
-    weapon's clip lowers what is loaded, see :func:`~gmkit.sheets.fields.follow_limits`).
+    weapon's clip lowers what is loaded, see :func:`~gmkit.sheets._fields.follow_limits`).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
@@ -108,13 +108,13 @@ class Sheet(Model):
         """Validate ``data`` (and/or keyword fields) into a sheet, or raise SheetError.
 
         Catalog names stand for their entries: ``weapons=["Lasgun"]``, ``armour="Flak Vest"``
-        (see :func:`gmkit.systems.references.expand_references`). ``npc="Tactical Marine"`` starts
+        (see :func:`gmkit.systems._references.expand_references`). ``npc="Tactical Marine"`` starts
         from the bestiary's entry, the other fields filling it in as :meth:`edit` does: a
         profile names only what differs (``characteristics={"WS": 45}``,
         ``unnatural={"T": 3}``), a list replaces the entry's, and a value bounded by one given
         follows it (a horde given a smaller ``magnitude_max`` is full at it).
         """
-        from gmkit.systems.references import expand_references  # systems read sheets' models
+        from gmkit.systems._references import expand_references  # systems read sheets' models
 
         merged = {**(data or {}), **fields}
         if "game" not in merged and "game" in cls.model_fields:
@@ -135,7 +135,7 @@ class Sheet(Model):
     def _filled_npc(cls, data: Mapping[str, Any]) -> Self | None:
         """The bestiary's ``data["npc"]`` edited by the rest of ``data``; None when the game is
         not one the registry knows (the validation then says what is wrong)."""
-        from gmkit.systems.bestiary import creature  # the bestiary reads sheets' models
+        from gmkit.systems._bestiary import creature  # the bestiary reads sheets' models
 
         game = data.get("game")
         if not isinstance(game, str) or known(game) is None:
@@ -188,3 +188,12 @@ class Sheet(Model):
     def public_view(self) -> dict[str, Any]:
         """The sheet as players may see it: every GM-only field removed."""
         return self.model_dump(mode="json", exclude=set(self.gm_only_fields()))
+
+
+__all__ = [
+    "Model",
+    "Name",
+    "Sheet",
+    "Text",
+    "gm_only",
+]

@@ -4,8 +4,8 @@
 protocol (its registry entry's ``rules``: :mod:`gmkit.games`, found by id through
 :mod:`gmkit.plugins`). Tables and catalogs are data
 files under ``systems/data/<game>/`` that a GM can extend or override
-(:mod:`gmkit.systems.catalogs`). Families share their mechanics: :mod:`gmkit.systems.percentile`
-(the d100 games) and :mod:`gmkit.systems.sixes` (the D6 games).
+(:mod:`gmkit.systems._catalogs`). Families share their mechanics: :mod:`gmkit.systems._percentile`
+(the d100 games) and :mod:`gmkit.systems._sixes` (the D6 games).
 """
 
 from __future__ import annotations
@@ -17,3 +17,9 @@ from gmkit.systems.base import GameSystem
 def system(game: str) -> GameSystem:
     """The rules of ``game`` (its registry entry's)."""
     return entry(game).rules
+
+
+__all__ = [
+    "GameSystem",
+    "system",
+]

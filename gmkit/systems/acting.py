@@ -4,7 +4,7 @@ and the encounter for restrictions, non-attack actions and the rolls a turn asks
 - :class:`Restriction`: what a condition forbids its bearer (stunned: no action of any kind;
   Dark Heresy's pinned: one half action a turn; Deathwatch's: half actions only; a down
   Necromunda fighter: crawl or hide). The encounter's permits read them
-  (:mod:`gmkit.encounter.permits`); the rules decide them.
+  (:mod:`gmkit.encounter._permits`); the rules decide them.
 - :class:`ActionInfo`: a non-attack action a panel may offer (Aim, Reload, Move...), with the
   budget types it may be taken as, whether it needs a target or a weapon, and the
   :class:`Choice` inputs it takes (a number of inches, a terrain...).
@@ -34,9 +34,9 @@ from gmkit.dice import DiceSource, DieRoll
 from gmkit.errors import RulesError
 from gmkit.messages import Message, Text, from_json
 from gmkit.sheets.base import Sheet
-from gmkit.systems import initiative
+from gmkit.systems import _initiative as initiative
+from gmkit.systems._initiative import Contender
 from gmkit.systems.base import NO_STANDING, Choice, Effect, Standing, Step
-from gmkit.systems.initiative import Contender
 
 Moment = Literal["start_of_turn", "end_of_turn", "end_of_round", "start_of_phase"]
 MOMENTS: tuple[Moment, ...] = ("start_of_turn", "end_of_turn", "end_of_round", "start_of_phase")
@@ -263,7 +263,7 @@ class NoTurnRules:
 
 class AgilityTieBreaks:
     """The d100 games' tie-break for two delayed actions: an opposed Agility test
-    (:func:`gmkit.systems.initiative.delayed_first`); mixed into their turn rules."""
+    (:func:`gmkit.systems._initiative.delayed_first`); mixed into their turn rules."""
 
     def delayed_first(
         self, first: Sheet, second: Sheet, source: DiceSource

@@ -290,3 +290,20 @@ class AttackChoices:
     circumstances: tuple[Choice, ...]
     reactions: tuple[Choice, ...] = ()
     distance_unit: str = ""  # "m", "in", "cm"; empty when the attack needs no distance
+
+
+__all__ = [
+    "NO_STANDING",
+    "AppliesEffects",
+    "AttackChoices",
+    "AttackRequest",
+    "AttackResult",
+    "Choice",
+    "Effect",
+    "EffectApplication",
+    "EffectKind",
+    "GameSystem",
+    "Modifier",
+    "Standing",
+    "Step",
+]

@@ -1,10 +1,10 @@
 """Dark Heresy (1st edition, with seed 001's house rules) combat rules (``SYSTEM``).
 
 >>> from gmkit.dice import EnteredDice
->>> from gmkit.sheets.dark_heresy import DarkHeresyCharacter
+>>> from gmkit.sheets._dark_heresy import DarkHeresyCharacter
 >>> from gmkit.systems.base import AttackRequest
 >>> from gmkit.systems.dark_heresy import SYSTEM
->>> from gmkit.systems.imperial.setup import AttackSetup
+>>> from gmkit.systems._imperial.setup import AttackSetup
 >>> profile = dict(WS=35, BS=40, S=30, T=35, Ag=30, Int=30, Per=30, WP=30, Fel=30)
 >>> pistol = dict(name="Laspistol", weapon_class="pistol", range=30, rof="S/2/-",
 ...               damage="1d10+2", damage_type="E", clip=30, reload="Half")
@@ -20,10 +20,10 @@
 'Absorción (impacto 1): 2 de daño sufrido (10 de daño - PA 5 - BR 3 = 2)'
 
 ``SYSTEM.resolve_attack(request, source)`` builds the attack's setup from the action and the
-circumstances (``gmkit.systems.imperial.modifiers``); pass ``setup`` to skip that.
+circumstances (``gmkit.systems._imperial.modifiers``); pass ``setup`` to skip that.
 ``SYSTEM.apply_effect(sheet, effect)`` is what the encounter calls for each effect: the new
 sheet and the effects that follow, or None for the effects it applies itself. The rules live
-in :mod:`gmkit.systems.imperial` (shared with Deathwatch; its docstring maps its modules).
+in :mod:`gmkit.systems._imperial` (shared with Deathwatch; its docstring maps its modules).
 
 Dark Heresy's own choices (001): Righteous Fury adds the weapon's damage again, each time
 confirmed, or (the option ``righteous_fury_house_rule``) deals 1d5 critical damage at once;
@@ -42,16 +42,16 @@ from dataclasses import dataclass
 from gmkit.dice import DiceSource, DieRoll
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
-from gmkit.sheets.dark_heresy import ImperialCharacter
+from gmkit.sheets._dark_heresy import ImperialCharacter
+from gmkit.systems._conditions import ConditionBook
+from gmkit.systems._imperial import effects as imperial_effects
+from gmkit.systems._imperial.kinds import book as condition_book
+from gmkit.systems._imperial.resolve import resolve_attack
+from gmkit.systems._imperial.resolve_fire import JamClearing, clear_jam
+from gmkit.systems._imperial.setup import AttackSetup
+from gmkit.systems._initiative import ranked
+from gmkit.systems._percentile import Initiative, roll_initiative
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
-from gmkit.systems.conditions import ConditionBook
-from gmkit.systems.imperial import effects as imperial_effects
-from gmkit.systems.imperial.kinds import book as condition_book
-from gmkit.systems.imperial.resolve import resolve_attack
-from gmkit.systems.imperial.resolve_fire import JamClearing, clear_jam
-from gmkit.systems.imperial.setup import AttackSetup
-from gmkit.systems.initiative import ranked
-from gmkit.systems.percentile import Initiative, roll_initiative
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +142,7 @@ class ImperialSystem:
     def resolve_attack(
         self, request: AttackRequest, source: DiceSource, setup: AttackSetup | None = None
     ) -> AttackResult:
-        """Resolve ``request`` (:func:`gmkit.systems.imperial.resolve.resolve_attack`)."""
+        """Resolve ``request`` (:func:`gmkit.systems._imperial.resolve.resolve_attack`)."""
         for side, sheet in (("attacker", request.attacker), ("target", request.target)):
             if sheet.game != self.game:
                 problem = Message(
@@ -156,7 +156,8 @@ class ImperialSystem:
 
     @property
     def conditions(self) -> ConditionBook:
-        """The game's conditions, from its conditions.yaml (:mod:`gmkit.systems.imperial.kinds`)."""
+        """The game's conditions, from its conditions.yaml
+        (:mod:`gmkit.systems._imperial.kinds`)."""
         return condition_book(self.game)
 
     def initiative(
@@ -182,7 +183,7 @@ class ImperialSystem:
         """The encounter's call: ``effect`` on ``sheet`` (whatever its ``target`` says) if it
         is the sheet's business (damage, critical damage, fatigue, magnitude), with the effects
         it caused (unconscious, dead, the critical table's); None for the rest, which the
-        encounter applies itself (:func:`gmkit.systems.imperial.effects.apply_for_encounter`).
+        encounter applies itself (:func:`gmkit.systems._imperial.effects.apply_for_encounter`).
         """
         return imperial_effects.apply_for_encounter(sheet, effect)
 
@@ -200,3 +201,12 @@ class DarkHeresySystem(ImperialSystem):
 
 SYSTEM = DarkHeresySystem()
 """Dark Heresy's rules, as :func:`gmkit.systems.system` returns them."""
+
+__all__ = [
+    "SYSTEM",
+    "DarkHeresySystem",
+    "ImperialSystem",
+    "InitiativeResult",
+    "group_initiative",
+    "initiative",
+]

@@ -1,10 +1,10 @@
 """Deathwatch (seed 004) combat rules (``SYSTEM``).
 
 >>> from gmkit.dice import EnteredDice
->>> from gmkit.sheets.deathwatch import DeathwatchCharacter
+>>> from gmkit.sheets._deathwatch import DeathwatchCharacter
 >>> from gmkit.systems.base import AttackRequest
 >>> from gmkit.systems.deathwatch import SYSTEM
->>> from gmkit.systems.imperial.setup import AttackSetup
+>>> from gmkit.systems._imperial.setup import AttackSetup
 >>> profile = dict(WS=44, BS=47, S=45, T=43, Ag=40, Int=38, Per=41, WP=42, Fel=35)
 >>> bolter = dict(name="Bolter", weapon_class="basic", range=100, rof="S/2/4",
 ...               damage="2d10+5", damage_type="X", pen=5, clip=28, reload="Full")
@@ -20,7 +20,7 @@
 
 Deathwatch's own choices (004): degrees of success are the least the attack's first damage die
 reads; Righteous Fury adds a die (a d5 is a d10 halved, its natural 10 counting); a helpless
-target's two 10s confirm it; hordes (:mod:`gmkit.systems.imperial.hordes`) lose a magnitude
+target's two 10s confirm it; hordes (:mod:`gmkit.systems._imperial.hordes`) lose a magnitude
 per damaging hit; clearing a jam empties the weapon. Initiative is 1d10 + Agility Bonus (with
 Unnatural Agility), ties to the higher bonus, then a roll-off.
 """

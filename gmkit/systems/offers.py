@@ -1,8 +1,8 @@
 """What a game offers an attacker, as a panel asks it: the protocol each game implements.
 
 Each game's package has an ``offers`` module whose class implements :class:`Offers` from its
-own catalogs and rules (``gmkit.systems.wfrp2.offers``...); the game's registry entry holds
-it, and :mod:`gmkit.systems.choices` asks it. Nothing here decides legality: an offer asks the
+own catalogs and rules (``gmkit.systems.wfrp2._offers``...); the game's registry entry holds
+it, and :mod:`gmkit.systems._choices` asks it. Nothing here decides legality: an offer asks the
 rules (a refused request is not offered, and the refusal is the reason shown).
 
 Fire modes and reactions, which no catalog names, are labelled here (``offers.mode.*``,

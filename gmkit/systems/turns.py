@@ -1,8 +1,8 @@
 """How a game's fight is paced: initiative or sides, phases, and the action budget.
 
-Each game declares its :class:`TurnStructure` in its own package (``systems/imperial/pacing.py``,
-``systems/wfrp2/pacing.py``, ``systems/necromunda/pacing.py``, ``systems/wfb6/pacing.py``; the
-d100 games' shared parts in :mod:`gmkit.systems.percentile_turns`) and its registry entry holds
+Each game declares its :class:`TurnStructure` in its own package (``systems/_imperial/pacing.py``,
+``systems/wfrp2/_pacing.py``, ``systems/necromunda/_pacing.py``, ``systems/wfb6/_pacing.py``; the
+d100 games' shared parts in :mod:`gmkit.systems._percentile_turns`) and its registry entry holds
 it (``Game.turns``). The encounter reads these values and holds no rule of its own:
 
 - ``initiative`` games (the d100 family): each combatant rolls ``1d10 + initiative_base``
@@ -131,3 +131,17 @@ def reaction_problems(
         for pool, cost in costs.items()
         if spent.get(pool, 0) + cost > allowed.get(pool, 0)
     ]
+
+
+__all__ = [
+    "ACTION_TYPES",
+    "POOLS",
+    "ReactionCondition",
+    "TurnStructure",
+    "action_type_name",
+    "describe",
+    "pool_name",
+    "reaction_problems",
+    "reactions_allowed",
+    "turn_structure",
+]

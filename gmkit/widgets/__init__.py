@@ -10,17 +10,18 @@ from importlib import import_module
 from typing import Any
 
 _WHERE = {
-    "AttackPanel": "gmkit.widgets.attack",
-    "CombatLog": "gmkit.widgets.combat_log",
-    "Dashboard": "gmkit.widgets.dashboard",
-    "DiceTray": "gmkit.widgets.dice_tray",
-    "InitiativeTracker": "gmkit.widgets.tracker",
-    "PlayerView": "gmkit.widgets.player",
-    "RosterBrowser": "gmkit.widgets.roster",
-    "SheetEditor": "gmkit.widgets.sheet_editor",
-    "SheetView": "gmkit.widgets.roster",
-    "export_player_notebook": "gmkit.widgets.player_notebook",
-    "odds_plot": "gmkit.widgets.odds_plot",
+    "AttackPanel": "gmkit.widgets._attack",
+    "CombatLog": "gmkit.widgets._combat_log",
+    "Dashboard": "gmkit.widgets._dashboard",
+    "DiceTray": "gmkit.widgets._dice_tray",
+    "InitiativeTracker": "gmkit.widgets._tracker",
+    "PlayerView": "gmkit.widgets._player",
+    "RosterBrowser": "gmkit.widgets._roster",
+    "SheetEditor": "gmkit.widgets._sheet_editor",
+    "SheetView": "gmkit.widgets._roster",
+    "export_player_notebook": "gmkit.widgets._player_notebook",
+    "odds_plot": "gmkit.widgets._odds_plot",
+    "players_page": "gmkit.widgets._players_page",
 }
 
 __all__ = sorted(_WHERE)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gmkit.launch import voila_command
+from gmkit._launch import voila_command
 
 NOTEBOOKS = Path(__file__).resolve().parent / "notebooks"
 

@@ -166,9 +166,9 @@ class Voila:
     demo campaign's chapel fight; ready once its kernel pool is filled."""
 
     def __init__(self, tmp_path: Path, policy: Any, access: Any = None) -> None:
+        from gmkit._launch import access_url, voila_command
+        from gmkit._serving.guard import SERVING_VARIABLE, Access
         from gmkit.campaign import demo_campaign_file
-        from gmkit.launch import access_url, voila_command
-        from gmkit.serving.guard import SERVING_VARIABLE, Access
 
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))

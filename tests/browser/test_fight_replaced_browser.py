@@ -14,7 +14,7 @@ from dashboard_page import Table, until
 from gmkit import prep
 from gmkit.campaign import demo_campaign_file
 from gmkit.encounter import Encounter
-from gmkit.encounter.played import PlayedEncounterError
+from gmkit.encounter._played import PlayedEncounterError
 from gmkit.store import CampaignStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]

@@ -15,7 +15,7 @@ for the module; each game's test picks its encounter in the dashboard's picker, 
 6. then (a test of its own, after the five fights) the same page in Spanish (issue 21, items
    17-19): the dashboard switched to Español, its
    tracker, attack panel (every dropdown's options too), turn and log panes hold no English
-   rule word and no data id (``gmkit.messages.check``; the names of the demo's characters,
+   rule word and no data id (``gmkit.messages._check``; the names of the demo's characters,
    sides, encounters and the GM's own notes are the only text left as typed), the weapon list
    names the data's Spanish, a combatant the players do not see is marked in the Target list,
    the log's Kind filter reads in Spanish; and the player's page, switched to Español on a
@@ -649,7 +649,7 @@ def demo_names() -> set[str]:
 
 def in_spanish(table: Table, players: Players, fight: Fight, artifacts: Path) -> None:
     """The GM's dashboard and the player's phone in Spanish (see the module docstring, 6)."""
-    from gmkit.messages.check import english_words
+    from gmkit.messages._check import english_words
 
     gm, page = table, table.page
     language = page.locator(".gmkit-dashboard .widget-toggle-button", has_text="Español").first

@@ -20,8 +20,8 @@ import pytest
 from dashboard_page import Table
 from serving_probe import kernels_and_mib
 
+from gmkit._launch import PLAYERS_KERNELS
 from gmkit.campaign import demo_campaign_file
-from gmkit.launch import PLAYERS_KERNELS
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 LOADS = 40  # curl page loads of the players' view, two at a time

@@ -3,7 +3,7 @@ Heresy chapel after a public attack that hurts a cultist (typed dice: every run 
 it opens, renders its markdown, starts its kernel and stays unmarked (no ``jp-mod-dirty``: the
 file is what JupyterLab itself would save), its bytes untouched; none of the GM's values is in
 the page. JupyterLab serves a folder holding only that notebook, on a port of 8950-8969, as
-``gmkit lab`` starts it (:func:`gmkit.launch.lab_command`; no token, its own Jupyter
+``gmkit lab`` starts it (:func:`gmkit._launch.lab_command`; no token, its own Jupyter
 folders, as the ``lab_server`` fixture). The screenshot goes to test-artifacts/."""
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ import pytest
 from dashboard_page import steady, until
 from lab_page import kernel_ready
 
+from gmkit._launch import lab_command
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.games import health
-from gmkit.launch import lab_command
 from gmkit.store import CampaignStore
-from gmkit.widgets.player_notebook import export_player_notebook
+from gmkit.widgets._player_notebook import export_player_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 

@@ -19,7 +19,7 @@ from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.seats import Inbox, SeatsFile
-from gmkit.seats.links import seat_link
+from gmkit.seats._links import seat_link
 from gmkit.store import CampaignStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]

@@ -26,13 +26,13 @@ from dashboard_page import holds_for, until
 from gmkit.campaign import DEMO_FIGHTS, DemoFight
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.narration import event_text
-from gmkit.encounter.state import Combatant
-from gmkit.encounter.views import told_to_players
+from gmkit.encounter._narration import event_text
+from gmkit.encounter._state import Combatant
+from gmkit.encounter._views import told_to_players
 from gmkit.errors import GmkitError
 from gmkit.store import CampaignStore
 from gmkit.systems.base import Effect
-from gmkit.widgets.player import POLL_SECONDS
+from gmkit.widgets._player import POLL_SECONDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -321,7 +321,7 @@ def test_a_seat_s_page_shows_its_own_and_no_gm_only_value(fights, chromium, game
     of the script: no GM-only value in any frame; the seat's own combatant shows exactly (the
     positive control), as do the players' sides."""
     from gmkit.seats import Inbox, SeatsFile
-    from gmkit.seats.links import seat_link
+    from gmkit.seats._links import seat_link
 
     campaign, found = fights
     fight = next(f for f in found if f.demo.game == game)

@@ -13,7 +13,7 @@ import pytest
 from gmkit.dice import EnteredDice, distribution, parse, roll
 from gmkit.errors import DiceSyntaxError, DiceValueError
 from gmkit.messages import Message, render
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
 
 
 @pytest.mark.parametrize(

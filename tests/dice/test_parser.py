@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gmkit.dice import Expression, parse
-from gmkit.dice.ast import Binary, Dice, Group, Keep, Literal, Named, Negative
+from gmkit.dice._ast import Binary, Dice, Group, Keep, Literal, Named, Negative
 from gmkit.errors import DiceError, DiceSyntaxError
 
 OPERAND = "a die (d10, 2D6, d%), a number, a bonus name (SB, capital first), '(' or '-'"

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gmkit.dice import SeededDice, distribution, parse, roll
-from gmkit.dice.parser import MAX_LENGTH
+from gmkit.dice._parser import MAX_LENGTH
 from gmkit.errors import DiceError, DiceSyntaxError, DiceValueError
 
 pytestmark = (

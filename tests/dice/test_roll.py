@@ -8,8 +8,8 @@ import pytest
 
 import gmkit.dice
 from gmkit.dice import DieRoll, EnteredDice, SeededDice, parse, roll
-from gmkit.dice.ast import Keep
-from gmkit.dice.evaluate import DiceResult
+from gmkit.dice._ast import Keep
+from gmkit.dice._evaluate import DiceResult
 from gmkit.errors import DiceValueError
 from gmkit.messages import Message
 

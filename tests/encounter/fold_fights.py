@@ -15,7 +15,7 @@ from typing import Any
 from gmkit.demo import demo_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.state import EncounterState
+from gmkit.encounter._state import EncounterState
 from gmkit.errors import GmkitError
 
 GAMES = ("necromunda", "dark_heresy", "deathwatch", "wfrp2", "wfb6")

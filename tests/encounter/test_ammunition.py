@@ -7,9 +7,9 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.effects import with_rounds_spent
+from gmkit.encounter._effects import with_rounds_spent
 from gmkit.errors import RulesError
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
 
 PROFILE = dict(WS=35, BS=40, S=30, T=30, Ag=30, Int=30, Per=30, WP=30, Fel=30)
 PISTOL = dict(

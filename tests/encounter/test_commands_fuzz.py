@@ -1,6 +1,6 @@
 """Every public Encounter command answers hostile arguments only with gmkit's errors (issue
 27, item 6): 10,000 generated calls, each of a command of
-:data:`~gmkit.encounter.arguments.COMMANDS` on a fight of the five games kept in a real
+:data:`~gmkit.encounter._arguments.COMMANDS` on a fight of the five games kept in a real
 campaign file, each argument either a fitting value (a combatant's id or name, a weapon of
 theirs, typed dice, a condition) or a hostile one (a number for a name, a list for a number,
 a lone surrogate, a control character, bytes, an object, a 20,000-character text, a missing
@@ -20,7 +20,7 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.arguments import COMMANDS
+from gmkit.encounter._arguments import COMMANDS
 from gmkit.errors import GmkitError
 from gmkit.store import CampaignStore
 from gmkit.systems.base import Effect

@@ -13,9 +13,9 @@ import pytest
 from gmkit.campaign import demo_campaign_file, open_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.default_attack import default_attack
+from gmkit.encounter._default_attack import default_attack
 from gmkit.messages import Message, render
-from gmkit.systems import choices
+from gmkit.systems import _choices as choices
 
 DEMO_FIGHTS = {
     "necromunda": "Ambush at the Sump Pipes",

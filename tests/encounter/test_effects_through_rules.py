@@ -14,8 +14,8 @@ from gmkit.games import health
 from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore
 from gmkit.systems import system
+from gmkit.systems._tables import table
 from gmkit.systems.base import Effect
-from gmkit.systems.tables import table
 from gmkit.systems.wfrp2 import WFRP2System
 
 

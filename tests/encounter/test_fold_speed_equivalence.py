@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gmkit.encounter import Encounter
-from gmkit.encounter.log import EventLog
+from gmkit.encounter._log import EventLog
 from gmkit.store import CampaignStore
 
 from .fold_fights import GAMES, fingerprint, play
@@ -55,7 +55,7 @@ def test_a_replay_of_the_log_gives_every_state_again(fights, game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_campaign_file_opens_to_the_live_states(tmp_path: Path, game, monkeypatch):
-    monkeypatch.setattr("gmkit.encounter.core.BULK", 10)  # the bulk path, on a short log
+    monkeypatch.setattr("gmkit.encounter._core.BULK", 10)  # the bulk path, on a short log
     path = tmp_path / "campaign.gmk"
     with CampaignStore(path, create=True) as store:
         fight = play(game, fight=Encounter.create(store, "fight", game))

@@ -20,9 +20,9 @@ from gmkit.games import health
 from gmkit.messages import from_json
 from gmkit.store import CampaignStore
 from gmkit.systems import necromunda, system
+from gmkit.systems._imperial.hordes import break_check, break_test, horde_rules
+from gmkit.systems._tables import table
 from gmkit.systems.base import AttackResult
-from gmkit.systems.imperial.hordes import break_check, break_test, horde_rules
-from gmkit.systems.tables import table
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 
 

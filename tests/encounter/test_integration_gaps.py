@@ -10,16 +10,16 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Condition, Encounter
-from gmkit.encounter.effects import application
-from gmkit.encounter.views import step_texts
+from gmkit.encounter._effects import application
+from gmkit.encounter._views import step_texts
 from gmkit.errors import RulesError
 from gmkit.games import health
 from gmkit.messages import from_json
 from gmkit.store import CampaignStore
-from gmkit.systems import choices
+from gmkit.systems import _choices as choices
+from gmkit.systems._imperial.conditions import gain
+from gmkit.systems._imperial.resolve import action_gains
 from gmkit.systems.base import Effect
-from gmkit.systems.imperial.conditions import gain
-from gmkit.systems.imperial.resolve import action_gains
 from gmkit.systems.turns import reaction_problems, reactions_allowed
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 

@@ -12,8 +12,8 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.log import EventLog
-from gmkit.encounter.views import (
+from gmkit.encounter._log import EventLog
+from gmkit.encounter._views import (
     combat_log,
     event_message,
     event_text,
@@ -21,7 +21,7 @@ from gmkit.encounter.views import (
     step_texts,
 )
 from gmkit.messages import Message, from_json, problems, render
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
 from gmkit.systems.base import AttackResult
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 
@@ -124,7 +124,7 @@ def lines_of(log: EventLog, language: str) -> list[str]:
 
 
 def test_old_and_new_reasons_not_applied_read_alike():
-    from gmkit.encounter.effects import no_combatant, not_applied
+    from gmkit.encounter._effects import no_combatant, not_applied
 
     old = [{"reason": "no combatant 'Cult Band'"}, {"reason": "no combatant 'Cult Band'"}]
     new = [{"reason": no_combatant("Cult Band").to_json()}]

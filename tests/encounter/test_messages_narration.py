@@ -1,4 +1,4 @@
-"""The log's line for each kind of event (:func:`gmkit.encounter.views.event_text`): what the
+"""The log's line for each kind of event (:func:`gmkit.encounter._views.event_text`): what the
 event says itself (a summary, a note), else a short description named from the states around
 it, in English and in Spanish; without the states, what the event alone tells."""
 
@@ -8,10 +8,10 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.terms import condition_name
-from gmkit.encounter.views import combat_log, event_text
+from gmkit.encounter._terms import condition_name
+from gmkit.encounter._views import combat_log, event_text
 from gmkit.messages import render
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
 from gmkit.systems.base import Effect
 
 
@@ -224,7 +224,7 @@ def test_a_sheet_edit_names_its_field_and_a_setting_its_name_and_value(sheet):
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_every_known_condition_of_every_game_shows_by_a_name_without_an_underscore(language):
-    from gmkit.encounter.terms import condition_name, known_conditions
+    from gmkit.encounter._terms import condition_name, known_conditions
     from gmkit.messages import render
 
     shown = {
@@ -270,8 +270,8 @@ def _fight(sheet, game: str, names: tuple[str, ...], players: str) -> Encounter:
 def _said(fight: Encounter) -> tuple[str, str, str, str]:
     """The last attack's line in the GM's log (the combat log's outcome), English and Spanish,
     and the players' line under the band, English and Spanish (as their page builds it)."""
-    from gmkit.widgets.i18n import LANGUAGE
-    from gmkit.widgets.player import public_log
+    from gmkit.widgets._i18n import LANGUAGE
+    from gmkit.widgets._player import public_log
 
     gm = [
         str(combat_log(fight.effective_events, fight._log.states, lang).iloc[-1]["outcome"])

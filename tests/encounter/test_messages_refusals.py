@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-import gmkit.encounter.effects as effects_module
+import gmkit.encounter._effects as effects_module
 from gmkit.encounter import Encounter, EncounterState
-from gmkit.encounter.effects import application, apply_common, as_effect
-from gmkit.encounter.fold import TICKS, fold
-from gmkit.encounter.settings import WOUNDS_SHOWN
-from gmkit.encounter.state import evolve
+from gmkit.encounter._effects import application, apply_common, as_effect
+from gmkit.encounter._fold import TICKS, fold
+from gmkit.encounter._settings import WOUNDS_SHOWN
+from gmkit.encounter._state import evolve
 from gmkit.errors import GmkitError, RulesError, SheetError
 from gmkit.messages import Message, render
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
 from gmkit.systems.acting import Due
 from gmkit.systems.base import Effect
 
@@ -419,7 +419,7 @@ def test_each_refusal_is_a_message_in_english_and_spanish(
 def test_every_refusal_of_the_encounters_files_has_a_case():
     """A refusal added to fold, effects or log without its case here fails this test."""
     used = set()
-    for name in ("fold.py", "rounds.py", "effects.py", "log.py", "settings.py"):
+    for name in ("_fold.py", "_rounds.py", "_effects.py", "_log.py", "_settings.py"):
         source = (ENCOUNTER / name).read_text(encoding="utf-8")
         assert "RulesError(f" not in source
         assert 'RulesError("' not in source

@@ -21,7 +21,7 @@ from gmkit import prep
 from gmkit.campaign import open_campaign
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.overview import ODDS_COLUMNS, OVERVIEW_COLUMNS
+from gmkit.encounter._overview import ODDS_COLUMNS, OVERVIEW_COLUMNS
 from gmkit.errors import DiceValueError, LeftoverDice, NeedDice, NeedDie, RulesError
 from gmkit.odds import odds
 from gmkit.store import CampaignStore

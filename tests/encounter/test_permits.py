@@ -7,11 +7,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gmkit._forms import AttackForm
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.errors import RulesError
-from gmkit.forms import AttackForm
-from gmkit.systems import choices
+from gmkit.systems import _choices as choices
 
 COMMANDS = st.lists(
     st.tuples(

@@ -20,7 +20,7 @@ from gmkit.campaign import demo_campaign_file, open_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
-from gmkit.systems import choices
+from gmkit.systems import _choices as choices
 
 DEMO_FIGHTS = {
     "necromunda": "Ambush at the Sump Pipes",

@@ -26,13 +26,13 @@ import pytest
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.secrecy import name_forms, touched
-from gmkit.encounter.views import kept_hidden, public_events
+from gmkit.encounter._secrecy import name_forms, touched
+from gmkit.encounter._views import kept_hidden, public_events
 from gmkit.store import CampaignStore
 from gmkit.systems.base import Effect
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.player import PlayerView, public_log
-from gmkit.widgets.player_notebook import export_player_notebook
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._player import PlayerView, public_log
+from gmkit.widgets._player_notebook import export_player_notebook
 
 CHAPEL = "The Chapel of the Pale Throne"
 HIDDEN = "Demagogue Ostrava"

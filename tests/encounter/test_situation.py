@@ -14,12 +14,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from gmkit._forms import AttackForm, FormError
 from gmkit.campaign import demo_campaign_file, open_campaign
 from gmkit.encounter import Encounter
-from gmkit.encounter.situation import situation_of
-from gmkit.forms import AttackForm, FormError
+from gmkit.encounter._situation import situation_of
 from gmkit.widgets import AttackPanel, InitiativeTracker
-from gmkit.widgets.turn_panel import TurnPanel
+from gmkit.widgets._turn_panel import TurnPanel
 
 CHAPEL, SUMP = "The Chapel of the Pale Throne", "Ambush at the Sump Pipes"
 
@@ -225,7 +225,7 @@ def test_a_condition_in_the_gm_s_words_is_a_note_that_changes_no_rule(store) -> 
     full"): a condition carries only what it declares (aimed: half or full); anything else
     is the GM's note, shown and ignored by the rules, and the preview says so."""
     from gmkit.dice import SeededDice
-    from gmkit.systems import choices
+    from gmkit.systems import _choices as choices
 
     fight = Encounter.open(store, CHAPEL)
     tull, ban = "sergeant-varro-tull", "cultist-ban"

@@ -32,15 +32,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gmkit._forms import AttackForm
+from gmkit._forms.action import ActionForm
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.encounter.log import EventLog
-from gmkit.encounter.situation import Situation, budget_left, situation_of
+from gmkit.encounter._log import EventLog
+from gmkit.encounter._situation import Situation, budget_left, situation_of
 from gmkit.errors import RulesError
-from gmkit.forms import AttackForm
-from gmkit.forms.action import ActionForm
 from gmkit.messages import Message
-from gmkit.systems import choices
+from gmkit.systems import _choices as choices
 from gmkit.widgets import InitiativeTracker
 
 from .test_properties import Table, add, execute, opening

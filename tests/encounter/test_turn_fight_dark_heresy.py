@@ -1,5 +1,5 @@
 """A scripted Dark Heresy fight through the Encounter API alone, with the table's typed dice:
-the rules of the turn (gmkit.systems.imperial.acting) at work. Initiative; an Aim carried into
+the rules of the turn (gmkit.systems._imperial.acting) at work. Initiative; an Aim carried into
 the next turn's burst; a stunned cultist refused; an acolyte pinned by suppressing fire, who
 fails his Willpower test, takes his one half action and is refused a second, until a charge
 brings melee, which ends pinning; a demagogue on fire rolled as due; Next passing over a dead

@@ -22,10 +22,10 @@ import pytest
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.messages import from_json
-from gmkit.odds.imperial import imperial_odds
+from gmkit.odds._imperial import imperial_odds
 from gmkit.store import CampaignStore
+from gmkit.systems._imperial.criticals import CriticalPrompt
 from gmkit.systems.base import Effect
-from gmkit.systems.imperial.criticals import CriticalPrompt
 
 
 def step(result, title: str) -> str:

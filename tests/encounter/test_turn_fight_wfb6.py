@@ -12,8 +12,8 @@ import pytest
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.games import health
-from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.systems.wfb6.table import wfb6_table
+from gmkit.sheets._wfb6 import WFB6Character
+from gmkit.systems.wfb6._table import wfb6_table
 
 BOSS = WFB6Character.build(name="Big Boss Gorbag", side="Night Goblins", T=4, W=2)
 SHAMAN = WFB6Character.build(name="Shaman Snikkit", side="Night Goblins", T=3, W=1)

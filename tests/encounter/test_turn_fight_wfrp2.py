@@ -12,8 +12,8 @@ import pytest
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Condition, Encounter
 from gmkit.errors import RulesError
+from gmkit.sheets._wfrp2 import WFRP2Character
 from gmkit.sheets.base import Sheet
-from gmkit.sheets.wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackResult
 from gmkit.systems.wfrp2 import CriticalPrompt, WFRP2AttackResult
 

@@ -14,13 +14,13 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Condition, Encounter
-from gmkit.encounter.log import EventLog
-from gmkit.encounter.permits import restrictions
+from gmkit.encounter._log import EventLog
+from gmkit.encounter._permits import restrictions
 from gmkit.errors import RulesError
 from gmkit.games import game as find_game
 from gmkit.sheets.base import Sheet
+from gmkit.systems._conditions import book
 from gmkit.systems.base import Effect
-from gmkit.systems.conditions import book
 
 SheetFactory = Callable[..., Sheet]
 SCAVVIES = "The Sump Scavvies"

@@ -12,7 +12,7 @@ import pytest
 
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.core import PREPARATION
+from gmkit.encounter._core import PREPARATION
 from gmkit.messages import render
 
 

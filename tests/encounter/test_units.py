@@ -10,13 +10,13 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.narration import event_text
-from gmkit.encounter.state import Unit
-from gmkit.encounter.table import unit_of
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.encounter._narration import event_text
+from gmkit.encounter._state import Unit
+from gmkit.encounter._table import unit_of
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.store import CampaignStore
 from gmkit.systems.base import Effect
-from gmkit.systems.wfb6.table import wfb6_table
+from gmkit.systems.wfb6._table import wfb6_table
 
 BOSS = WFB6Character.build(name="Big Boss Gorbag", side="Night Goblins", T=4, W=2)
 SHAMAN = WFB6Character.build(name="Shaman Snikkit", side="Night Goblins")

@@ -10,9 +10,9 @@ import pytest
 
 from gmkit.campaign import DEMO_FIGHTS, DemoFight
 from gmkit.encounter import Encounter, wound_band
-from gmkit.encounter.state import EncounterState, evolve
-from gmkit.encounter.views import kept_hidden, player_view, public_events
-from gmkit.widgets.player import player_html
+from gmkit.encounter._state import EncounterState, evolve
+from gmkit.encounter._views import kept_hidden, player_view, public_events
+from gmkit.widgets._player import player_html
 
 SECRET = "the demagogue is a psyker"
 

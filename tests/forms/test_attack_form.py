@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from gmkit._forms import AttackForm, FormError
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.errors import NeedDie, RulesError
-from gmkit.forms import AttackForm, FormError
 from gmkit.messages import render
 
 

@@ -8,12 +8,12 @@ import dataclasses
 
 import pytest
 
+from gmkit._forms import AttackForm
+from gmkit._forms.dice import DicePlan, DiceState, PlannedDie, plan_dice
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.forms import AttackForm
-from gmkit.forms.dice import DicePlan, DiceState, PlannedDie, plan_dice
 from gmkit.messages import Message, render
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems.base import AttackRequest
 
 
@@ -181,7 +181,7 @@ def test_take_stops_at_the_first_empty_box(shot):
 def test_a_roll_of_two_dice_at_once_asks_for_both_boxes_in_order():
     """An Impact weapon rolls two d10 at once (all typed values or none): with one typed, the
     rules ask for the second before taking the first; both are boxes, in order."""
-    from gmkit.sheets.wfrp2 import Weapon
+    from gmkit.sheets._wfrp2 import Weapon
 
     form = form_of("wfrp2", "Gunther Brandauer", "Gor Bloodhorn")
     great = Weapon(name="Great Weapon", group="Two-handed", damage="SB", qualities=["Impact"])

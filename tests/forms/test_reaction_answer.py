@@ -8,12 +8,12 @@ from fractions import Fraction
 
 import pytest
 
+from gmkit._forms import AttackForm, FormError
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
-from gmkit.forms import AttackForm, FormError
 from gmkit.games import game as find_game
-from gmkit.systems.reaction_dice import answered, reaction_die, reaction_odds
+from gmkit.systems._reaction_dice import answered, reaction_die, reaction_odds
 
 # attacker, weapon, defender, the typed dice of a hit without a reaction
 CASES = {

@@ -22,11 +22,11 @@ from gmkit.messages import catalogs, problems, render
 from gmkit.odds import fast_odds, odds
 from gmkit.simulate import simulate
 from gmkit.store import CampaignStore
-from gmkit.systems.catalogs import local_name
-from gmkit.widgets.dashboard import Dashboard
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.player import PlayerView
-from gmkit.widgets.tracker import InitiativeTracker
+from gmkit.systems._catalogs import local_name
+from gmkit.widgets._dashboard import Dashboard
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._player import PlayerView
+from gmkit.widgets._tracker import InitiativeTracker
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -26,10 +26,10 @@ ABOVE = (
     "gmkit.encounter",
     "gmkit.store",  # store_base, store_check, store_records too
     "gmkit.widgets",
-    "gmkit.forms",
+    "gmkit._forms",
     "gmkit.seats",
     "gmkit.simulate",
-    "gmkit.serving",
+    "gmkit._serving",
     "pandas",
 )
 
@@ -73,7 +73,7 @@ def test_a_games_rules_load_nothing_above_them(module):
 def test_asking_for_a_games_rules_loads_that_game_alone(game):
     found = loaded(f"from gmkit.systems import system\nsystem({game!r})")
     entries = {name for name in found if name.startswith("gmkit.games.")}
-    assert entries == {f"gmkit.games.{game}", "gmkit.games.registry"}
+    assert entries == {f"gmkit.games.{game}", "gmkit.games._registry"}
     assert above(found) == []
 
 
@@ -82,5 +82,5 @@ def test_duels_rules_load_nothing_above_them(duel_site):
     assert "gmkit_duel.rules" in found
     assert above(found) == []
     found = loaded("from gmkit.systems import system\nsystem('duel')", duel_site)
-    assert [name for name in found if name.startswith("gmkit.games.")] == ["gmkit.games.registry"]
+    assert [name for name in found if name.startswith("gmkit.games.")] == ["gmkit.games._registry"]
     assert above(found) == []

@@ -8,10 +8,10 @@ from fractions import Fraction
 
 import pytest
 
+from gmkit._forms import AttackForm
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.errors import RulesError
-from gmkit.forms import AttackForm
 from gmkit.games import game, game_ids
 from gmkit.odds import odds
 from gmkit.sheets import load_sheet

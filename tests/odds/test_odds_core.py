@@ -21,10 +21,10 @@ from gmkit.odds import (
     odds,
     simulate,
 )
-from gmkit.odds.sixes import Probe, faces, needed_at
-from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.odds._sixes import Probe, faces, needed_at
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.systems._sixes import roll_needed
 from gmkit.systems.base import AttackRequest, AttackResult, Step
-from gmkit.systems.sixes import roll_needed
 
 F = Fraction
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from gmkit.odds import curve, exhaustive, odds
-from gmkit.odds.imperial import ImperialOdds, imperial_odds
-from gmkit.odds.percentile import MODIFIERS, OddsError
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
+from gmkit.odds._imperial import ImperialOdds, imperial_odds
+from gmkit.odds._percentile import MODIFIERS, OddsError
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
 from gmkit.systems.base import AttackRequest
 
 PROFILE = dict(WS=40, BS=40, S=30, T=20, Ag=30, Int=30, Per=30, WP=30, Fel=30)

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from gmkit.odds import curve, exhaustive, odds
-from gmkit.odds.imperial import ImperialOdds, imperial_odds
-from gmkit.odds.percentile import success_chance
-from gmkit.sheets.deathwatch import DeathwatchCharacter
+from gmkit.odds._imperial import ImperialOdds, imperial_odds
+from gmkit.odds._percentile import success_chance
+from gmkit.sheets._deathwatch import DeathwatchCharacter
 from gmkit.systems.base import AttackRequest
 
 PROFILE = dict(WS=40, BS=40, S=40, T=50, Ag=40, Int=30, Per=30, WP=30, Fel=30)

@@ -17,12 +17,13 @@ import pytest
 
 from gmkit.errors import GmkitError
 from gmkit.odds import Odds, odds, simulate
-from gmkit.odds.percentile import OddsError
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
-from gmkit.systems import choices, system
+from gmkit.odds._percentile import OddsError
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
+from gmkit.sheets._deathwatch import DeathwatchCharacter
+from gmkit.systems import _choices as choices
+from gmkit.systems import system
+from gmkit.systems._catalogs import catalog
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
 
 REQUESTS = 50
 TRIALS = 4_000

@@ -9,8 +9,8 @@ import pytest
 
 from gmkit.errors import RulesError
 from gmkit.odds import curve, exhaustive, odds
-from gmkit.odds.necromunda import STATES, wound_outcomes
-from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.odds._necromunda import STATES, wound_outcomes
+from gmkit.sheets._necromunda import NecromundaFighter
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.necromunda import SYSTEM, FighterState, resolve_wounds
 

@@ -15,11 +15,11 @@ import pytest
 
 from gmkit.errors import RulesError
 from gmkit.odds import Odds, TooManyPaths, exhaustive, odds, simulate
-from gmkit.odds.necromunda import STATES
-from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.odds._necromunda import STATES
+from gmkit.sheets._necromunda import NecromundaFighter
 from gmkit.systems import system
+from gmkit.systems._catalogs import catalog
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
 from gmkit.systems.necromunda import FighterState, shot_setup
 
 from ..shared.necromunda import HEAVY_BOLTER, LASCANNON, state_after

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gmkit.dice import roll
-from gmkit.odds.percentile import (
+from gmkit.odds._percentile import (
     Grid,
     OddsError,
     Residues,

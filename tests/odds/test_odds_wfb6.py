@@ -9,8 +9,8 @@ import pytest
 
 from gmkit.errors import GmkitError
 from gmkit.odds import curve, exhaustive, odds
-from gmkit.odds.wfb6 import STATES
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.odds._wfb6 import STATES
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 

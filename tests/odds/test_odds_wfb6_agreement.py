@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from gmkit.odds import Odds, TooManyPaths, exhaustive, odds, simulate
-from gmkit.odds.wfb6 import STATES
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.odds._wfb6 import STATES
+from gmkit.sheets._wfb6 import WFB6Character
+from gmkit.systems._catalogs import catalog
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
 from gmkit.systems.wfb6 import Situation, UnitOnTable
 
 REQUESTS = 50

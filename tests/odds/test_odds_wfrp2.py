@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from gmkit.odds import curve, exhaustive, odds
-from gmkit.odds.percentile import MODIFIERS
-from gmkit.odds.wfrp2 import wfrp2_odds
-from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.odds._percentile import MODIFIERS
+from gmkit.odds._wfrp2 import wfrp2_odds
+from gmkit.sheets._wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackRequest
 
 PROFILE = {"WS": 40, "BS": 40, "S": 30, "T": 20, "Ag": 40, "Int": 30, "WP": 30, "Fel": 30}

@@ -17,10 +17,11 @@ import pytest
 
 from gmkit.errors import GmkitError
 from gmkit.odds import Odds, odds, simulate
-from gmkit.sheets.wfrp2 import WFRP2Character
-from gmkit.systems import choices, system
+from gmkit.sheets._wfrp2 import WFRP2Character
+from gmkit.systems import _choices as choices
+from gmkit.systems import system
+from gmkit.systems._catalogs import catalog
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
 
 GAME = "wfrp2"
 REQUESTS = 50

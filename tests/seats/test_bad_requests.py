@@ -16,7 +16,7 @@ from gmkit.campaign import demo_campaign_file
 from gmkit.encounter import Encounter
 from gmkit.messages import render
 from gmkit.seats import Inbox, IntentError, SeatError, SeatsFile, read_intent
-from gmkit.seats.inbox import heard
+from gmkit.seats._inbox import heard
 from gmkit.store import CampaignStore
 
 CHAPEL = "The Chapel of the Pale Throne"

@@ -16,7 +16,7 @@ from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.messages import render
 from gmkit.seats import Inbox, IntentError, SeatsFile, read_intent
-from gmkit.seats.inbox import heard
+from gmkit.seats._inbox import heard
 
 NAME = "The Chapel"
 

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gmkit._forms import AttackForm
+from gmkit._forms.asking import ReactionAsk
 from gmkit.demo import demo_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
-from gmkit.forms import AttackForm
-from gmkit.forms.asking import ReactionAsk
 from gmkit.messages import render
 from gmkit.seats import SeatError, SeatsFile
-from gmkit.seats.questions import Question, ReactionChoice, ReplyError, read_reply
+from gmkit.seats._questions import Question, ReactionChoice, ReplyError, read_reply
 
 
 class Clock:

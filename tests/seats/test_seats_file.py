@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from gmkit.seats import SeatError, SeatsFile, seats_path
-from gmkit.seats.seats_file import BURST, MOST_BYTES, PER_MINUTE
+from gmkit.seats._seats_file import BURST, MOST_BYTES, PER_MINUTE
 
 
 class Clock:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.systems._catalogs import catalog
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
 from gmkit.systems.necromunda import FighterState
 
 WEAPONS = catalog("necromunda", "weapons")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems.wfb6 import UnitOnTable
 
 BOW = {"name": "bow", "range_cm": 60, "strength": 3}

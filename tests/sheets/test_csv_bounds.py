@@ -12,7 +12,7 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.errors import SheetError
-from gmkit.sheets.io import MAX_NAMES, MAX_NAMES_IN_A_CELL, from_csv, to_csv
+from gmkit.sheets._io import MAX_NAMES, MAX_NAMES_IN_A_CELL, from_csv, to_csv
 
 
 def acolyte_csv(weapons: str, rows: int, extra_columns: int = 0) -> str:

@@ -10,8 +10,8 @@ from pydantic import ValidationError
 
 from gmkit.errors import SheetError
 from gmkit.sheets import load_sheet
-from gmkit.sheets.dark_heresy import Armour, DarkHeresyCharacter, Weapon
-from gmkit.sheets.io import load_sheets
+from gmkit.sheets._dark_heresy import Armour, DarkHeresyCharacter, Weapon
+from gmkit.sheets._io import load_sheets
 
 
 @pytest.fixture
@@ -412,7 +412,7 @@ def test_the_armour_catalog_has_seed_001s_carapace_greaves(catalog_entries):
 
 
 def test_universal_training_trains_every_group_of_its_class():
-    from gmkit.sheets.dark_heresy import DarkHeresyCharacter, Weapon
+    from gmkit.sheets._dark_heresy import DarkHeresyCharacter, Weapon
 
     profile = dict(WS=35, BS=40, S=30, T=35, Ag=30, Int=30, Per=30, WP=30, Fel=30)
     plasma = Weapon.model_validate(

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from gmkit.errors import SheetError
 from gmkit.sheets import load_sheet
-from gmkit.sheets.deathwatch import (
+from gmkit.sheets._deathwatch import (
     DEATHWATCH_QUALITIES,
     HORDE_RULES,
     Armour,

@@ -2,7 +2,7 @@
 
 Every field bounded by ``at_most`` in the five games is listed here (the test of the list fails
 when one is added or dropped), and each is put through the same rules of
-:func:`gmkit.sheets.fields.follow_limits`:
+:func:`gmkit.sheets._fields.follow_limits`:
 
 - a full value (at its limit) follows the limit up (``full_follows``) and down;
 - a partial value stays, unless the new limit is below it (then it comes down to the limit);
@@ -25,10 +25,10 @@ from pydantic import BaseModel
 from gmkit.demo import demo_campaign
 from gmkit.errors import SheetError
 from gmkit.sheets import sheet_type
+from gmkit.sheets._deathwatch import DeathwatchCharacter, Horde
+from gmkit.sheets._fields import limits_of
 from gmkit.sheets.base import Model, Sheet
-from gmkit.sheets.deathwatch import DeathwatchCharacter, Horde
-from gmkit.sheets.fields import limits_of
-from gmkit.systems.catalogs import catalog
+from gmkit.systems._catalogs import catalog
 
 GAMES = ("necromunda", "dark_heresy", "deathwatch", "wfrp2", "wfb6")
 

@@ -22,17 +22,17 @@ import yaml
 
 from gmkit.errors import SheetError
 from gmkit.messages import VERBATIM, Message, catalogs, problems, render
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
 from gmkit.sheets import game_ids, load_sheet
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
+from gmkit.sheets._deathwatch import DeathwatchCharacter
+from gmkit.sheets._labels import field_label, field_names, label_id, weapon_class
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.sheets._problems import _PYDANTIC
+from gmkit.sheets._roster import Roster
+from gmkit.sheets._wfb6 import WFB6Character
+from gmkit.sheets._wfrp2 import WFRP2Character
 from gmkit.sheets.base import Sheet
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
-from gmkit.sheets.labels import field_label, field_names, label_id, weapon_class
-from gmkit.sheets.necromunda import NecromundaFighter
-from gmkit.sheets.problems import _PYDANTIC
-from gmkit.sheets.roster import Roster
-from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.sheets.wfrp2 import WFRP2Character
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASSES: dict[str, type[Sheet]] = {
@@ -354,9 +354,12 @@ def test_weapon_classes_are_named() -> None:
 MINE = ("sheets", "dice", "catalogs")
 SOURCES = [
     *sorted((ROOT / "gmkit" / "sheets").glob("*.py")),
-    *(ROOT / "gmkit" / "dice" / name for name in ("parser.py", "evaluate.py", "distribution.py")),
-    ROOT / "gmkit" / "systems" / "catalogs.py",
-    ROOT / "gmkit" / "systems" / "tables.py",
+    *(
+        ROOT / "gmkit" / "dice" / name
+        for name in ("_parser.py", "_evaluate.py", "_distribution.py")
+    ),
+    ROOT / "gmkit" / "systems" / "_catalogs.py",
+    ROOT / "gmkit" / "systems" / "_tables.py",
 ]
 _ID = re.compile(r'"((?:sheets|dice|catalogs)\.[a-z][a-z_.0-9]*)"')
 """A message id written whole in the code (the ids made with an f-string are listed below)."""

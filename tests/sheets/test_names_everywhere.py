@@ -20,12 +20,11 @@ import pytest
 import yaml
 
 from gmkit import prep
-from gmkit.cli import main
+from gmkit._cli import main
 from gmkit.demo import DEMO_FILES, demo_campaign
 from gmkit.errors import SheetError
 from gmkit.sheets import sheet_type
-from gmkit.sheets.base import Sheet
-from gmkit.sheets.io import (
+from gmkit.sheets._io import (
     dump_sheets,
     from_csv,
     from_json,
@@ -39,8 +38,9 @@ from gmkit.sheets.io import (
     to_yaml,
     write_roster,
 )
-from gmkit.systems.bestiary import npc
-from gmkit.systems.catalogs import catalog
+from gmkit.sheets.base import Sheet
+from gmkit.systems._bestiary import npc
+from gmkit.systems._catalogs import catalog
 
 
 def demo_entries() -> list[tuple[str, dict[str, Any]]]:

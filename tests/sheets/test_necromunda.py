@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gmkit.errors import SheetError
-from gmkit.sheets.necromunda import (
+from gmkit.sheets._necromunda import (
     Armour,
     GangType,
     NecromundaFighter,

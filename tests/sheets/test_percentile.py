@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from gmkit.sheets.percentile import (
+from gmkit.sheets._percentile import (
     IMPERIAL_BONUS_NAMES,
     IMPERIAL_QUALITIES,
     LOCATIONS,

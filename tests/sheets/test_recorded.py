@@ -1,4 +1,4 @@
-"""A sheet as an event records it (gmkit.sheets.recorded): the fold of a command's own event
+"""A sheet as an event records it (gmkit.sheets._recorded): the fold of a command's own event
 reads back the very sheet the command made; any other record is validated as before."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.errors import SheetError
-from gmkit.sheets.recorded import as_record, from_record
+from gmkit.sheets._recorded import as_record, from_record
 
 
 @pytest.fixture

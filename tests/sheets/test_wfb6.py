@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gmkit.errors import SheetError
-from gmkit.sheets.wfb6 import (
+from gmkit.sheets._wfb6 import (
     Armour,
     TroopType,
     Weapon,

@@ -9,8 +9,8 @@ import pytest
 
 from gmkit.errors import SheetError
 from gmkit.sheets import load_sheet
-from gmkit.sheets.io import load_sheets
-from gmkit.sheets.wfrp2 import UNARMED_DAMAGE, Armour, Secondary, Weapon, WFRP2Character
+from gmkit.sheets._io import load_sheets
+from gmkit.sheets._wfrp2 import UNARMED_DAMAGE, Armour, Secondary, Weapon, WFRP2Character
 
 
 @pytest.fixture

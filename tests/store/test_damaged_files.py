@@ -33,7 +33,7 @@ from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.store import CampaignStore, StoreError
-from gmkit.widgets.player import PlayerView, public_log
+from gmkit.widgets._player import PlayerView, public_log
 
 CHAPEL = "The Chapel of the Pale Throne"
 

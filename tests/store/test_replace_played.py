@@ -16,7 +16,7 @@ from gmkit import prep
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
-from gmkit.encounter.played import SETUP_KINDS, PlayedEncounterError, played
+from gmkit.encounter._played import SETUP_KINDS, PlayedEncounterError, played
 from gmkit.errors import GmkitError
 from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore, EncounterGone, StoreError

@@ -12,7 +12,7 @@ import yaml
 from gmkit.demo import demo_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
-from gmkit.sheets.roster import Campaign, Roster
+from gmkit.sheets._roster import Campaign, Roster
 from gmkit.store import CampaignStore, StoreError
 
 

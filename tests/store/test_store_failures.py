@@ -221,7 +221,7 @@ def test_a_file_that_cannot_be_written_is_read_by_the_players_and_export(unwrita
 
 
 def test_the_commands_refuse_the_table_and_export_it(unwritable, tmp_path_factory, capsys):
-    from gmkit.cli import main
+    from gmkit._cli import main
 
     assert main(["table", str(unwritable)]) == 2  # refused before any server starts
     err = capsys.readouterr().err

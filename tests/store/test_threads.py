@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from gmkit._store_check import problem
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.sheets import load_sheet
 from gmkit.store import CampaignStore, StoreError
-from gmkit.store_check import problem
 
 
 def ganger(name: str) -> Any:

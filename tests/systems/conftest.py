@@ -21,9 +21,9 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter, ImperialCharacter
+from gmkit.sheets._deathwatch import DeathwatchCharacter
 from gmkit.sheets.base import Sheet
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter, ImperialCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
 
 PROFILES: dict[str, dict[str, int]] = {
     "acolyte": dict(WS=40, BS=40, S=35, T=35, Ag=30, Int=30, Per=30, WP=30, Fel=30),
@@ -182,7 +182,7 @@ def fight_of(demo_sheet: Callable[[str, str], Sheet]) -> Callable[..., Encounter
 def gm_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A GM's data folder for WFB 6e (GMKIT_DATA_PATH): the folder its tables are written to,
     read instead of the packaged ones while the test lasts (the tables' cache cleared)."""
-    from gmkit.systems.tables import table
+    from gmkit.systems._tables import table
 
     folder = tmp_path / "wfb6"
     folder.mkdir()

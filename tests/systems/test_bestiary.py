@@ -1,4 +1,4 @@
-"""The bestiary loader (:mod:`gmkit.systems.bestiary`): stacking, refusals, its cache; and
+"""The bestiary loader (:mod:`gmkit.systems._bestiary`): stacking, refusals, its cache; and
 ``npc``/``npcs``: names, changes, count bounds.
 
 The files stack as the catalogs do: the packaged ``bestiary.yaml``, then the extra files given,
@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from gmkit.errors import SheetError
-from gmkit.sheets.io import load_sheets
-from gmkit.systems.bestiary import Creature, bestiary, creature, npc, npcs
-from gmkit.systems.catalogs import DATA_PATH_VARIABLE, catalog
+from gmkit.sheets._io import load_sheets
+from gmkit.systems._bestiary import Creature, bestiary, creature, npc, npcs
+from gmkit.systems._catalogs import DATA_PATH_VARIABLE, catalog
 
 PROFILE = (
     "characteristics: {WS: 99, BS: 25, S: 30, T: 30, Ag: 30, Int: 22, Per: 25, WP: 25, Fel: 20}"

@@ -3,7 +3,7 @@
 Every entry says where its numbers come from; the creatures the prep issue names are there;
 the numbers taken from a seed are the seed's and those taken from the demo roster are the
 demo's; every entry validates as a sheet of its game, read as a roster would read it and
-through :func:`gmkit.systems.bestiary.bestiary`.
+through :func:`gmkit.systems._bestiary.bestiary`.
 
 The seed numbers asserted here (seed 000, Necromunda): every attribute's average, which the
 text gives as a ganger's profile (M 4; WS, BS, S, T, I 3; W 1; A 1; Ld 7); a ganger of BS 3
@@ -19,13 +19,13 @@ from typing import Any, TypeVar
 import pytest
 import yaml
 
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
+from gmkit.sheets._deathwatch import DeathwatchCharacter
+from gmkit.sheets._io import load_sheets
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.sheets.base import Sheet
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
-from gmkit.sheets.io import load_sheets
-from gmkit.sheets.necromunda import NecromundaFighter
-from gmkit.sheets.wfb6 import WFB6Character
-from gmkit.systems.bestiary import bestiary
+from gmkit.systems._bestiary import bestiary
 
 GAMES = ("necromunda", "dark_heresy", "deathwatch", "wfrp2", "wfb6")
 SOURCES = ("seed ", "gmkit demo roster", "common profile")

@@ -14,11 +14,11 @@ import pytest
 from gmkit import prep
 from gmkit.errors import SheetError
 from gmkit.sheets import load_sheet
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
-from gmkit.sheets.wfrp2 import WFRP2Character
-from gmkit.systems.bestiary import bestiary, npc
-from gmkit.systems.catalogs import DATA_PATH_VARIABLE
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
+from gmkit.sheets._deathwatch import DeathwatchCharacter
+from gmkit.sheets._wfrp2 import WFRP2Character
+from gmkit.systems._bestiary import bestiary, npc
+from gmkit.systems._catalogs import DATA_PATH_VARIABLE
 
 
 @pytest.fixture(autouse=True)

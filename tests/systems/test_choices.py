@@ -9,9 +9,9 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.errors import GmkitError
 from gmkit.messages import render
-from gmkit.systems import choices
+from gmkit.systems import _choices as choices
 from gmkit.systems.base import AttackRequest, Standing
-from gmkit.systems.necromunda.state import FighterState, with_encounter_states
+from gmkit.systems.necromunda._state import FighterState, with_encounter_states
 
 
 @cache
@@ -178,7 +178,7 @@ def test_unknown_game_is_refused_by_name():
 
 
 def test_dark_heresy_modes_follow_the_weapons_rate_of_fire():
-    pytest.importorskip("gmkit.systems.imperial.modifiers")
+    pytest.importorskip("gmkit.systems._imperial.modifiers")
     varro = sheet("dark_heresy", "Sergeant Varro Tull")
     assert choices.weapons("dark_heresy", varro) == ("Lasgun", "Knife", "Unarmed")
     offered = choices.attack_choices("dark_heresy", varro, "Lasgun")
@@ -198,7 +198,7 @@ def test_dark_heresy_modes_follow_the_weapons_rate_of_fire():
 
 
 def test_dark_heresy_labels_are_english_and_spanish():
-    pytest.importorskip("gmkit.systems.imperial.modifiers")
+    pytest.importorskip("gmkit.systems._imperial.modifiers")
     varro = sheet("dark_heresy", "Sergeant Varro Tull")
     offered = choices.attack_choices("dark_heresy", varro, "Lasgun")
     found = {c.id: c for c in offered.circumstances}
@@ -219,7 +219,7 @@ def test_dark_heresy_labels_are_english_and_spanish():
 
 
 def test_dark_heresy_preview_and_reactions_come_from_attack_setup():
-    pytest.importorskip("gmkit.systems.imperial.modifiers")
+    pytest.importorskip("gmkit.systems._imperial.modifiers")
     varro, ban = sheet("dark_heresy", "Sergeant Varro Tull"), sheet("dark_heresy", "Cultist Ban")
     request = AttackRequest(varro, "Lasgun", ban, distance=20)
     preview = choices.attack_preview("dark_heresy", request)
@@ -232,7 +232,7 @@ def test_dark_heresy_preview_and_reactions_come_from_attack_setup():
 
 
 def test_deathwatch_bolter_fires_single_semi_full_and_suppressing():
-    pytest.importorskip("gmkit.systems.imperial.modifiers")
+    pytest.importorskip("gmkit.systems._imperial.modifiers")
     castor = sheet("deathwatch", "Brother Castor")
     offered = choices.attack_choices("deathwatch", castor, "Astartes Bolter (Godwyn)")
     assert ids(offered.modes) == ["single", "semi", "full", "suppressing", "melee"]

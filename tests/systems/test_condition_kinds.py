@@ -11,7 +11,7 @@ import yaml
 
 from gmkit.errors import RulesError
 from gmkit.games import game as find_game
-from gmkit.systems.conditions import (
+from gmkit.systems._conditions import (
     Carries,
     Held,
     Note,
@@ -19,11 +19,11 @@ from gmkit.systems.conditions import (
     fallen,
     out_of_the_fight,
 )
-from gmkit.systems.imperial.conditions import conditions as imperial_catalog
-from gmkit.systems.imperial.modifiers import clear_caches
-from gmkit.systems.tables import table
+from gmkit.systems._imperial.conditions import conditions as imperial_catalog
+from gmkit.systems._imperial.modifiers import clear_caches
+from gmkit.systems._tables import table
 from gmkit.systems.turns import turn_structure
-from gmkit.systems.wfrp2.catalogs import actions as wfrp2_actions
+from gmkit.systems.wfrp2._catalogs import actions as wfrp2_actions
 
 GAMES = ("dark_heresy", "deathwatch", "wfrp2", "necromunda", "wfb6")
 

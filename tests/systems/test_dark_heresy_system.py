@@ -6,11 +6,11 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
 from gmkit.systems import system
+from gmkit.systems._imperial.setup import AttackSetup
 from gmkit.systems.base import AttackRequest, Effect, GameSystem
 from gmkit.systems.dark_heresy import SYSTEM, group_initiative
-from gmkit.systems.imperial.setup import AttackSetup
 
 
 @pytest.fixture(scope="session")

@@ -18,9 +18,9 @@ from gmkit import prep
 from gmkit.errors import SheetError
 from gmkit.messages import Message, catalogs, render
 from gmkit.sheets import sheet_type
-from gmkit.sheets.io import from_csv
-from gmkit.systems.bestiary import creature, npcs
-from gmkit.systems.catalogs import (
+from gmkit.sheets._io import from_csv
+from gmkit.systems._bestiary import creature, npcs
+from gmkit.systems._catalogs import (
     NAMED_FILES,
     catalog,
     english_name,

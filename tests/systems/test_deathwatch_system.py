@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from gmkit.dice import EnteredDice
 from gmkit.systems import system
+from gmkit.systems._imperial.setup import AttackSetup
 from gmkit.systems.base import AttackRequest, Effect
 from gmkit.systems.deathwatch import SYSTEM
-from gmkit.systems.imperial.setup import AttackSetup
 
 
 def test_the_registry_gives_this_system():

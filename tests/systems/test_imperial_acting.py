@@ -1,4 +1,4 @@
-"""Dark Heresy's and Deathwatch's rules of the turn (gmkit.systems.imperial.acting): what the
+"""Dark Heresy's and Deathwatch's rules of the turn (gmkit.systems._imperial.acting): what the
 conditions forbid, through the encounter's permits and commands (seeds 001 and 004)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
 from gmkit.games import game
 from gmkit.messages import render
-from gmkit.systems.imperial.acting import DARK_HERESY, DEATHWATCH, ImperialTurns
+from gmkit.systems._imperial.acting import DARK_HERESY, DEATHWATCH, ImperialTurns
 
 
 def test_the_registry_holds_one_shared_class_per_game() -> None:

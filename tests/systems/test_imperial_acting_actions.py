@@ -7,7 +7,7 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
-from gmkit.systems.imperial.acting import DARK_HERESY, DEATHWATCH
+from gmkit.systems._imperial.acting import DARK_HERESY, DEATHWATCH
 
 
 def step(result: object, title: str) -> str:

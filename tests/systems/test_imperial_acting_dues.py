@@ -1,13 +1,13 @@
-"""The rolls a 40k turn asks for (gmkit.systems.imperial.acting_dues), listed by the encounter
+"""The rolls a 40k turn asks for (gmkit.systems._imperial.acting_dues), listed by the encounter
 at each turn change and rolled with the table's typed dice: on fire, blood loss, pinning."""
 
 from __future__ import annotations
 
 from gmkit.dice import EnteredDice
 from gmkit.messages import render
+from gmkit.systems._imperial.acting import DARK_HERESY, DEATHWATCH
 from gmkit.systems.acting import Bearer
 from gmkit.systems.base import Standing
-from gmkit.systems.imperial.acting import DARK_HERESY, DEATHWATCH
 
 
 def dues(fight) -> list[tuple[str, str, bool]]:

@@ -9,9 +9,8 @@ import yaml
 
 from gmkit.errors import RulesError
 from gmkit.messages import catalogs
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.systems.base import AttackRequest, Effect, Modifier, Standing
-from gmkit.systems.imperial.conditions import (
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
+from gmkit.systems._imperial.conditions import (
     bearer_modifiers,
     condition_modifiers,
     conditions,
@@ -20,9 +19,10 @@ from gmkit.systems.imperial.conditions import (
     lose,
     reminders,
 )
-from gmkit.systems.imperial.kinds import book
-from gmkit.systems.imperial.modifiers import attack_setup, clear_caches, defence_modifiers
-from gmkit.systems.tables import table
+from gmkit.systems._imperial.kinds import book
+from gmkit.systems._imperial.modifiers import attack_setup, clear_caches, defence_modifiers
+from gmkit.systems._tables import table
+from gmkit.systems.base import AttackRequest, Effect, Modifier, Standing
 
 FROM_004 = {
     "stunned",

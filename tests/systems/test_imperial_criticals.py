@@ -6,11 +6,11 @@ import pytest
 import yaml
 
 from gmkit.errors import RulesError
+from gmkit.systems._imperial import modifiers
+from gmkit.systems._imperial.actions import game_data
+from gmkit.systems._imperial.conditions import conditions
+from gmkit.systems._imperial.criticals import critical_effect
 from gmkit.systems.base import Effect
-from gmkit.systems.imperial import modifiers
-from gmkit.systems.imperial.actions import game_data
-from gmkit.systems.imperial.conditions import conditions
-from gmkit.systems.imperial.criticals import critical_effect
 
 
 def test_a_row_gives_its_text_and_machine_readable_effects():

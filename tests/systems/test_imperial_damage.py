@@ -6,11 +6,11 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError, RulesError
+from gmkit.systems._imperial.damage import DamageRules, roll_damage
+from gmkit.systems._imperial.damage_soak import Soak, toughness_bonus
+from gmkit.systems._imperial.resolve import resolve_attack
+from gmkit.systems._imperial.setup import AttackSetup
 from gmkit.systems.base import AttackRequest, Modifier
-from gmkit.systems.imperial.damage import DamageRules, roll_damage
-from gmkit.systems.imperial.damage_soak import Soak, toughness_bonus
-from gmkit.systems.imperial.resolve import resolve_attack
-from gmkit.systems.imperial.setup import AttackSetup
 
 SINGLE = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
 

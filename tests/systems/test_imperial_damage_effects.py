@@ -7,8 +7,8 @@ import types
 
 import pytest
 
+from gmkit.systems._imperial import effects as fx
 from gmkit.systems.base import Effect
-from gmkit.systems.imperial import effects as fx
 
 
 @pytest.fixture(scope="session")
@@ -20,7 +20,7 @@ def acolyte(acolyte):
 @pytest.fixture
 def no_criticals_table(monkeypatch: pytest.MonkeyPatch) -> None:
     """A criticals module whose tables have no rows (the GM has not filled them)."""
-    stub = types.ModuleType("gmkit.systems.imperial.criticals")
+    stub = types.ModuleType("gmkit.systems._imperial.criticals")
     stub.critical_effect = lambda game, location, damage_type, value: None  # type: ignore[attr-defined]
     monkeypatch.setattr(fx, "criticals", stub)
 
@@ -50,7 +50,7 @@ def test_critical_damage_calls_the_critical_table_and_returns_its_effects(monkey
         calls.append((game, location, damage_type, value))
         return Row()
 
-    stub = types.ModuleType("gmkit.systems.imperial.criticals")
+    stub = types.ModuleType("gmkit.systems._imperial.criticals")
     stub.critical_effect = critical_effect  # type: ignore[attr-defined]
     monkeypatch.setattr(fx, "criticals", stub)
     sheet = marine(damage=20, critical_damage=1)

@@ -14,13 +14,13 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.messages import render
-from gmkit.odds.imperial import ImperialAttackOdds, imperial_odds
-from gmkit.sheets.deathwatch import HordeRules
+from gmkit.odds._imperial import ImperialAttackOdds, imperial_odds
+from gmkit.sheets._deathwatch import HordeRules
+from gmkit.systems._imperial import hordes
+from gmkit.systems._imperial.resolve import resolve_attack
+from gmkit.systems._imperial.setup import AttackSetup
+from gmkit.systems._tables import table
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.imperial import hordes
-from gmkit.systems.imperial.resolve import resolve_attack
-from gmkit.systems.imperial.setup import AttackSetup
-from gmkit.systems.tables import table
 
 
 @pytest.fixture(scope="module")

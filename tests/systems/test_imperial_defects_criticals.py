@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from gmkit.errors import GmkitError
+from gmkit.systems._imperial import criticals
+from gmkit.systems._imperial import effects as fx
+from gmkit.systems._imperial.criticals import CriticalPrompt, death_threshold
 from gmkit.systems.base import Effect
-from gmkit.systems.imperial import criticals
-from gmkit.systems.imperial import effects as fx
-from gmkit.systems.imperial.criticals import CriticalPrompt, death_threshold
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "criticals" / "deathwatch_energy_head.yaml"
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from gmkit.dice import EnteredDice
-from gmkit.sheets.deathwatch import HORDE_RULES, DeathwatchCharacter, Weapon
+from gmkit.sheets._deathwatch import HORDE_RULES, DeathwatchCharacter, Weapon
+from gmkit.systems._imperial import hordes
+from gmkit.systems._imperial.resolve import resolve_attack
+from gmkit.systems._imperial.setup import AttackSetup
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.imperial import hordes
-from gmkit.systems.imperial.resolve import resolve_attack
-from gmkit.systems.imperial.setup import AttackSetup
 
 RULES = hordes.horde_rules()
 

@@ -9,11 +9,11 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
+from gmkit.systems._imperial.acting import DARK_HERESY, DEATHWATCH
+from gmkit.systems._imperial.conditions import conditions
+from gmkit.systems._imperial.modifiers import attack_setup
 from gmkit.systems.acting import Bearer
 from gmkit.systems.base import AttackRequest, Standing
-from gmkit.systems.imperial.acting import DARK_HERESY, DEATHWATCH
-from gmkit.systems.imperial.conditions import conditions
-from gmkit.systems.imperial.modifiers import attack_setup
 
 
 def held(fight, ident: str) -> set[str]:

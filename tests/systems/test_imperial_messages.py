@@ -12,17 +12,17 @@ from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError, RulesError
 from gmkit.games import game as game_entry
 from gmkit.messages import Message, catalogs, problems, render
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
+from gmkit.systems._imperial import effects as imperial_effects
+from gmkit.systems._imperial.actions import actions
+from gmkit.systems._imperial.circumstances import circumstances
+from gmkit.systems._imperial.conditions import conditions
+from gmkit.systems._imperial.criticals import critical_effect
+from gmkit.systems._imperial.modifiers import attack_setup
+from gmkit.systems._imperial.options import DarkHeresyOptions, DeathwatchOptions
+from gmkit.systems._imperial.resolve import resolve_attack
+from gmkit.systems._imperial.resolve_fire import clear_jam, overwatch_of, recover_from_pinning
 from gmkit.systems.base import AttackRequest, AttackResult, Standing
-from gmkit.systems.imperial import effects as imperial_effects
-from gmkit.systems.imperial.actions import actions
-from gmkit.systems.imperial.circumstances import circumstances
-from gmkit.systems.imperial.conditions import conditions
-from gmkit.systems.imperial.criticals import critical_effect
-from gmkit.systems.imperial.modifiers import attack_setup
-from gmkit.systems.imperial.options import DarkHeresyOptions, DeathwatchOptions
-from gmkit.systems.imperial.resolve import resolve_attack
-from gmkit.systems.imperial.resolve_fire import clear_jam, overwatch_of, recover_from_pinning
 from gmkit.systems.options import offered_options
 
 GAMES = ("dark_heresy", "deathwatch")

@@ -9,12 +9,12 @@ import pytest
 
 from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message, catalogs
+from gmkit.systems._imperial import modifiers
+from gmkit.systems._imperial.actions import action, actions, jam_from
+from gmkit.systems._imperial.conditions import conditions
+from gmkit.systems._imperial.modifiers import attack_setup
+from gmkit.systems._imperial.setup import AttackSetup
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.imperial import modifiers
-from gmkit.systems.imperial.actions import action, actions, jam_from
-from gmkit.systems.imperial.conditions import conditions
-from gmkit.systems.imperial.modifiers import attack_setup
-from gmkit.systems.imperial.setup import AttackSetup
 
 ARMS = ("Lasgun", "Autogun", "Laspistol", "Stub Pistol", "Heavy Stubber", "Flamer",
         "Frag Grenade", "Sword", "Club", "Knife")  # fmt: skip

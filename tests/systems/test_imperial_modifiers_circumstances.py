@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 
 from gmkit.errors import RulesError
+from gmkit.systems._imperial.circumstances import circumstances, miss_hits_ally, range_band
+from gmkit.systems._imperial.cover import Cover, cover_after_hit, cover_of, cover_points
+from gmkit.systems._imperial.modifiers import attack_setup, defence_modifiers
+from gmkit.systems._imperial.setup import AttackSetup
 from gmkit.systems.base import AttackRequest, Modifier
-from gmkit.systems.imperial.circumstances import circumstances, miss_hits_ally, range_band
-from gmkit.systems.imperial.cover import Cover, cover_after_hit, cover_of, cover_points
-from gmkit.systems.imperial.modifiers import attack_setup, defence_modifiers
-from gmkit.systems.imperial.setup import AttackSetup
 
 ARMS = ("Lasgun", "Laspistol", "Autopistol", "Heavy Bolter", "Shotgun", "Grenade Launcher", "Sword")
 

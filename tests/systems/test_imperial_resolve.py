@@ -7,11 +7,11 @@ import pytest
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import Message
+from gmkit.systems._imperial.resolve import resolve_attack, special_attack
+from gmkit.systems._imperial.resolve_reactions import reactions_left
+from gmkit.systems._imperial.resolve_test import extra_hits
+from gmkit.systems._imperial.setup import AttackSetup
 from gmkit.systems.base import AttackRequest, Effect, Modifier
-from gmkit.systems.imperial.resolve import resolve_attack, special_attack
-from gmkit.systems.imperial.resolve_reactions import reactions_left
-from gmkit.systems.imperial.resolve_test import extra_hits
-from gmkit.systems.imperial.setup import AttackSetup
 
 SINGLE = AttackSetup("BS", (), "single", rounds=1, jam_from=96)
 MELEE = AttackSetup("WS", (), "melee")
@@ -359,7 +359,7 @@ def test_deathwatch_marines_with_unnatural_toughness(marine, shoot):
 
 
 def test_with_the_setup_from_the_modifiers_module(acolyte):
-    modifiers = pytest.importorskip("gmkit.systems.imperial.modifiers")
+    modifiers = pytest.importorskip("gmkit.systems._imperial.modifiers")
     shooter = acolyte("Shooter", weapons=["Lasgun"], talents=["Basic Weapon Training (Las)"])
     request = AttackRequest(shooter, "Lasgun", acolyte("Target"), action="standard_attack")
     setup = modifiers.attack_setup(request, "dark_heresy")

@@ -6,17 +6,17 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError, RulesError
-from gmkit.sheets.dark_heresy import DarkHeresyCharacter
-from gmkit.systems.base import AttackRequest, Modifier
-from gmkit.systems.imperial.resolve import resolve_attack
-from gmkit.systems.imperial.resolve_fire import (
+from gmkit.sheets._dark_heresy import DarkHeresyCharacter
+from gmkit.systems._imperial.resolve import resolve_attack
+from gmkit.systems._imperial.resolve_fire import (
     clear_jam,
     first_to_act,
     overwatch_of,
     pinning,
     recover_from_pinning,
 )
-from gmkit.systems.imperial.setup import AttackSetup
+from gmkit.systems._imperial.setup import AttackSetup
+from gmkit.systems.base import AttackRequest, Modifier
 
 
 @pytest.fixture(scope="session")

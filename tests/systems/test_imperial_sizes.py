@@ -11,11 +11,11 @@ import yaml
 
 from gmkit.errors import RulesError, SheetError
 from gmkit.messages import render
+from gmkit.systems._imperial import sizes
+from gmkit.systems._imperial.modifiers import attack_setup, clear_caches
+from gmkit.systems._imperial.offers import ImperialOffers
+from gmkit.systems._tables import table
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.imperial import sizes
-from gmkit.systems.imperial.modifiers import attack_setup, clear_caches
-from gmkit.systems.imperial.offers import ImperialOffers
-from gmkit.systems.tables import table
 
 RULING = {
     "miniscule": -30,

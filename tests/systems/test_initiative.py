@@ -1,4 +1,4 @@
-"""Who goes first (gmkit.systems.initiative): the one rule the encounter, Dark Heresy's and
+"""Who goes first (gmkit.systems._initiative): the one rule the encounter, Dark Heresy's and
 WFRP's explained initiative rolls all use, asked through a game's turn rules."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
 from gmkit.games import game
+from gmkit.systems._initiative import Contender, delayed_first, order
 from gmkit.systems.acting import NoTurnRules
-from gmkit.systems.initiative import Contender, delayed_first, order
 
 
 def test_ties_go_to_the_base_then_a_roll_off_rolled_again_while_tied() -> None:

@@ -1,4 +1,4 @@
-"""Necromunda's rules of the turn (gmkit/systems/necromunda/acting.py, moves.py) through the
+"""Necromunda's rules of the turn (gmkit/systems/necromunda/_acting.py, moves.py) through the
 encounter: the movement actions with their allowances, what running, charging, pinned and down
 forbid, how long a pin lasts, the pin escape and the recovery roll as rolls due (seed 000 and
 the seed README's rulings)."""
@@ -11,8 +11,8 @@ from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Condition, Encounter
 from gmkit.errors import RulesError
-from gmkit.systems.necromunda.acting import NecromundaTurns
-from gmkit.systems.necromunda.state import Settings, state_from_encounter
+from gmkit.systems.necromunda._acting import NecromundaTurns
+from gmkit.systems.necromunda._state import Settings, state_from_encounter
 
 SCAVVIES = "The Sump Scavvies"
 

@@ -1,6 +1,6 @@
 """Necromunda shots and the turn (seed 000): the disputes at the table (the sight roll, the
 cover roll-off), small and large targets refused against fighters, and the to-wound and 7+
-charts as data a GM overrides (gmkit/systems/necromunda/disputes.py, charts.py)."""
+charts as data a GM overrides (gmkit/systems/necromunda/_disputes.py, charts.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ import yaml
 from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
 from gmkit.odds import exhaustive
-from gmkit.odds.necromunda import necromunda_odds
-from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.odds._necromunda import necromunda_odds
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.systems._catalogs import catalog
+from gmkit.systems._sixes import SEVEN_PLUS, TO_WOUND
+from gmkit.systems._tables import table
 from gmkit.systems.base import AttackRequest
-from gmkit.systems.catalogs import catalog
 from gmkit.systems.necromunda import SYSTEM, FighterState, shot_setup
-from gmkit.systems.necromunda.charts import seven_plus_chart, to_wound_chart
-from gmkit.systems.sixes import SEVEN_PLUS, TO_WOUND
-from gmkit.systems.tables import table
+from gmkit.systems.necromunda._charts import seven_plus_chart, to_wound_chart
 
 WEAPONS = catalog("necromunda", "weapons")
 GANGER = NecromundaFighter.build(name="Mordecai", weapons=[WEAPONS["lasgun"]])  # BS 3, I 3

@@ -7,7 +7,8 @@ import yaml
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
-from gmkit.sheets.necromunda import HIGH_IMPACT, NecromundaFighter
+from gmkit.sheets._necromunda import HIGH_IMPACT, NecromundaFighter
+from gmkit.systems._tables import table
 from gmkit.systems.necromunda import (
     FighterState,
     injury_rolls,
@@ -18,7 +19,6 @@ from gmkit.systems.necromunda import (
     recovery_table,
     resolve_wounds,
 )
-from gmkit.systems.tables import table
 
 GANGER = NecromundaFighter.build(name="Tom")
 LEADER = NecromundaFighter.build(name="Kael", W=2, WS=4, BS=4)

@@ -16,8 +16,9 @@ from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError, RulesError
 from gmkit.games import game
 from gmkit.messages import Message, catalogs, problems, render
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
 from gmkit.odds import odds
+from gmkit.systems._tables import table
 from gmkit.systems.base import AttackRequest, AttackResult, Standing, Step
 from gmkit.systems.necromunda import (
     SYSTEM,
@@ -35,9 +36,8 @@ from gmkit.systems.necromunda import (
     recovery_roll,
     start,
 )
-from gmkit.systems.necromunda.offers import OFFERS
+from gmkit.systems.necromunda._offers import OFFERS
 from gmkit.systems.options import offered_options
-from gmkit.systems.tables import table
 
 from ..shared.necromunda import GANGER, GRENADE, TARGET, fighter, shot
 

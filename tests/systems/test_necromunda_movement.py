@@ -6,7 +6,7 @@ import pytest
 
 from gmkit.errors import RulesError
 from gmkit.messages import Message
-from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.sheets._necromunda import NecromundaFighter
 from gmkit.systems.base import Effect
 from gmkit.systems.necromunda import (
     FighterState,

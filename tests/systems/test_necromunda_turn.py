@@ -14,7 +14,7 @@ from gmkit.systems.necromunda import (
     sequence,
     start,
 )
-from gmkit.systems.necromunda.turn import movement_group, movement_order, phase
+from gmkit.systems.necromunda._turn import movement_group, movement_order, phase
 
 SIDES = ("Ashen Brethren", "Sump Scavvies")
 

@@ -14,12 +14,12 @@ import pytest
 
 from gmkit.games import game, game_ids
 from gmkit.messages import Message, catalogs, problems, render
-from gmkit.messages.check import english_words
-from gmkit.systems.imperial.options import DarkHeresyOptions, DeathwatchOptions
-from gmkit.systems.necromunda.options import NecromundaOptions
+from gmkit.messages._check import english_words
+from gmkit.systems._imperial.options import DarkHeresyOptions, DeathwatchOptions
+from gmkit.systems.necromunda._options import NecromundaOptions
 from gmkit.systems.options import AttackOptions, OptionInfo, offered_options
-from gmkit.systems.wfb6.options import WFB6Options
-from gmkit.systems.wfrp2.options import WFRP2Options
+from gmkit.systems.wfb6._options import WFB6Options
+from gmkit.systems.wfrp2._options import WFRP2Options
 
 DOMAINS = ("imperial", "wfrp2", "necromunda", "wfb6")
 MODELS: dict[str, type[AttackOptions]] = {

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gmkit.dice import EnteredDice
-from gmkit.systems.base import Modifier
-from gmkit.systems.initiative import ranked
-from gmkit.systems.percentile import (
+from gmkit.systems._initiative import ranked
+from gmkit.systems._percentile import (
     Initiative,
     capped,
     degrees,
@@ -18,6 +17,7 @@ from gmkit.systems.percentile import (
     roll_initiative,
     roll_test,
 )
+from gmkit.systems.base import Modifier
 
 
 @pytest.mark.parametrize(

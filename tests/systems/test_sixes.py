@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from gmkit.dice import EnteredDice
+from gmkit.systems._sixes import chance, roll_needed, to_hit_needed, to_wound_needed
 from gmkit.systems.base import Modifier
-from gmkit.systems.sixes import chance, roll_needed, to_hit_needed, to_wound_needed
 
 
 @pytest.mark.parametrize(("bs", "needed"), [(1, 6), (2, 5), (3, 4), (4, 3), (5, 2), (6, 2), (9, 2)])

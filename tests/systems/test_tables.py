@@ -6,8 +6,8 @@ import pytest
 import yaml
 
 from gmkit.errors import GmkitError
-from gmkit.systems.percentile import hit_location
-from gmkit.systems.tables import table
+from gmkit.systems._percentile import hit_location
+from gmkit.systems._tables import table
 
 
 @pytest.fixture

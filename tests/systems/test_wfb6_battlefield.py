@@ -7,9 +7,9 @@ import doctest
 import pytest
 
 from gmkit.errors import GmkitError
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems.wfb6 import Situation, UnitOnTable
-from gmkit.systems.wfb6 import battlefield as wfb6_battlefield
+from gmkit.systems.wfb6 import _battlefield as wfb6_battlefield
 
 from ..shared.wfb6 import bretonnian, character, friends
 

@@ -9,11 +9,11 @@ import pytest
 import yaml
 
 from gmkit.errors import GmkitError
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems import system, wfb6
-from gmkit.systems.tables import table
+from gmkit.systems._tables import table
 from gmkit.systems.wfb6 import SYSTEM, Situation, UnitOnTable, shot_modifiers
-from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
+from gmkit.systems.wfb6._data import shooting_rules, targeting_rules
 
 from ..shared.wfb6 import BOW
 

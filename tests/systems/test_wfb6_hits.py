@@ -7,7 +7,7 @@ import pytest
 
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.errors import DiceValueError, GmkitError
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems.wfb6 import UnitOnTable, allocate_hits, look_out_sir
 
 

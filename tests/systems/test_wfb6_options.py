@@ -13,10 +13,10 @@ from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
 from gmkit.games import game
 from gmkit.messages import Message
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._wfb6 import WFB6Character
+from gmkit.systems._tables import table
 from gmkit.systems.base import AttackRequest, Standing
 from gmkit.systems.options import offered_options
-from gmkit.systems.tables import table
 from gmkit.systems.wfb6 import Situation, UnitOnTable, WFB6Options, resolve_attack
 
 from ..shared.wfb6 import BOW, bretonnian

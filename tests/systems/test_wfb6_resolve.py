@@ -7,8 +7,8 @@ import pytest
 
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.errors import GmkitError, RulesError
-from gmkit.sheets.necromunda import NecromundaFighter
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.wfb6 import Situation, UnitOnTable, resolve_attack, shot_modifiers
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gmkit.errors import GmkitError
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems.wfb6 import UnitOnTable, may_shoot_at
 
 

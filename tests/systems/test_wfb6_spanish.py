@@ -12,8 +12,8 @@ import pytest
 from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, catalogs, problems, render
-from gmkit.messages.check import english_words
-from gmkit.sheets.wfb6 import WFB6Character, troop_types
+from gmkit.messages._check import english_words
+from gmkit.sheets._wfb6 import WFB6Character, troop_types
 from gmkit.systems.base import AttackRequest, AttackResult, Step
 from gmkit.systems.wfb6 import (
     Situation,
@@ -25,8 +25,8 @@ from gmkit.systems.wfb6 import (
     resolve_attack,
     shot_modifiers,
 )
-from gmkit.systems.wfb6.data import shooting_rules, targeting_rules
-from gmkit.systems.wfb6.offers import OFFERS
+from gmkit.systems.wfb6._data import shooting_rules, targeting_rules
+from gmkit.systems.wfb6._offers import OFFERS
 
 from ..shared.wfb6 import BOW, CROSSBOW, HANDGUN, ROCK, bretonnian
 

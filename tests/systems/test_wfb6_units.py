@@ -9,7 +9,7 @@ import pytest
 from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError, RulesError
 from gmkit.messages import render
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems.base import AttackRequest
 from gmkit.systems.wfb6 import Situation, UnitOnTable, resolve_attack
 

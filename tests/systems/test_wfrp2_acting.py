@@ -13,12 +13,12 @@ from gmkit.dice import EnteredDice
 from gmkit.errors import RulesError
 from gmkit.games import game
 from gmkit.messages import render
-from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.sheets._wfrp2 import WFRP2Character
 from gmkit.systems.acting import ActionRequest, restriction_problems
 from gmkit.systems.base import AttackRequest, Effect, Standing
 from gmkit.systems.options import offered_options
 from gmkit.systems.wfrp2 import SYSTEM, WFRP2Options
-from gmkit.systems.wfrp2.acting import TURN_RULES
+from gmkit.systems.wfrp2._acting import TURN_RULES
 
 SHEETS = {
     s.name: s
@@ -135,7 +135,7 @@ def test_delay_ends_the_turn_the_encounter_keeping_the_half_action() -> None:
 
 
 def test_a_stunned_actor_and_an_attack_as_an_action_are_refused() -> None:
-    # the permits' reason, from the same book (systems/wfrp2/conditions.py)
+    # the permits' reason, from the same book (systems/wfrp2/_conditions.py)
     with pytest.raises(RulesError, match="is stunned: no action of any kind, not even a free"):
         act("ready", [], "stunned")
     with pytest.raises(RulesError, match=r"unknown action 'standard_attack'.*the actions: run"):
@@ -191,7 +191,7 @@ def test_the_resolver_refuses_a_stunned_attacker() -> None:
     )
     with pytest.raises(RulesError) as caught:
         SYSTEM.resolve_attack(request, source)
-    # the permits' own reason (one mapping: systems/wfrp2/conditions.py)
+    # the permits' own reason (one mapping: systems/wfrp2/_conditions.py)
     assert str(caught.value) == (
         "Elsa Wendt is stunned: no action of any kind, not even a free one, and no parry or "
         "dodge (002)"

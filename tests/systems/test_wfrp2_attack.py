@@ -8,7 +8,7 @@ import pytest
 
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.errors import GmkitError
-from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.sheets._wfrp2 import WFRP2Character
 from gmkit.systems import system
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
 from gmkit.systems.wfrp2 import SYSTEM, attack_setup

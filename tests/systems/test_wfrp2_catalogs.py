@@ -6,10 +6,10 @@ import pytest
 import yaml
 
 from gmkit.errors import GmkitError
-from gmkit.sheets.wfrp2 import QUALITIES
-from gmkit.systems.tables import table
+from gmkit.sheets._wfrp2 import QUALITIES
+from gmkit.systems._tables import table
 from gmkit.systems.wfrp2 import actions, circumstances, qualities, turn_problems
-from gmkit.systems.wfrp2.catalogs import Grant
+from gmkit.systems.wfrp2._catalogs import Grant
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ import yaml
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError
-from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.sheets._wfrp2 import WFRP2Character
+from gmkit.systems._tables import table
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Step
-from gmkit.systems.tables import table
 from gmkit.systems.wfrp2 import SYSTEM, roll_critical
 
 PROFILE = {"WS": 41, "BS": 35, "S": 38, "T": 42, "Ag": 33, "Int": 30, "WP": 30, "Fel": 30}

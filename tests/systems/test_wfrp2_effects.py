@@ -8,7 +8,7 @@ import pytest
 
 from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError
-from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.sheets._wfrp2 import WFRP2Character
 from gmkit.systems.base import AttackRequest, Effect
 from gmkit.systems.wfrp2 import SYSTEM, apply_effects
 

@@ -12,17 +12,17 @@ from gmkit.dice import EnteredDice
 from gmkit.errors import GmkitError, RulesError
 from gmkit.games import game
 from gmkit.messages import Message, Text, catalogs, problems, render
-from gmkit.messages.check import english_words
-from gmkit.sheets.wfrp2 import GROUPS, WFRP2Character
+from gmkit.messages._check import english_words
+from gmkit.sheets._wfrp2 import GROUPS, WFRP2Character
+from gmkit.systems._tables import table
 from gmkit.systems.base import AttackRequest, AttackResult, Effect, Standing
 from gmkit.systems.options import offered_options
-from gmkit.systems.tables import table
 from gmkit.systems.wfrp2 import SYSTEM, apply_effects, perform_action, turn_problems
-from gmkit.systems.wfrp2.catalogs import quality_label
-from gmkit.systems.wfrp2.damage import result_id
-from gmkit.systems.wfrp2.offers import OFFERS
-from gmkit.systems.wfrp2.options import WFRP2Options
-from gmkit.systems.wfrp2.terms import slug, weapon_group
+from gmkit.systems.wfrp2._catalogs import quality_label
+from gmkit.systems.wfrp2._damage import result_id
+from gmkit.systems.wfrp2._offers import OFFERS
+from gmkit.systems.wfrp2._options import WFRP2Options
+from gmkit.systems.wfrp2._terms import slug, weapon_group
 
 PROFILE = {"WS": 41, "BS": 35, "S": 38, "T": 42, "Ag": 33, "Int": 30, "WP": 30, "Fel": 30}
 HAND = {"name": "Hand Weapon", "damage": "SB"}

@@ -10,7 +10,7 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.errors import GmkitError
-from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.sheets._wfrp2 import WFRP2Character
 from gmkit.systems import wfrp2
 from gmkit.systems.base import Effect
 from gmkit.systems.wfrp2 import SYSTEM, perform_action

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from gmkit.widgets.tracker import InitiativeTracker
+from gmkit.widgets._tracker import InitiativeTracker
 
 
 @pytest.fixture

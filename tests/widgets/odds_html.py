@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from gmkit.widgets.odds_view import OddsView
+from gmkit.widgets._odds_view import OddsView
 
 
 class Tags(HTMLParser):

@@ -14,9 +14,9 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.sheets.deathwatch import DeathwatchCharacter
-from gmkit.widgets.attack import AttackPanel
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.sheets._deathwatch import DeathwatchCharacter
+from gmkit.widgets._attack import AttackPanel
+from gmkit.widgets._i18n import LANGUAGE
 
 GAMES = ("dark_heresy", "deathwatch", "wfrp2", "necromunda", "wfb6")
 PISTOLS = {

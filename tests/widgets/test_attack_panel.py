@@ -9,8 +9,8 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.games import health
-from gmkit.widgets.attack import AttackPanel
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets._attack import AttackPanel
+from gmkit.widgets._i18n import LANGUAGE
 
 
 @cache
@@ -381,7 +381,7 @@ def test_the_attacker_can_follow_the_turn(fight: Encounter):
 
 
 def test_what_the_rules_offer_is_worked_out_once_per_attacker(fight: Encounter, monkeypatch):
-    from gmkit.systems import choices
+    from gmkit.systems import _choices as choices
 
     asked: list[str] = []
     real = choices.attack_choices

@@ -6,13 +6,13 @@ from functools import cache
 
 import pytest
 
-pytest.importorskip("gmkit.systems.imperial.modifiers")
+pytest.importorskip("gmkit.systems._imperial.modifiers")
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.games import health
-from gmkit.widgets.attack import AttackPanel
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets._attack import AttackPanel
+from gmkit.widgets._i18n import LANGUAGE
 
 
 @cache

@@ -10,7 +10,7 @@ from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.games import health
 from gmkit.systems.wfb6 import Situation, UnitOnTable
-from gmkit.widgets.attack import AttackPanel
+from gmkit.widgets._attack import AttackPanel
 
 
 @cache

@@ -20,8 +20,8 @@ from gmkit.encounter import Encounter
 from gmkit.games import game as find_game
 from gmkit.odds import Odds, curve, odds
 from gmkit.systems.wfb6 import Situation, UnitOnTable
-from gmkit.widgets.attack import AttackPanel
-from gmkit.widgets.odds_view import OddsView, percent
+from gmkit.widgets._attack import AttackPanel
+from gmkit.widgets._odds_view import OddsView, percent
 
 from .odds_html import tags, tile
 

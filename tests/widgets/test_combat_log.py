@@ -14,8 +14,8 @@ from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
 from gmkit.sheets.base import Sheet
-from gmkit.widgets.combat_log import ALL, SHOWN_ROWS, CombatLog
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets._combat_log import ALL, SHOWN_ROWS, CombatLog
+from gmkit.widgets._i18n import LANGUAGE
 
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 
@@ -219,7 +219,7 @@ def test_a_short_log_has_no_pager(log):
 
 
 def test_each_event_s_row_is_made_once(log, fight, monkeypatch):
-    import gmkit.widgets.combat_log as module
+    import gmkit.widgets._combat_log as module
 
     made: list[int] = []
     real = module.combat_log
@@ -309,7 +309,7 @@ def test_every_row_says_what_happened_and_keeps_the_cells_the_pages_read(log, fi
 def test_the_columns_fit_a_narrow_column():
     """Shown: round, actor, what happened (two lines at most), the dice in a line; the other
     cells are kept hidden; the table is laid out to its column's width."""
-    from gmkit.widgets.combat_log_rows import HIDDEN, STYLE
+    from gmkit.widgets._combat_log_rows import HIDDEN, STYLE
 
     assert set(HIDDEN) == {"event", "turn", "kind", "target", "dice", "visibility"}
     assert "table-layout: fixed" in STYLE

@@ -8,9 +8,9 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.tracker_text import chips
-from gmkit.widgets.turn_panel import TurnPanel
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._tracker_text import chips
+from gmkit.widgets._turn_panel import TurnPanel
 
 
 @pytest.fixture

@@ -14,11 +14,11 @@ import pytest
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
-from gmkit.widgets.attack import AttackPanel
-from gmkit.widgets.combat_log import CombatLog
-from gmkit.widgets.dashboard import Dashboard
-from gmkit.widgets.dice_tray import DiceTray
-from gmkit.widgets.tracker import InitiativeTracker
+from gmkit.widgets._attack import AttackPanel
+from gmkit.widgets._combat_log import CombatLog
+from gmkit.widgets._dashboard import Dashboard
+from gmkit.widgets._dice_tray import DiceTray
+from gmkit.widgets._tracker import InitiativeTracker
 
 CHAPEL = "The Chapel of the Pale Throne"
 AMBUSH = "Ambush at the Sump Pipes"

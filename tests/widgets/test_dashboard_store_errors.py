@@ -13,8 +13,8 @@ import pytest
 
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
-from gmkit.widgets.dashboard import Dashboard
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets._dashboard import Dashboard
+from gmkit.widgets._i18n import LANGUAGE
 
 CHAPEL = "The Chapel of the Pale Throne"
 INITIATIVE = "9 10 6 7 1 5 4 8"

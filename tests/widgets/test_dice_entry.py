@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from gmkit._forms import AttackForm
+from gmkit._forms.dice import DicePlan, DiceState, PlannedDie
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.forms import AttackForm
-from gmkit.forms.dice import DicePlan, DiceState, PlannedDie
 from gmkit.messages import Message
-from gmkit.widgets.dice_entry import STATIC, DiceEntry
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets._dice_entry import STATIC, DiceEntry
+from gmkit.widgets._i18n import LANGUAGE
 
 
 @pytest.fixture

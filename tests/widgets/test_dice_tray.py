@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from gmkit.dice import SeededDice, distribution, roll
-from gmkit.widgets.dice_tray import HISTORY, DiceTray, parse_bonuses
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets._dice_tray import HISTORY, DiceTray, parse_bonuses
+from gmkit.widgets._i18n import LANGUAGE
 
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 

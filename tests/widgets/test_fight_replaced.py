@@ -13,10 +13,10 @@ import pytest
 from gmkit import prep
 from gmkit.encounter import Encounter
 from gmkit.store import CampaignStore
-from gmkit.widgets.dashboard import Dashboard
-from gmkit.widgets.gone_notice import GoneNotice
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.player import PlayerView
+from gmkit.widgets._dashboard import Dashboard
+from gmkit.widgets._gone_notice import GoneNotice
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._player import PlayerView
 
 CHAPEL = "The Chapel of the Pale Throne"
 INITIATIVE = "9 10 6 7 1 5 4 8"

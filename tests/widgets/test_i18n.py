@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gmkit.messages import catalogs
-from gmkit.widgets.i18n import LANGUAGE, t, words
+from gmkit.widgets._i18n import LANGUAGE, t, words
 
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.server  # it starts a kernel
 SETUP = """
 from gmkit.campaign import demo_campaign_file
 from gmkit.store import CampaignStore
-from gmkit.widgets.dashboard import Dashboard
+from gmkit.widgets._dashboard import Dashboard
 store = CampaignStore(demo_campaign_file({folder!r}))
 board = Dashboard(store, "The Chapel of the Pale Throne", seed=7, follow=False)
 board.tracker.roll_initiative("9 10 6 7 1 5 4 8")

@@ -13,9 +13,9 @@ from ipywidgets import comm as widget_comm
 
 from gmkit.campaign import demo_campaign_file
 from gmkit.store import CampaignStore
-from gmkit.widgets import lean_state as lean_module
-from gmkit.widgets.dashboard import Dashboard
-from gmkit.widgets.lean_state import CORE_MODULES, _core_defaults, installed, lean_state
+from gmkit.widgets import _lean_state as lean_module
+from gmkit.widgets._dashboard import Dashboard
+from gmkit.widgets._lean_state import CORE_MODULES, _core_defaults, installed, lean_state
 
 
 def tree(top: widgets.Widget) -> dict[str, widgets.Widget]:

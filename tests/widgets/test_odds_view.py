@@ -15,8 +15,8 @@ from gmkit.encounter import Encounter
 from gmkit.games import OddsEngine, game
 from gmkit.odds import Dist, curve, odds
 from gmkit.systems.base import AttackRequest
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.odds_view import OddsView, bars_svg, percent
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._odds_view import OddsView, bars_svg, percent
 
 from .odds_html import tags, tile
 
@@ -272,7 +272,7 @@ HARMLESS_AND_WORST = {
 
 def demo_request(name: str) -> AttackRequest:
     """The first demo attack of the game whose odds name three states or more."""
-    from gmkit.widgets.attack import AttackPanel
+    from gmkit.widgets._attack import AttackPanel
 
     encounter = Encounter(name)
     encounter.add_many(roster(name).sheets)
@@ -310,7 +310,7 @@ def test_the_states_are_coloured_from_harmless_green_to_worst_red(view, name):
     fills = {
         s["data-state"]: s["fill"] for s in tags(view.summary_html.value, "rect", "gmkit-state")
     }
-    from gmkit.widgets.odds_charts import severity_colours
+    from gmkit.widgets._odds_charts import severity_colours
 
     colours = severity_colours(states)
     assert (colours[harmless], colours[worst]) == (GREEN, RED), (states, colours)

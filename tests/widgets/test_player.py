@@ -15,8 +15,8 @@ from gmkit.campaign import prepare_encounter
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter, event_text
 from gmkit.store import CampaignStore
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.player import Follower, PlayerView, player_html, public_log
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._player import Follower, PlayerView, player_html, public_log
 
 CHAPEL = "The Chapel of the Pale Throne"
 # Typed initiative: Marr 14, Tull 12, Kell 11, Lorn 10, Fenn 9, Ban 8, Hesk 7, Ostrava 4.

@@ -14,10 +14,10 @@ from gmkit.campaign import demo_campaign_file
 from gmkit.dice import SeededDice
 from gmkit.seats import SeatsFile
 from gmkit.store import CampaignStore
-from gmkit.widgets.dashboard import Dashboard
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.odds_charts import percent
-from gmkit.widgets.player import PlayerView
+from gmkit.widgets._dashboard import Dashboard
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._odds_charts import percent
+from gmkit.widgets._player import PlayerView
 
 CHAPEL = "The Chapel of the Pale Throne"
 

@@ -55,7 +55,7 @@ def test_browser_has_a_tab_per_roster_and_show_switches():
 
 
 def test_a_players_card_never_carries_gm_notes():
-    from gmkit.widgets.render import sheet_html
+    from gmkit.widgets._render import sheet_html
 
     roster = next(r for r in demo_campaign().rosters if r.game == "dark_heresy")
     ostrava = next(s for s in roster.sheets if s.name == "Demagogue Ostrava")

@@ -9,15 +9,15 @@ import json
 
 import pytest
 
+from gmkit._forms import AttackForm
 from gmkit.campaign import demo_campaign_file
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
-from gmkit.forms import AttackForm
 from gmkit.messages import Message, render
 from gmkit.seats import Inbox, SeatsFile
 from gmkit.store import CampaignStore
-from gmkit.widgets.i18n import LANGUAGE, named
-from gmkit.widgets.player import PlayerView
+from gmkit.widgets._i18n import LANGUAGE, named
+from gmkit.widgets._player import PlayerView
 
 CHAPEL = "The Chapel of the Pale Throne"
 

@@ -9,8 +9,8 @@ import pytest
 from gmkit.campaign import demo_campaign_file
 from gmkit.seats import SeatsFile
 from gmkit.store import CampaignStore
-from gmkit.widgets.dashboard import Dashboard
-from gmkit.widgets.i18n import LANGUAGE
+from gmkit.widgets._dashboard import Dashboard
+from gmkit.widgets._i18n import LANGUAGE
 
 CHAPEL = "The Chapel of the Pale Throne"
 URL = "http://192.168.1.20:8867/k3m9q2x7ha/"

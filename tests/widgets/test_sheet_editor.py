@@ -7,8 +7,8 @@ from functools import cache
 import pytest
 
 from gmkit.demo import demo_campaign
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.sheet_editor import GENERAL, SheetEditor, owner, parse
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._sheet_editor import GENERAL, SheetEditor, owner, parse
 
 
 @cache

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gmkit.widgets.shortcuts import ACTIONS, ENTER, KEYS, STATIC, Shortcuts
+from gmkit.widgets._shortcuts import ACTIONS, ENTER, KEYS, STATIC, Shortcuts
 
 
 @pytest.fixture

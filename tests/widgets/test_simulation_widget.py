@@ -9,8 +9,8 @@ import pytest
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.simulate import simulate
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.simulation import SimulationWidget
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._simulation import SimulationWidget
 
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 

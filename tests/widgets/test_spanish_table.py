@@ -14,11 +14,11 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.messages.check import english_words
-from gmkit.widgets.attack import AttackPanel
-from gmkit.widgets.combat_log import CombatLog
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.tracker import InitiativeTracker
+from gmkit.messages._check import english_words
+from gmkit.widgets._attack import AttackPanel
+from gmkit.widgets._combat_log import CombatLog
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._tracker import InitiativeTracker
 
 GAMES = ("dark_heresy", "deathwatch", "wfrp2", "necromunda", "wfb6")
 
@@ -159,7 +159,7 @@ def test_notes_conditions_and_the_compact_log_read_in_spanish(game):
     """After the fight: a burst's notes (Deathwatch), every condition the game knows on a
     combatant (named on the tracker and in the log), the log with a round's turns folded into
     one line and with every turn shown: no English rule word, no data id."""
-    from gmkit.encounter.terms import known_conditions
+    from gmkit.encounter._terms import known_conditions
 
     encounter = fight_of(game)
     tracker = InitiativeTracker(encounter, seed=5)

@@ -12,23 +12,24 @@ from functools import cache
 
 import pytest
 
+from gmkit._forms import AttackForm
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
-from gmkit.encounter import Encounter, fold
+from gmkit.encounter import Encounter
+from gmkit.encounter import _fold as fold
 from gmkit.errors import GmkitError
-from gmkit.forms import AttackForm
 from gmkit.messages import LANGUAGES, Message, catalogs, render
-from gmkit.messages.check import english_words
+from gmkit.messages._check import english_words
+from gmkit.systems._imperial.acting_actions import perform
+from gmkit.systems._imperial.terms import fury
 from gmkit.systems.acting import ActionRequest
 from gmkit.systems.base import Standing
-from gmkit.systems.imperial.acting_actions import perform
-from gmkit.systems.imperial.terms import fury
-from gmkit.widgets.attack import AttackPanel
-from gmkit.widgets.combat_log import CombatLog
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.player_sheet import sheet_details
-from gmkit.widgets.tracker import InitiativeTracker
-from gmkit.widgets.turn_panel import TurnPanel
+from gmkit.widgets._attack import AttackPanel
+from gmkit.widgets._combat_log import CombatLog
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._player_sheet import sheet_details
+from gmkit.widgets._tracker import InitiativeTracker
+from gmkit.widgets._turn_panel import TurnPanel
 
 RAW_ID = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
@@ -316,7 +317,7 @@ def test_the_target_list_marks_the_combatants_the_players_do_not_see(spanish):
         panel.close()
 
 
-# --- the whole dashboard of each game, read by gmkit.messages.check ------------------------
+# --- the whole dashboard of each game, read by gmkit.messages._check ------------------------
 
 
 def typed_names() -> set[str]:
@@ -338,7 +339,7 @@ def test_the_dashboard_of_each_game_reads_in_spanish(spanish, demo_file, tmp_pat
     """The tracker, the attack panel with its editors open and a result shown, the turn and log
     panes, a combatant's sheet and its editor: no English rule word, no data id."""
     from gmkit.store import CampaignStore
-    from gmkit.widgets.dashboard import Dashboard
+    from gmkit.widgets._dashboard import Dashboard
 
     from .test_spanish_table import shown_text
 
@@ -377,7 +378,7 @@ def test_the_dashboard_of_each_game_reads_in_spanish(spanish, demo_file, tmp_pat
 def test_the_sheet_editor_speaks_spanish_and_reads_back_what_it_shows(spanish, game):
     """Every demo sheet: labels, records' keys and words, names in Spanish, no English rule
     word; what is shown reads back to the very sheet (nothing to save)."""
-    from gmkit.widgets.sheet_editor import SheetEditor
+    from gmkit.widgets._sheet_editor import SheetEditor
 
     from .test_spanish_table import shown_text
 
@@ -396,7 +397,7 @@ def test_the_sheet_editor_speaks_spanish_and_reads_back_what_it_shows(spanish, g
 
 
 def test_a_record_typed_in_spanish_is_saved_in_the_sheets_own_terms(spanish):
-    from gmkit.widgets.sheet_editor import SheetEditor
+    from gmkit.widgets._sheet_editor import SheetEditor
 
     tull = next(s for s in roster("dark_heresy").sheets if s.name == "Sergeant Varro Tull")
     editor = SheetEditor(tull)

@@ -15,8 +15,8 @@ from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
 from gmkit.sheets.base import Sheet
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.tracker import MODELS_PER_ROW, InitiativeTracker, TrackerRow, parse_values
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._tracker import MODELS_PER_ROW, InitiativeTracker, TrackerRow, parse_values
 
 Track = Callable[..., InitiativeTracker]
 

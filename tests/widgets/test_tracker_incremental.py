@@ -17,10 +17,10 @@ from gmkit.dice import EnteredDice, SeededDice
 from gmkit.encounter import Encounter
 from gmkit.sheets.base import Sheet
 from gmkit.systems.base import Effect
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.tracker import InitiativeTracker, TrackerRow
-from gmkit.widgets.tracker_drawn import same
-from gmkit.widgets.tracker_marks import NO_MARKS, Marks
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._tracker import InitiativeTracker, TrackerRow
+from gmkit.widgets._tracker_drawn import same
+from gmkit.widgets._tracker_marks import NO_MARKS, Marks
 
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 

@@ -15,8 +15,8 @@ from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.sheets.base import Sheet
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.tracker import InitiativeTracker, TrackerRow
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._tracker import InitiativeTracker, TrackerRow
 
 pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py: English, then again
 

@@ -8,14 +8,14 @@ import warnings
 import ipywidgets
 import pytest
 
+from gmkit._forms.action import ActionForm
 from gmkit.demo import demo_campaign
 from gmkit.dice import EnteredDice
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError, NeedDie
-from gmkit.forms.action import ActionForm
 from gmkit.systems.base import Effect
-from gmkit.widgets.i18n import LANGUAGE
-from gmkit.widgets.turn_panel import TurnPanel
+from gmkit.widgets._i18n import LANGUAGE
+from gmkit.widgets._turn_panel import TurnPanel
 
 
 def models() -> int:

@@ -7,7 +7,7 @@ import pytest
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
-from gmkit.widgets.units_panel import UnitsPanel, has_units
+from gmkit.widgets._units_panel import UnitsPanel, has_units
 
 
 @pytest.fixture

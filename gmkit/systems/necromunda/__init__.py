@@ -11,9 +11,9 @@ Resolve a shot (the seed's example: a juve, BS 2, with a laspistol at 12" agains
 partial cover needs 7 - 2 + 1 + 1 = 7: a 6, then 4+)::
 
     from gmkit.dice import EnteredDice
-    from gmkit.sheets.necromunda import NecromundaFighter
+    from gmkit.sheets._necromunda import NecromundaFighter
     from gmkit.systems.base import AttackRequest
-    from gmkit.systems.catalogs import catalog
+    from gmkit.systems._catalogs import catalog
     from gmkit.systems.necromunda import SYSTEM
 
     laspistol = catalog("necromunda", "weapons")["laspistol"]
@@ -27,21 +27,21 @@ partial cover needs 7 - 2 + 1 + 1 = 7: a 6, then 4+)::
 
 The parts, each its own module (all re-exported here):
 
-- :mod:`~gmkit.systems.necromunda.state`: :class:`FighterState` (wounds left, flesh wounds,
+- :mod:`~gmkit.systems.necromunda._state`: :class:`FighterState` (wounds left, flesh wounds,
   pinned, down, hidden, engaged, how the fighter moved: built from the request's standings, or
   given in ``request.options.target_state`` / ``.attacker_state``), :class:`Settings`, checks.
-- :mod:`~gmkit.systems.necromunda.options`: :class:`NecromundaOptions`, the options a shot
+- :mod:`~gmkit.systems.necromunda._options`: :class:`NecromundaOptions`, the options a shot
   takes (the registry entry's ``options``).
-- :mod:`~gmkit.systems.necromunda.turn`: phases, the order of moves, :class:`TurnPosition`.
-- :mod:`~gmkit.systems.necromunda.movement`: moves, runs, charges, crawling, terrain,
+- :mod:`~gmkit.systems.necromunda._turn`: phases, the order of moves, :class:`TurnPosition`.
+- :mod:`~gmkit.systems.necromunda._movement`: moves, runs, charges, crawling, terrain,
   obstacles.
-- :mod:`~gmkit.systems.necromunda.hiding`: who may hide, losing it, detection.
-- :mod:`~gmkit.systems.necromunda.shooting`: who may shoot, target choice, range, modifiers.
-- :mod:`~gmkit.systems.necromunda.resolve`: the dice of a shot.
-- :mod:`~gmkit.systems.necromunda.injuries`: wounds, injury rolls, recovery rolls.
-- :mod:`~gmkit.systems.necromunda.charts`: the to-wound and 7+ charts (data).
-- :mod:`~gmkit.systems.necromunda.disputes`: the sight roll and the cover roll-off of a shot.
-- :mod:`~gmkit.systems.necromunda.acting`, :mod:`~gmkit.systems.necromunda.moves`: the rules
+- :mod:`~gmkit.systems.necromunda._hiding`: who may hide, losing it, detection.
+- :mod:`~gmkit.systems.necromunda._shooting`: who may shoot, target choice, range, modifiers.
+- :mod:`~gmkit.systems.necromunda._resolve`: the dice of a shot.
+- :mod:`~gmkit.systems.necromunda._injuries`: wounds, injury rolls, recovery rolls.
+- :mod:`~gmkit.systems.necromunda._charts`: the to-wound and 7+ charts (data).
+- :mod:`~gmkit.systems.necromunda._disputes`: the sight roll and the cover roll-off of a shot.
+- :mod:`~gmkit.systems.necromunda._acting`, :mod:`~gmkit.systems.necromunda._moves`: the rules
   of the turn (restrictions, the movement actions, the rolls due).
 
 Request conventions for :meth:`NecromundaRules.resolve_attack`: ``distance`` in inches;
@@ -70,11 +70,11 @@ condition for rounds 2: the encounter counts the rounds of a condition gained in
 from the start of the next turn, and the fighter stays pinned through that turn.
 
 The rules of the turn (the registry entry's ``acting``,
-:mod:`~gmkit.systems.necromunda.acting`): move, run, charge, crawl and hide as actions, what
+:mod:`~gmkit.systems.necromunda._acting`): move, run, charge, crawl and hide as actions, what
 pinned, down, running and charging forbid, the pin escape and recovery rolls as rolls due.
 When the request gives no ``attacker_state`` / ``target_state``, the shot reads them from the
 request's standings, their conditions and counters
-(:func:`~gmkit.systems.necromunda.state.state_from_encounter`).
+(:func:`~gmkit.systems.necromunda._state.state_from_encounter`).
 
 Left out, because seed 000 does not hold them: close combat, broken fighters and rallying,
 overwatch, template placement, weapons' special rules (sustained fire...), armour saves
@@ -86,18 +86,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gmkit.dice import DiceSource
-from gmkit.sheets.necromunda import NecromundaFighter
+from gmkit.sheets._necromunda import NecromundaFighter
+from gmkit.systems._conditions import ConditionBook
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
-from gmkit.systems.conditions import ConditionBook
-from gmkit.systems.necromunda.conditions import BOOK
-from gmkit.systems.necromunda.hiding import (
+from gmkit.systems.necromunda._conditions import BOOK
+from gmkit.systems.necromunda._hiding import (
     detects,
     hide,
     hide_checks,
     hiding_lost,
     spotting_range,
 )
-from gmkit.systems.necromunda.injuries import (
+from gmkit.systems.necromunda._injuries import (
     WoundOutcome,
     injury_rolls,
     injury_table,
@@ -107,7 +107,7 @@ from gmkit.systems.necromunda.injuries import (
     recovery_table,
     resolve_wounds,
 )
-from gmkit.systems.necromunda.movement import (
+from gmkit.systems.necromunda._movement import (
     ChargeOutcome,
     Leg,
     MovePlan,
@@ -119,9 +119,9 @@ from gmkit.systems.necromunda.movement import (
     run_must_stop,
     terrain_cost,
 )
-from gmkit.systems.necromunda.options import NecromundaOptions, OtherTarget
-from gmkit.systems.necromunda.resolve import resolve_shot
-from gmkit.systems.necromunda.shooting import (
+from gmkit.systems.necromunda._options import NecromundaOptions, OtherTarget
+from gmkit.systems.necromunda._resolve import resolve_shot
+from gmkit.systems.necromunda._shooting import (
     Candidate,
     ShotSetup,
     shooting_weapons,
@@ -129,7 +129,7 @@ from gmkit.systems.necromunda.shooting import (
     target_choice_check,
     to_hit_modifiers,
 )
-from gmkit.systems.necromunda.state import (
+from gmkit.systems.necromunda._state import (
     CONDITION_FIELDS,
     Check,
     FighterState,
@@ -137,7 +137,7 @@ from gmkit.systems.necromunda.state import (
     state_from_encounter,
     with_encounter_states,
 )
-from gmkit.systems.necromunda.turn import (
+from gmkit.systems.necromunda._turn import (
     Phase,
     TurnPosition,
     advance,
@@ -238,11 +238,11 @@ class NecromundaRules:
 
     @property
     def conditions(self) -> ConditionBook:
-        """Necromunda's conditions (:mod:`~gmkit.systems.necromunda.conditions`)."""
+        """Necromunda's conditions (:mod:`~gmkit.systems.necromunda._conditions`)."""
         return BOOK
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
-        """Resolve a shot (see :func:`~gmkit.systems.necromunda.resolve.resolve_shot`)."""
+        """Resolve a shot (see :func:`~gmkit.systems.necromunda._resolve.resolve_shot`)."""
         return resolve_shot(request, source, self.settings)
 
     def apply_effect(

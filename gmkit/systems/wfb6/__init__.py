@@ -5,23 +5,23 @@ every die from the source passed in; each answer is a value with explained steps
 
 - :func:`resolve_attack`: one model's shooting at a target model: may it be designated
   (:func:`may_target`), to hit with BS (:func:`shot_modifiers`, the 7+ chart of
-  :mod:`~gmkit.systems.sixes`), who takes the hits (:func:`allocate_hits`, or
+  :mod:`~gmkit.systems._sixes`), who takes the hits (:func:`allocate_hits`, or
   :func:`look_out_sir` for templates), to wound with S against T, armour saves modified by
-  Strength; the effects are the unsaved wounds per model (:mod:`gmkit.systems.wfb6.shooting`).
+  Strength; the effects are the unsaved wounds per model (:mod:`gmkit.systems.wfb6._shooting`).
 - Targeting: :func:`may_target`, :func:`may_shoot_at` (characters shooting, split fire),
-  :func:`screening_units` (:mod:`gmkit.systems.wfb6.targeting`).
+  :func:`screening_units` (:mod:`gmkit.systems.wfb6._targeting`).
 - Hits inside units: :func:`allocate_hits`, :func:`look_out_sir`
-  (:mod:`gmkit.systems.wfb6.hits`).
+  (:mod:`gmkit.systems.wfb6._hits`).
 - The table around a shot, which no sheet holds: :class:`UnitOnTable` and :class:`Situation`
-  (:mod:`gmkit.systems.wfb6.battlefield`), passed as ``request.options.situation``. Through
+  (:mod:`gmkit.systems.wfb6._battlefield`), passed as ``request.options.situation``. Through
   the encounter the GM sets units and distances by command (``set_unit``, ``set_distance``,
-  ``set_engaged``: :mod:`gmkit.encounter.units`) and every shot reads its situation from them.
-- The options a shot takes: :class:`WFB6Options` (:mod:`gmkit.systems.wfb6.options`).
+  ``set_engaged``: :mod:`gmkit.encounter._units`) and every shot reads its situation from them.
+- The options a shot takes: :class:`WFB6Options` (:mod:`gmkit.systems.wfb6._options`).
 - Data a GM can override: ``targeting.yaml`` and ``shooting.yaml``
-  (:mod:`gmkit.systems.wfb6.data`).
+  (:mod:`gmkit.systems.wfb6._data`).
 
 >>> from gmkit.dice import EnteredDice
->>> from gmkit.sheets.wfb6 import WFB6Character
+>>> from gmkit.sheets._wfb6 import WFB6Character
 >>> from gmkit.systems.base import AttackRequest
 >>> goblin = WFB6Character.build(name="Goblin", side="Goblins", role="rank and file",
 ...     unit="Skulkers", weapons=[{"name": "short bow", "range_cm": 40, "strength": 3}])
@@ -67,7 +67,7 @@ What is included, and the choices where the texts are silent:
   sheet is one model's profile and keeps no wounds: the encounter counts the unsaved wounds
   (``counters["damage"]``) on the combatant the effect names (a character, or the combatant
   standing for a unit: its trooper), and counts a unit's models left from its trooper's
-  wounds (:mod:`gmkit.encounter.units`); from Python, the GM keeps them in the ``situation``.
+  wounds (:mod:`gmkit.encounter._units`); from Python, the GM keeps them in the ``situation``.
 - ``request.mode`` may name a kind of attack (``missile``, ``magic_missile``, ``spell``,
   ``template``, ``cannon``, ``breath``, ``template_spell``); otherwise the weapon's special
   rules decide, else ``missile``. ``options`` (:class:`WFB6Options`): ``situation`` (a
@@ -82,14 +82,14 @@ What is included, and the choices where the texts are silent:
 from __future__ import annotations
 
 from gmkit.dice import DiceSource
-from gmkit.sheets.wfb6 import WFB6Character
+from gmkit.sheets._wfb6 import WFB6Character
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
-from gmkit.systems.wfb6.battlefield import Situation, UnitOnTable
-from gmkit.systems.wfb6.conditions import BOOK
-from gmkit.systems.wfb6.hits import Allocation, LookOutSir, allocate_hits, look_out_sir
-from gmkit.systems.wfb6.options import WFB6Options
-from gmkit.systems.wfb6.shooting import resolve_attack, shot_modifiers
-from gmkit.systems.wfb6.targeting import (
+from gmkit.systems.wfb6._battlefield import Situation, UnitOnTable
+from gmkit.systems.wfb6._conditions import BOOK
+from gmkit.systems.wfb6._hits import Allocation, LookOutSir, allocate_hits, look_out_sir
+from gmkit.systems.wfb6._options import WFB6Options
+from gmkit.systems.wfb6._shooting import resolve_attack, shot_modifiers
+from gmkit.systems.wfb6._targeting import (
     Ruling,
     may_shoot_at,
     may_target,
@@ -129,7 +129,7 @@ class WFB6System:
     look_out_sir = staticmethod(look_out_sir)
     shot_modifiers = staticmethod(shot_modifiers)
     target_modifiers = staticmethod(target_modifiers)
-    conditions = BOOK  # :mod:`~gmkit.systems.wfb6.conditions`
+    conditions = BOOK  # :mod:`~gmkit.systems.wfb6._conditions`
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
         return resolve_attack(request, source)

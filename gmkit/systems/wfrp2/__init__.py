@@ -5,7 +5,7 @@ value with ordered, explained steps and the effects to apply; no sheet is ever c
 the effects with :func:`apply_effects`, which returns a new sheet).
 
 >>> from gmkit.dice import EnteredDice
->>> from gmkit.sheets.wfrp2 import WFRP2Character
+>>> from gmkit.sheets._wfrp2 import WFRP2Character
 >>> from gmkit.systems.base import AttackRequest
 >>> from gmkit.systems.wfrp2 import SYSTEM, apply_effects
 >>> profile = {"WS": 35, "BS": 55, "S": 31, "T": 30, "Ag": 34, "Int": 30, "WP": 30, "Fel": 30}
@@ -31,25 +31,25 @@ Wounds: 4 lost: 10 -> 6 (lightly wounded)
 
 The parts, each its own module:
 
-- :mod:`~gmkit.systems.wfrp2.catalogs`: actions (``actions.yaml``: type full/half/free/varies,
+- :mod:`~gmkit.systems.wfrp2._catalogs`: actions (``actions.yaml``: type full/half/free/varies,
   modifiers, conditions granted), circumstances (``circumstances.yaml``: modifiers, reactions
   they allow or rule out, automatic hits, extra damage) and weapon qualities
   (``qualities.yaml``); :func:`turn_problems` checks a turn's actions.
-- :mod:`~gmkit.systems.wfrp2.setup`: :func:`attack_setup` (the attack before the dice) and
+- :mod:`~gmkit.systems.wfrp2._setup`: :func:`attack_setup` (the attack before the dice) and
   :func:`reactions_available` (what the defender may do: offer it before resolving).
-- :mod:`~gmkit.systems.wfrp2.resolve`: :func:`resolve_attack`.
-- :mod:`~gmkit.systems.wfrp2.damage`: damage, Ulric's Fury, soak.
-- :mod:`~gmkit.systems.wfrp2.criticals`: :func:`roll_critical` on the GM's table (a path, the
+- :mod:`~gmkit.systems.wfrp2._resolve`: :func:`resolve_attack`.
+- :mod:`~gmkit.systems.wfrp2._damage`: damage, Ulric's Fury, soak.
+- :mod:`~gmkit.systems.wfrp2._criticals`: :func:`roll_critical` on the GM's table (a path, the
   option ``critical_table``), else a :class:`CriticalPrompt` asking the GM for the effect
   (``criticals.yaml`` is the format; its placeholder rows never apply).
-- :mod:`~gmkit.systems.wfrp2.acting`: the rules of the turn (``TURN_RULES``: stunned, the
+- :mod:`~gmkit.systems.wfrp2._acting`: the rules of the turn (``TURN_RULES``: stunned, the
   actions through the encounter's seam, aim and feint spent by the next action).
-- :mod:`~gmkit.systems.wfrp2.effects`: :func:`apply_effects`.
-- :mod:`~gmkit.systems.wfrp2.round`: :func:`initiative` (Ag + 1d10, surprise) and
+- :mod:`~gmkit.systems.wfrp2._effects`: :func:`apply_effects`.
+- :mod:`~gmkit.systems.wfrp2._round`: :func:`initiative` (Ag + 1d10, surprise) and
   :func:`perform_action` (movement, stances, feint, manoeuvre...).
-- :mod:`~gmkit.systems.wfrp2.options`: :class:`WFRP2Options`, the options an attack takes
+- :mod:`~gmkit.systems.wfrp2._options`: :class:`WFRP2Options`, the options an attack takes
   (``reaction``, ``parry_weapon``, ``ulrics_fury``).
-- :mod:`~gmkit.systems.wfrp2.terms`: the rules' own words as messages (every text is a
+- :mod:`~gmkit.systems.wfrp2._terms`: the rules' own words as messages (every text is a
   :class:`~gmkit.messages.Message`: ``result.explain("es")`` is the Spanish).
 
 Where seed 002 is silent, each module's docstring records the choice made. In short: no
@@ -67,12 +67,12 @@ circumstances whose ``condition`` the catalog names, for the bearer it names (a 
 a running one, an aiming attacker...), and the reactions the target spent this round
 (``request.target_standing.reactions``: ``{"parry": 1}``) rule out another of the same (002: one
 parry and one dodge a round). The target's sheet sets those whose ``sheet`` the catalog
-names (:mod:`~gmkit.systems.wfrp2.carried`: a shield or a second one-handed melee weapon
+names (:mod:`~gmkit.systems.wfrp2._carried`: a shield or a second one-handed melee weapon
 carried is a weapon in the other hand, so the target may parry, 002). A circumstance the
 request gives, even as False, is the GM's word and stays. Conditions the catalog does not
 price (prone: 002 gives no modifier) change nothing; ``gm_modifier`` is for them.
 :meth:`WFRP2System.apply_effect` applies one effect to a sheet for the encounter
-(:func:`~gmkit.systems.wfrp2.effects.apply_effect`).
+(:func:`~gmkit.systems.wfrp2._effects.apply_effect`).
 """
 
 from __future__ import annotations
@@ -82,11 +82,11 @@ from dataclasses import replace
 from typing import Any
 
 from gmkit.dice import DiceSource
-from gmkit.sheets.wfrp2 import WFRP2Character
+from gmkit.sheets._wfrp2 import WFRP2Character
+from gmkit.systems._conditions import ConditionBook
 from gmkit.systems.base import AttackRequest, AttackResult, Effect
-from gmkit.systems.conditions import ConditionBook
-from gmkit.systems.wfrp2.acting import attack_effects, refuse_unable
-from gmkit.systems.wfrp2.catalogs import (
+from gmkit.systems.wfrp2._acting import attack_effects, refuse_unable
+from gmkit.systems.wfrp2._catalogs import (
     Action,
     Circumstance,
     Quality,
@@ -96,19 +96,19 @@ from gmkit.systems.wfrp2.catalogs import (
     sheet_circumstances,
     turn_problems,
 )
-from gmkit.systems.wfrp2.conditions import book as condition_book
-from gmkit.systems.wfrp2.criticals import (
+from gmkit.systems.wfrp2._conditions import book as condition_book
+from gmkit.systems.wfrp2._criticals import (
     Critical,
     CriticalPrompt,
     load_critical_table,
     roll_critical,
 )
-from gmkit.systems.wfrp2.damage import Damage, roll_damage, soak
-from gmkit.systems.wfrp2.effects import Applied, apply_effect, apply_effects
-from gmkit.systems.wfrp2.options import WFRP2Options
-from gmkit.systems.wfrp2.resolve import WFRP2AttackResult, resolve_attack
-from gmkit.systems.wfrp2.round import ActionResult, InitiativeResult, initiative, perform_action
-from gmkit.systems.wfrp2.setup import (
+from gmkit.systems.wfrp2._damage import Damage, roll_damage, soak
+from gmkit.systems.wfrp2._effects import Applied, apply_effect, apply_effects
+from gmkit.systems.wfrp2._options import WFRP2Options
+from gmkit.systems.wfrp2._resolve import WFRP2AttackResult, resolve_attack
+from gmkit.systems.wfrp2._round import ActionResult, InitiativeResult, initiative, perform_action
+from gmkit.systems.wfrp2._setup import (
     AttackSetup,
     ReactionOption,
     attack_setup,
@@ -191,11 +191,11 @@ class WFRP2System:
 
     @property
     def conditions(self) -> ConditionBook:
-        """WFRP 2e's conditions (:mod:`~gmkit.systems.wfrp2.conditions`)."""
+        """WFRP 2e's conditions (:mod:`~gmkit.systems.wfrp2._conditions`)."""
         return condition_book()
 
     def resolve_attack(self, request: AttackRequest, source: DiceSource) -> AttackResult:
-        """Resolve an attack (:func:`~gmkit.systems.wfrp2.resolve.resolve_attack`).
+        """Resolve an attack (:func:`~gmkit.systems.wfrp2._resolve.resolve_attack`).
 
         ``request.action`` is an id of :func:`actions`, ``request.circumstances`` keys of
         :func:`circumstances`, ``request.mode`` "melee" or "ranged" (else: the weapon's own),
@@ -203,7 +203,8 @@ class WFRP2System:
         attack). The encounter's conditions and reactions spent add circumstances
         (:func:`encounter_circumstances`); the result's request is the one resolved. A stunned
         attacker is refused (002: no action of any kind); the attack spends the attacker's aim
-        and feint, and a reaction the target's (:func:`~gmkit.systems.wfrp2.acting.attack_effects`).
+        and feint, and a reaction the target's
+        (:func:`~gmkit.systems.wfrp2._acting.attack_effects`).
         """
         refuse_unable(request.attacker.name, request.attacker_standing.conditions, request.action)
         resolved = with_encounter_state(request)

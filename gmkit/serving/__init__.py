@@ -1,9 +1,0 @@
-"""How gmkit's Voila servers meet a network (issue 13).
-
-- :mod:`gmkit.serving.guard`: who reaches a server (the table's token, Host and Origin checks,
-  the refusal pages).
-- :mod:`gmkit.serving.app`: Voila with every handler behind the guard, the page behind the cap.
-- :mod:`gmkit.serving.kernels`: kernels culled (without a page, idle) and capped.
-- :mod:`gmkit.serving.websocket`: the server-side rate limit on widget messages per kernel.
-- :mod:`gmkit.serving.comm_limit`: the kernel-side one (an IPython extension).
-"""
