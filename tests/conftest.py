@@ -44,6 +44,21 @@ TABLE_SEED = "7"  # the dashboard's dice in the browser tests: fixed, so every r
 LAB_GROUP = "jupyterlab"
 
 
+@pytest.hookimpl(trylast=True)  # after xdist has marked each grouped test's id with its group
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On an xdist worker under ``--dist loadgroup``, a grouped test's id ends in ``@group``;
+    if not, xdist cannot group (pytest-dev/pytest-xdist#1386: pytest 9.2's node ids) and a
+    module's ordered tests and servers would be split between workers: stop, saying so."""
+    if not (hasattr(session.config, "workerinput") and session.config.getvalue("loadgroup")):
+        return
+    grouped = [item for item in session.items if item.get_closest_marker("xdist_group")]
+    if grouped and not any("@" in item.nodeid for item in grouped):
+        raise pytest.UsageError(
+            f"pytest {pytest.__version__} and pytest-xdist do not group tests (--dist loadgroup): "
+            "install the test extras again (pytest<9.2, see pyproject.toml)"
+        )
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
