@@ -38,9 +38,9 @@ ARTIFACTS = ROOT / "test-artifacts"  # screenshots of the run (gitignored)
 TABLE_SEED = "7"  # the dashboard's dice in the browser tests: fixed, so every run is the same
 
 
-# The server tests, run side by side (`scripts/test`: `-n 3 --dist loadgroup`): a module's
-# tests stay on one worker, so its module-scoped servers start once; the JupyterLab tests share
-# one worker and its one `lab_server`.
+# The server tests under `--dist loadgroup` (`scripts/test`: `-n $GMKIT_SERVER_WORKERS`, one
+# by default): a module's tests stay on one worker, so its module-scoped servers start once and
+# its tests run in their order; the JupyterLab tests share one worker and its one `lab_server`.
 LAB_GROUP = "jupyterlab"
 
 
