@@ -211,6 +211,16 @@ def stop_server(server: Server) -> None:
         server.process.wait()
 
 
+def stop_servers(servers: list[Server]) -> None:
+    """Stop every one of ``servers``: all asked at once, then each waited for (their kernels
+    shut down side by side, not one server after another)."""
+    for server in servers:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.process.pid, 15)
+    for server in servers:
+        stop_server(server)
+
+
 def campaign_of(server: Server) -> Path:
     """The campaign file a ``gmkit table`` serves, as it prints it."""
     found = re.search(r"campaign file (\S+)", server.output())
@@ -230,8 +240,7 @@ def gmkit_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
         return server
 
     yield start
-    for server in started:
-        stop_server(server)
+    stop_servers(started)
 
 
 @pytest.fixture(scope="session")
@@ -276,8 +285,7 @@ def serve_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[
         return server
 
     yield serve
-    for server in started:
-        stop_server(server)
+    stop_servers(started)
 
 
 @pytest.fixture(scope="module")
@@ -298,8 +306,7 @@ def serve_players(
         return server
 
     yield serve
-    for server in started:
-        stop_server(server)
+    stop_servers(started)
 
 
 @dataclass
@@ -308,26 +315,25 @@ class DemoFights:
     per prepared encounter of it (the player view follows one encounter)."""
 
     campaign: Path
-    table: Server
+    table: Server | None  # None: ``demo_players``
     players: dict[str, Server]  # by encounter name
 
 
-@pytest.fixture(scope="module")
-def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights]:
-    """The demo campaign written to a new file (untouched by the session's ``table_server``),
-    served by ``gmkit table FILE`` (dice seeded as ``table_server``'s) and by ``gmkit players
-    FILE --encounter NAME`` for each of its encounters; the servers start side by side."""
+def _demo_servers(tmp: Path, table: bool) -> Iterator[DemoFights]:
+    """The demo campaign written to a new file in ``tmp``, served by ``gmkit players FILE
+    --encounter NAME`` for each of its encounters and (``table``) by ``gmkit table FILE``
+    (dice seeded as ``table_server``'s); the servers start side by side."""
     from gmkit.campaign import demo_campaign_file
     from gmkit.store import CampaignStore
 
-    tmp = tmp_path_factory.mktemp("fights")
     campaign = demo_campaign_file(tmp / "campaign")
     with CampaignStore(campaign, readonly=True) as store:
         names = [info.name for info in store.encounters()]
     launches: list[tuple[list[str], dict[str, str] | None]] = [
-        (["table", str(campaign)], {"GMKIT_SEED": TABLE_SEED}),
         *((["players", str(campaign), "--encounter", name], None) for name in names),
     ]
+    if table:
+        launches.append((["table", str(campaign)], {"GMKIT_SEED": TABLE_SEED}))
     started: list[Server] = []
     try:
         for args, env in launches:  # every server starts now; then each is waited for
@@ -345,13 +351,25 @@ def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights
             server.url = printed_url(server.process, server.log, 180)
             _wait_for_pool(server.process, server.log, 180)
             wait_for_page(server.url, server.process, server.log, 180)
-        yield DemoFights(campaign, started[0], dict(zip(names, started[1:], strict=True)))
+        players = dict(zip(names, started[: len(names)], strict=True))
+        yield DemoFights(campaign, started[-1] if table else None, players)
     finally:
-        for server in started:  # all asked to stop at once, then each waited for
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(server.process.pid, 15)
-        for server in started:
-            stop_server(server)
+        stop_servers(started)
+
+
+@pytest.fixture(scope="module")
+def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights]:
+    """The demo campaign in a file of the module's own (untouched by the session's
+    ``table_server``), served by ``gmkit table FILE`` and by a ``gmkit players FILE
+    --encounter NAME`` for each of its encounters (see :func:`_demo_servers`)."""
+    yield from _demo_servers(tmp_path_factory.mktemp("fights"), table=True)
+
+
+@pytest.fixture(scope="module")
+def demo_players(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights]:
+    """``demo_fights`` without the GM's table (its ``table`` is None): for a module that plays
+    the GM's part from Python on the campaign file."""
+    yield from _demo_servers(tmp_path_factory.mktemp("players-only"), table=False)
 
 
 @pytest.fixture(scope="session")

@@ -49,6 +49,7 @@ SERVER_FIXTURES = {
     "players_server",
     "lab_server",
     "demo_fights",
+    "demo_players",
     "serve_table",
     "serve_players",
     "gmkit_server",

@@ -91,6 +91,21 @@ def holds_for(span: float, step: str, check: Callable[[], bool], page: Any = Non
             time.sleep(0.05)
 
 
+PHONE = {"width": 360, "height": 740}  # the players' phone in the browser tests
+PHONE_OVERFLOW = """() => [document.documentElement.scrollWidth,
+  [...document.querySelectorAll('.gmkit-player *')]
+    .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
+    .map(e => e.className.toString() || e.tagName).slice(0, 5)]"""
+
+
+def within_the_phone(page: Any, language: str) -> None:
+    """Nothing of the players' page beyond the phone's width: no sideways scroll, no element
+    past its right edge (the first five named)."""
+    width, beyond = page.evaluate(PHONE_OVERFLOW)
+    assert width <= PHONE["width"], f"sideways scroll at {PHONE['width']} px ({language}): {width}"
+    assert not beyond, f"beyond the phone's width ({language}): {beyond}"
+
+
 def inner_text(page: Any, selector: str) -> str:
     found = page.locator(selector)
     return str(found.first.inner_text()) if found.count() else ""

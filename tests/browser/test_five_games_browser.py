@@ -19,7 +19,9 @@ for the module; each game's test picks its encounter in the dashboard's picker, 
    sides, encounters and the GM's own notes are the only text left as typed), the weapon list
    names the data's Spanish, a combatant the players do not see is marked in the Target list,
    the log's Kind filter reads in Spanish; and the player's page, switched to Español on a
-   360 px phone, with a friend's sheet unfolded (the Spanish books' profile abbreviations).
+   360 px phone, with a friend's sheet unfolded (the Spanish books' profile abbreviations);
+   on that phone, in Spanish and back in English, nothing is beyond its width (no sideways
+   scroll, no element past its edge).
 
 After every step the player's page must show it (round, whose turn or side, the target's
 wounds or wound band and conditions, the log) within ``FOLLOW_LIMIT`` seconds, and a hidden
@@ -42,7 +44,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dashboard_page import OPTIONS, SELECTED, T, Table, inner_text, until
+from dashboard_page import (
+    OPTIONS,
+    PHONE,
+    SELECTED,
+    T,
+    Table,
+    inner_text,
+    until,
+    within_the_phone,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -619,7 +630,6 @@ SPANISH_WEAPONS = {  # the actor's weapons by the data's Spanish names (weapons.
     "wfrp2": ("Arco",),
     "wfb6": ("arco corto",),
 }
-PHONE = {"width": 360, "height": 740}
 PAGE_TEXT = """() => {
   const shown = [document.body.innerText];
   for (const select of document.querySelectorAll('select'))
@@ -700,6 +710,11 @@ def in_spanish(table: Table, players: Players, fight: Fight, artifacts: Path) ->
     phone.screenshot(
         path=str(artifacts / f"five-games-{fight.game}-players-phone-es.png"), full_page=True
     )
+    within_the_phone(phone, "es")
+    phone.get_by_role("button", name="English").click()
+    until(phone, "the player's page in English", players.header, lambda t: t.startswith("Round"))
+    phone.screenshot(path=str(artifacts / f"five-games-{fight.game}-players-phone-en.png"))
+    within_the_phone(phone, "en")
     with gm.acting("the dashboard back in English"):
         page.locator(".gmkit-dashboard .widget-toggle-button", has_text="English").first.click()
     until(page, "the header in English", gm.header, lambda text: text.startswith("Round"))

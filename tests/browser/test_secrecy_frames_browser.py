@@ -253,15 +253,15 @@ def check(seen: Seen, played: Round, setting: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def fights(demo_fights: Any) -> tuple[Path, list[Fight]]:
+def fights(demo_players: Any) -> tuple[Path, list[Fight]]:
     """The demo campaign in a file of the module's own, a players' server for each game (all
-    started side by side: the ``demo_fights`` fixture)."""
-    names = list(demo_fights.players)
+    started side by side: the ``demo_players`` fixture)."""
+    names = list(demo_players.players)
     found = [Fight(demo, name) for demo, name in zip(DEMO_FIGHTS, names, strict=True)]
     for fight in found:
-        fight.server = demo_fights.players[fight.name]
+        fight.server = demo_players.players[fight.name]
         fight.url = fight.server.url
-    return demo_fights.campaign, found
+    return demo_players.campaign, found
 
 
 @pytest.mark.parametrize("game", [fight.game for fight in DEMO_FIGHTS])

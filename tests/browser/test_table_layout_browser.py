@@ -3,7 +3,8 @@ it: what is on screen, how many clicks an attack takes, and that nothing of one 
 into the next actor's.
 
 One ``gmkit table`` serves its own copy of the demo campaign; the page stays open for the
-module and each game picks its encounter. For each game the test:
+module and each game picks its encounter (the players' pages of these fights, at 360 px in
+both languages, are test_five_games_browser's). For each game the test:
 
 1. starts the fight (gmkit rolls initiative where the game has it, then Start) and presses
    Next until the actor may attack (Necromunda's shooting phase, WFB's shooting phase);
@@ -17,9 +18,7 @@ module and each game picks its encounter. For each game the test:
 4. switches to Spanish and resolves again: the page holds none of the rules' English words
    (the names of people, sides, weapons and armour are the data's and are left out); back to
    English;
-5. opens the players' page of that fight on a 360x740 phone, in English and in Spanish: no
-   element beyond the viewport's width;
-6. (Dark Heresy) types 20 of the table's dice at 30 ms intervals, Tab between, into the dice
+5. (Dark Heresy) types 20 of the table's dice at 30 ms intervals, Tab between, into the dice
    boxes: a shot at 05 whose damage rolls 10 after 10 (Righteous Fury confirmed each time)
    asks for every one of them, and all 20 reach the kernel, in order.
 
@@ -522,45 +521,27 @@ def a_long_fight_keeps_the_actor_in_view(
     fight.shot(artifacts, f"{game.game}-en-20-rows-next")
 
 
-PHONE = {"width": 360, "height": 740}
-OVERFLOW = """() => [document.documentElement.scrollWidth,
-  [...document.querySelectorAll('.gmkit-player *')]
-    .filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)
-    .map(e => e.className.toString() || e.tagName).slice(0, 5)]"""
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory, serve_table: Any) -> tuple[Path, Any]:
+    """The demo campaign in a file of the module's own, served by ``gmkit table`` (the
+    players' pages of these fights are checked at 360 px in test_five_games_browser)."""
+    from gmkit.campaign import demo_campaign_file
 
-
-def players_on_a_phone(url: str, chromium: Any, game: Game, artifacts: Path) -> None:
-    page = chromium.new_page(viewport=PHONE)
-    try:
-        page.goto(url, wait_until="domcontentloaded", timeout=120_000)
-        page.locator(".gmkit-player-header").first.wait_for(timeout=120_000)
-        for language, label in (("en", "English"), ("es", "Español")):
-            page.locator(".gmkit-player-languages .widget-toggle-button", has_text=label).click()
-            until(
-                page,
-                f"the players' page in {label}",
-                lambda: page.locator(".gmkit-player-header").first.inner_text(),
-                lambda text, lang=language: text.startswith("Round" if lang == "en" else "Asalto"),
-            )
-            page.screenshot(path=str(artifacts / f"table-{game.game}-phone-{language}.png"))
-            width, beyond = page.evaluate(OVERFLOW)
-            assert width <= PHONE["width"], f"sideways scroll at 360 px ({language}): {width}"
-            assert not beyond, f"beyond the phone's width ({language}): {beyond}"
-    finally:
-        page.close()
+    campaign = demo_campaign_file(tmp_path_factory.mktemp("layout") / "campaign")
+    return campaign, serve_table(campaign)
 
 
 @pytest.fixture(scope="module")
-def campaign(demo_fights) -> Path:
-    return Path(demo_fights.campaign)
+def campaign(served: tuple[Path, Any]) -> Path:
+    return served[0]
 
 
 @pytest.fixture(scope="module")
-def fight(demo_fights, chromium: Any) -> Iterator[Fight]:
+def fight(served: tuple[Path, Any], chromium: Any) -> Iterator[Fight]:
     page = chromium.new_page(viewport=VIEWPORT)
     table = Table(page)  # before goto: it listens to the page's websocket
     try:
-        page.goto(demo_fights.table.url, wait_until="domcontentloaded", timeout=120_000)
+        page.goto(served[1].url, wait_until="domcontentloaded", timeout=120_000)
         page.locator(".gmkit-attack button", has_text="Resolve").wait_for(timeout=120_000)
         yield Fight(table)
     finally:
@@ -569,7 +550,7 @@ def fight(demo_fights, chromium: Any) -> Iterator[Fight]:
 
 @pytest.mark.parametrize("game", GAMES, ids=[game.game for game in GAMES])
 def test_a_fight_fits_the_screen_and_nothing_carries_to_the_next_actor(
-    game: Game, fight: Fight, campaign: Path, demo_fights, chromium: Any, artifacts: Path
+    game: Game, fight: Fight, campaign: Path, artifacts: Path
 ) -> None:
     try:
         start(fight, game)
@@ -584,7 +565,6 @@ def test_a_fight_fits_the_screen_and_nothing_carries_to_the_next_actor(
         nothing_off_screen(fight, game, campaign, artifacts, "1366x768", "es")
         in_spanish(fight, False)
         spanish_page_has_no_english(fight, game, campaign, artifacts)
-        players_on_a_phone(demo_fights.players[game.encounter].url, chromium, game, artifacts)
         if game.game == "dark_heresy":
             twenty_dice_arrive(fight, artifacts)
             a_long_fight_keeps_the_actor_in_view(fight, game, campaign, artifacts)

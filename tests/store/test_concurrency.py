@@ -85,6 +85,12 @@ def test_one_writer_and_eight_readers(tmp_path, spawn):
         f"{median * 1000:.0f} ms, p99 {latencies[int(len(latencies) * 0.99)] * 1000:.0f} ms, "
         f"max {latencies[-1] * 1000:.0f} ms; {within:.1%} seen within a second"
     )
-    # Players see new events within a second. Asserted on the median only: the tail depends on
-    # what else the machine runs (DESIGN.md: no timing assertions); a blocked reader fails it.
-    assert median < 1.0
+    # The players follow the GM as it writes, not once it has finished: each saw most events
+    # before the GM committed its last one (a reader the writer blocked sees them all at the
+    # end). An order of two readings of one machine's clock, not a time bound (the latencies
+    # above are printed, never asserted: they depend on what else the machine runs).
+    last = written["committed"][str(TOTAL)]
+    for number, (out, _) in enumerate(results):
+        seen = json.loads(out)["seen"]
+        early = sum(seen[seq] < last for seq in written["committed"])
+        assert early >= TOTAL // 2, f"player {number} saw {early} of {TOTAL} before the end"
