@@ -6,10 +6,12 @@ it, turn for turn, so the machine's load falls on both alike), and the tracker's
 ``tracker.next_turn`` (the median turn), the case naming the game and the count; asserts nothing.
 
 Each fight is played for more than a round (every turn change, round ends included). The
-slowest turn is printed too: in a sides game the side change re-marks every row of both sides
-(who acts now, who has acted), one class message a row, the one turn whose cost still grows
-with the count. "every row rendered" is the same tracker made to forget what it drew before
-each turn (what the tracker did before rows were rendered only when changed), for the ratio.
+slowest turn is printed too, with the garbage collector's share of it (a large fight is frozen
+once open, as the dashboard does: gmkit.encounter._kept); in a sides game the side change
+re-marks every row of both sides (who acts now, who has acted), one class message a row, the
+one turn whose cost still grows with the count. "every row rendered" is the same tracker made
+to forget what it drew before each turn (what the tracker did before rows were rendered only
+when changed), for the ratio.
 
 Run: ``.venv/bin/python bench/bench_tracker.py`` (in this process: widget messages go to
 ipywidgets' dummy comm), or with ``--kernel`` to measure inside a fresh ipykernel, where every
@@ -36,6 +38,7 @@ from goals import report
 from gmkit.demo import demo_campaign
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
+from gmkit.encounter._kept import release, settle
 from gmkit.widgets._tracker import InitiativeTracker
 
 COUNTS = (10, 100, 1000)
@@ -129,6 +132,7 @@ def played(game: str, count: int, turns: int, *, forget: bool = False) -> Turns:
 
     tracker._render = timed_render  # type: ignore[method-assign]
     gc.collect()  # the garbage of building the rows is not charged to a turn
+    settle(tracker.encounter)  # as the dashboard does once a fight is open: a large one frozen
     result = Turns([], [], rendered, [])
     collector = Collector()
     gc.callbacks.append(collector)
@@ -146,6 +150,7 @@ def played(game: str, count: int, turns: int, *, forget: bool = False) -> Turns:
     finally:
         gc.callbacks.remove(collector)
     tracker.close()
+    release()
     return result
 
 

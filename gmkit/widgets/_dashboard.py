@@ -38,6 +38,7 @@ from traitlets import Unicode
 
 from gmkit._forms.asking import ReactionAsk
 from gmkit.encounter import Encounter
+from gmkit.encounter._kept import release, settle
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
 from gmkit.seats import AttackIntent, Intent, Seat, SeatsFile, seats_path
@@ -45,6 +46,7 @@ from gmkit.sheets.base import Sheet
 from gmkit.store import CampaignStore, EncounterGone, StoreError
 from gmkit.widgets._asking_line import AskingLine
 from gmkit.widgets._attack import AttackPanel
+from gmkit.widgets._closing import Whole
 from gmkit.widgets._combat_log import CombatLog
 from gmkit.widgets._dashboard_style import DASHBOARD_STYLE, compact_css
 from gmkit.widgets._dice_tray import DiceTray
@@ -251,6 +253,7 @@ class Dashboard(widgets.VBox):
         if self._players is not None:
             self._players.render()
         self._say("")
+        settle(encounter)  # a large fight kept out of the collector's full passes
 
     def press(self, action: str) -> None:
         """A keyboard shortcut (:class:`~gmkit.widgets._shortcuts.Shortcuts`): the same as its
@@ -511,6 +514,8 @@ class Dashboard(widgets.VBox):
         self._say(error.render(LANGUAGE.value), error=True)
 
     def _drop_encounter(self) -> None:
+        parts = (self.tracker, self.attack, self.turn_panel, self._units, self._log)
+        whole = Whole([*parts, self.panes, self.inbox_panel, self.asking_line, self._gone])
         self.in_view.drop()
         if self._gone is not None:
             self._gone.close()
@@ -539,6 +544,8 @@ class Dashboard(widgets.VBox):
         self.tracker = self.attack = self.turn_panel = None
         self._log = self._units = None
         self.encounter = None
+        whole.close(self)  # what the parts' own closes left open (_closing)
+        release()  # a large fight frozen by select_encounter: handed back and collected
 
     def _panes(self) -> Panes:
         """The left column's panes under the tracker: the turn (shown first, and again when

@@ -28,12 +28,14 @@ import ipywidgets as widgets
 from traitlets import Bool, Int, Unicode
 
 from gmkit.encounter import Encounter, player_view
+from gmkit.encounter._kept import release, settle
 from gmkit.encounter._narration import event_text
 from gmkit.encounter._state import EncounterState
 from gmkit.encounter._views import newest_public, told_to_players, wounds_rule
 from gmkit.messages import Message
 from gmkit.seats import Seat, SeatsFile
 from gmkit.store import CampaignStore, EncounterGone, StoreError
+from gmkit.widgets._closing import Whole
 from gmkit.widgets._comm_guard import guard_widgets, quiet_comm_logs
 from gmkit.widgets._i18n import LANGUAGE, LANGUAGE_NAMES, t, words
 from gmkit.widgets._player_notebook import export_player_notebook
@@ -194,6 +196,7 @@ class PlayerView(widgets.VBox):
         self._render()
         quiet_comm_logs()  # a hostile message gets no traceback back: comm_guard
         guard_widgets(self)
+        settle(self.encounter)  # a large fight kept out of the collector's full passes
         if follow:
             self.follower.start()
 
@@ -242,6 +245,7 @@ class PlayerView(widgets.VBox):
             self.seat_controls = None
             self.attach_seat(seat, seats)
         self._render()
+        settle(self.encounter)  # the fight left behind collected; the new one, if large, kept
         return True
 
     def attach_seat(self, seat: Seat, seats: SeatsFile) -> None:
@@ -266,11 +270,14 @@ class PlayerView(widgets.VBox):
         if getattr(self, "_closed", True):
             return  # closed already (ipywidgets closes again when collecting the widget)
         self._closed = True
+        whole = Whole([self])  # its models, read while they are open
         self.follower.stop()
         LANGUAGE.unobserve(self._on_language, names="value")
         for child in self.children:
             child.close()
         super().close()
+        whole.close()  # what the children's closes left open (_closing)
+        release()
 
     def set_language(self, code: str) -> None:
         """Show the page in ``code`` ("en" or "es"): the switch at the top calls this; each

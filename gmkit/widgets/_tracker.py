@@ -324,7 +324,11 @@ class InitiativeTracker(widgets.VBox):
         for row in self._rows.values():
             row.close()
         confirm = [self._confirm] if self._confirm is not None else []
-        for part in (*self.children, *self.toolbar.children, *confirm, *self._shared.values()):
+        # the initiative's button and dice are made for every game, shown only where it has
+        # initiative: closed either way (an unshown one kept the tracker alive in ipywidgets)
+        unshown = [self.roll_button, self.dice_values]
+        parts = (*self.children, *self.toolbar.children, *confirm, *unshown)
+        for part in (*parts, *self._shared.values()):
             part.close()
         self._looks.close()
         super().close()
