@@ -17,14 +17,19 @@ from gmkit.systems.base import Standing
 from gmkit.systems.turns import turn_structure
 
 
-def standing(state: EncounterState, combatant: Combatant) -> Standing:
-    """What the encounter knows of ``combatant`` now, as the rules read it: its conditions
-    (``surprised`` too, in the first round, for one the start named), counters and the
-    reaction pools it spent this round."""
+def _conditions(state: EncounterState, combatant: Combatant) -> set[str]:
+    """The conditions ``combatant`` bears as the rules read them: ``surprised`` too, in the
+    first round, for one the start named."""
     names = set(combatant.conditions)
     if combatant.surprised and state.round == 1:
         names.add("surprised")
-    return Standing.of(names, combatant.counters, combatant.reactions)
+    return names
+
+
+def standing(state: EncounterState, combatant: Combatant) -> Standing:
+    """What the encounter knows of ``combatant`` now, as the rules read it: its conditions
+    (:func:`_conditions`), counters and the reaction pools it spent this round."""
+    return Standing.of(_conditions(state, combatant), combatant.counters, combatant.reactions)
 
 
 def phase_of(state: EncounterState) -> str:
@@ -42,9 +47,13 @@ def bearer(state: EncounterState, combatant: Combatant) -> Bearer:
 def _asked(state: EncounterState, moment: Moment, who: Iterable[Combatant]) -> list[Due]:
     rules = find_game(state.game).acting
     fallen = turn_structure(state.game).fallen
+    # rules whose rolls all come from conditions are not asked of one bearing none
+    needs = getattr(rules, "rolls_need_conditions", False)
     found: list[Due] = []
     for combatant in who:
         if combatant.removed or any(name in combatant.conditions for name in fallen):
+            continue
+        if needs and not _conditions(state, combatant):
             continue
         asked = rules.turn_rolls(moment, bearer(state, combatant))
         found += [due.for_bearer(combatant.id) for due in asked]

@@ -200,7 +200,10 @@ class TurnRules(Protocol):
         ...
 
     def turn_rolls(self, moment: Moment, bearer: Bearer) -> tuple[Due, ...]:
-        """The rolls ``moment`` asks of ``bearer`` (on fire, blood loss, recovery...)."""
+        """The rolls ``moment`` asks of ``bearer`` (on fire, blood loss, recovery...). Asked of
+        every standing combatant at each moment, unless the rules declare a class attribute
+        ``rolls_need_conditions = True``: then only of those bearing a condition (a side's
+        phase change at 1,000 fighters asks the few that do)."""
         ...
 
     def roll_due(self, due: Due, bearer: Bearer, source: DiceSource) -> ActionResult:
@@ -228,6 +231,9 @@ class TurnRules(Protocol):
 
 class NoTurnRules:
     """Turn rules with no restriction, no action, no roll due: a game's own build on it."""
+
+    # a game whose rolls due all come from conditions says so (see TurnRules.turn_rolls)
+    rolls_need_conditions = False
 
     def restrictions(self, conditions: Iterable[str]) -> tuple[Restriction, ...]:
         return ()

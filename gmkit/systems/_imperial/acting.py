@@ -51,6 +51,8 @@ from gmkit.systems.base import Choice, Effect
 class ImperialTurns(AgilityTieBreaks, NoTurnRules):
     """Dark Heresy's or Deathwatch's rules of the turn (see the module docstring)."""
 
+    rolls_need_conditions = True  # the reminders of the conditions borne
+
     def __init__(self, game: str) -> None:
         self.game = check_game(game)
         # the actions offered, kept while the catalogs they come from are the same objects

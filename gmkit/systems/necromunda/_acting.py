@@ -69,6 +69,8 @@ class NecromundaTurns(NoTurnRules):
     ``settings`` default to ``settings.yaml`` read at each use (a GM's copy on
     ``GMKIT_DATA_PATH`` counts from the next ``table.cache_clear()``)."""
 
+    rolls_need_conditions = True  # pinned (escape), down (recovery): nothing else
+
     def __init__(self, settings: Settings | None = None) -> None:
         self._settings = settings
 
