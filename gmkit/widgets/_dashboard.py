@@ -514,7 +514,7 @@ class Dashboard(widgets.VBox):
         self._say(error.render(LANGUAGE.value), error=True)
 
     def _drop_encounter(self) -> None:
-        parts = (self.tracker, self.attack, self.turn_panel, self._units, self._log)
+        parts = (self.tracker, self.attack, self.turn_panel, self._units, self._log)  # panels
         whole = Whole([*parts, self.panes, self.inbox_panel, self.asking_line, self._gone])
         self.in_view.drop()
         if self._gone is not None:
@@ -535,7 +535,7 @@ class Dashboard(widgets.VBox):
         if self.asking_line is not None:
             self.asking_line.close()
             self.asking_line = None
-        for part in (self.tracker, self.attack, self.turn_panel, self._units, self._log):
+        for part in parts:
             if part is not None:
                 part.close()
                 # ipywidgets closes a widget again when collecting it; a panel's close need
