@@ -13,18 +13,32 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Self
+from typing import Any, Protocol, Self
 
 from gmkit import _store_check as store_check
 from gmkit._store_check import StoreError, failed
 from gmkit.messages import Message, Text
 
 
+class Cursor(Protocol):
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(Protocol):
+    """What the records run their SQL on: a SQLite connection, or the PostgreSQL campaign's
+    adapter (:mod:`gmkit._store_pg`). The SQL is the one both read (``?`` parameters,
+    ``ON CONFLICT`` upserts)."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor: ...
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> object: ...
+
+
 class StoreConnection:
-    """A campaign file open on one SQLite connection (opened by CampaignStore)."""
+    """A campaign open on one connection (opened by CampaignStore, or PostgresCampaign)."""
 
     path: Path
     readonly: bool
@@ -33,6 +47,16 @@ class StoreConnection:
     _decoded: store_check.Decoded  # what the open check decoded, served once (events())
     _decoded_version: int  # SQLite's data_version when it was decoded
     _lock: threading.RLock  # one thread at a time on the connection (see the module)
+
+    @property
+    def where(self) -> str:
+        """The campaign as its errors name it: the file's path, or the database's address."""
+        return str(self.path)
+
+    @property
+    def default_name(self) -> str:
+        """The campaign's name before one is saved."""
+        return self.path.stem
 
     def _pragma(self, name: str) -> int:
         with self._lock:
@@ -49,7 +73,7 @@ class StoreConnection:
         self.close()
 
     @contextmanager
-    def transaction(self, what: Text | None = None) -> Iterator[sqlite3.Connection]:
+    def transaction(self, what: Text | None = None) -> Iterator[Connection]:
         """One write transaction: all of it is committed, or none of it. A SQLite failure
         (the disk full, the file gone read-only) is a StoreError saying that ``what`` (default:
         "the change") was not saved."""
@@ -79,7 +103,7 @@ class StoreConnection:
                 self._connection.execute("ROLLBACK")
 
     @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
+    def _reading(self) -> Iterator[Connection]:
         """A read: a SQLite failure is a StoreError naming the file and what happened."""
         with self._lock:
             try:

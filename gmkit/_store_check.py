@@ -71,7 +71,7 @@ class EncounterGone(StoreError):
     cell run again) or deleted. Nothing of the command refused was written."""
 
 
-def failed(path: Path, error: sqlite3.Error, what: Text | None) -> StoreError:
+def failed(path: Path | str, error: sqlite3.Error, what: Text | None) -> StoreError:
     """A failed write (``what``: what it would have saved) or read (None)."""
     if what is None:
         return StoreError(Message("store.read_failed", path=str(path), problem=problem(error)))
@@ -282,7 +282,7 @@ def event_of(text: str | bytes) -> tuple[dict[str, Any] | None, str]:
 
 
 def roster_documents(
-    path: Path, rows: Iterable[tuple[Any, Any]], read: Callable[[dict[str, Any]], Any]
+    path: Path | str, rows: Iterable[tuple[Any, Any]], read: Callable[[dict[str, Any]], Any]
 ) -> list[Any]:
     """``(title, document text)`` rows, each ``read`` (``Roster.from_dict``); one that is not
     a JSON object (the file was changed since it was opened) or that ``read`` refuses is a
@@ -303,7 +303,7 @@ def roster_documents(
 
 
 def stored_events(
-    path: Path, encounter: int, rows: Iterable[tuple[Any, Any]], name: Callable[[int], str]
+    path: Path | str, encounter: int, rows: Iterable[tuple[Any, Any]], name: Callable[[int], str]
 ) -> list[tuple[int, dict[str, Any]]]:
     """``(seq, payload text)`` rows read from the file as ``(seq, event)``; one that is not an
     event (the file was changed since it was opened) is a StoreError naming it."""
@@ -322,15 +322,25 @@ Decoded = dict[int, list[tuple[int, dict[str, Any]]]]
 """Each encounter's events as the check decoded them: ``{encounter: [(seq, event), ...]}``."""
 
 
-def _content_damage(connection: sqlite3.Connection, decoded: Decoded | None) -> Message | None:
+def _raw(value: Any) -> str | bytes:
+    return value if isinstance(value, str) else bytes(value)
+
+
+def content_damage(
+    connection: Any, decoded: Decoded | None, *, text: bool = False
+) -> Message | None:
+    """What is wrong with the rows of gmkit's tables on ``connection`` (SQLite's, or the
+    PostgreSQL campaign's adapter with ``text``: its documents are read as text, not bytes),
+    or None; the events decoded are kept in ``decoded`` when given."""
+    blob = "{}" if text else "CAST({} AS BLOB)"
     names: dict[int, str] = {}
     for ident, name, game in connection.execute("SELECT id, name, game FROM encounters"):
         names[int(ident)] = str(name)
         if not _GAME_ID.fullmatch(str(game)):
             return Message("store.not_a_game", encounter=shown(name))
-    rosters = connection.execute("SELECT title, CAST(document AS BLOB) FROM rosters")
+    rosters = connection.execute(f"SELECT title, {blob.format('document')} FROM rosters")
     for title, document in rosters:
-        if json_object(bytes(document)) is None:
+        if json_object(_raw(document)) is None:
             return Message("store.roster_not_json", title=shown(title))
     orphans = connection.execute(
         "SELECT count(*) FROM events WHERE encounter NOT IN (SELECT id FROM encounters)"
@@ -354,12 +364,12 @@ def _content_damage(connection: sqlite3.Connection, decoded: Decoded | None) -> 
                 expected += 1
             return Message("store.missing_event", encounter=shown(names[encounter]), seq=expected)
     events = connection.execute(
-        "SELECT encounter, seq, CAST(payload AS BLOB) FROM events ORDER BY encounter, seq"
+        f"SELECT encounter, seq, {blob.format('payload')} FROM events ORDER BY encounter, seq"
     )
     kept: list[tuple[int, dict[str, Any]]] = []
     current = None
     for encounter, seq, payload in events:
-        event, which = event_of(bytes(payload))
+        event, which = event_of(_raw(payload))
         if event is None:
             if decoded is not None:
                 decoded.clear()
@@ -403,7 +413,7 @@ def damage(
         return (
             _schema_damage(connection, expected)
             or _type_damage(connection)
-            or _content_damage(connection, decoded)
+            or content_damage(connection, decoded)
         )
     finally:
         if opened and connection.in_transaction:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gmkit import _store_check as store_check
-from gmkit._store_base import StoreConnection
+from gmkit._store_base import Connection, StoreConnection
 from gmkit._store_check import EncounterGone, StoreError
 from gmkit.messages import Message
 
@@ -46,16 +46,20 @@ class CampaignRecords(StoreConnection):
     def name(self) -> str:
         with self._reading() as connection:
             row = connection.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()
-        return str(row[0]) if row else self.path.stem
+        return str(row[0]) if row else self.default_name
 
     def save_campaign(self, campaign: Campaign) -> None:
         """Replace the campaign's name and rosters (encounters are kept)."""
         titles = [roster.title for roster in campaign.rosters]
         doubles = sorted({title for title in titles if titles.count(title) > 1})
         if doubles:  # the second would silently replace the first
-            raise StoreError(f"{self.path}: two rosters titled {', '.join(map(repr, doubles))}")
+            raise StoreError(f"{self.where}: two rosters titled {', '.join(map(repr, doubles))}")
         with self.transaction(Message("store.what_rosters")) as connection:
-            connection.execute("INSERT OR REPLACE INTO meta VALUES ('name', ?)", (campaign.name,))
+            connection.execute(
+                "INSERT INTO meta (key, value) VALUES ('name', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (campaign.name,),
+            )
             connection.execute("DELETE FROM rosters")
             for position, roster in enumerate(campaign.rosters):
                 self._write_roster(connection, roster, position)
@@ -73,10 +77,12 @@ class CampaignRecords(StoreConnection):
             self._write_roster(connection, roster, int(row[0]))
 
     @staticmethod
-    def _write_roster(connection: sqlite3.Connection, roster: Roster, position: int) -> None:
+    def _write_roster(connection: Connection, roster: Roster, position: int) -> None:
         document = json.dumps(roster.to_dict(), ensure_ascii=False)
         connection.execute(
-            "INSERT OR REPLACE INTO rosters (title, position, document) VALUES (?, ?, ?)",
+            "INSERT INTO rosters (title, position, document) VALUES (?, ?, ?) "
+            "ON CONFLICT (title) DO UPDATE SET position = excluded.position, "
+            "document = excluded.document",
             (roster.title, position, document),
         )
 
@@ -86,7 +92,7 @@ class CampaignRecords(StoreConnection):
         with self._reading() as connection:
             rows = connection.execute("SELECT title, document FROM rosters ORDER BY position")
             found = rows.fetchall()
-        return store_check.roster_documents(self.path, found, Roster.from_dict)
+        return store_check.roster_documents(self.where, found, Roster.from_dict)
 
     def campaign(self) -> Campaign:
         from gmkit.sheets._roster import Campaign
@@ -125,18 +131,18 @@ class CampaignRecords(StoreConnection):
                         "SELECT seq, payload FROM events WHERE encounter = ? ORDER BY seq",
                         (found[0],),
                     ).fetchall()
-                    old = store_check.stored_events(self.path, found[0], rows, lambda _: name)
+                    old = store_check.stored_events(self.where, found[0], rows, lambda _: name)
                     before_replacing([event for _, event in old])
             if replace:
                 self._delete_encounter(connection, name)
-            try:
-                cursor = connection.execute(
-                    "INSERT INTO encounters (id, name, game) VALUES (?, ?, ?)",
-                    (int(highest) + 1, name, game),
-                )
-            except sqlite3.IntegrityError:
-                raise StoreError(f"an encounter named {name!r} exists already") from None
-            return int(cursor.lastrowid or 0)
+            if connection.execute("SELECT 1 FROM encounters WHERE name = ?", (name,)).fetchone():
+                raise StoreError(f"an encounter named {name!r} exists already")
+            created = int(highest) + 1
+            connection.execute(
+                "INSERT INTO encounters (id, name, game) VALUES (?, ?, ?)", (created, name, game)
+            )
+            self._ring(connection, created, 0)
+            return created
 
     def delete_encounter(self, name: str) -> None:
         """Delete the encounter called ``name`` and its log (refused if there is none)."""
@@ -146,12 +152,17 @@ class CampaignRecords(StoreConnection):
         ) as connection:
             self._delete_encounter(connection, name)
 
-    @staticmethod
-    def _delete_encounter(connection: sqlite3.Connection, name: str) -> None:
+    def _delete_encounter(self, connection: Connection, name: str) -> None:
         found = connection.execute("SELECT id FROM encounters WHERE name = ?", (name,)).fetchone()
         if found is not None:
             connection.execute("DELETE FROM events WHERE encounter = ?", (found[0],))
             connection.execute("DELETE FROM encounters WHERE id = ?", (found[0],))
+            self._ring(connection, int(found[0]), -1)
+
+    def _ring(self, connection: Connection, encounter: int, seq: int) -> None:
+        """Tell other processes, once this transaction commits, that ``encounter`` changed
+        (``seq``: its last event now; 0 created, -1 deleted). A campaign file needs no bell:
+        its readers poll it."""
 
     def encounters(self) -> list[EncounterInfo]:
         with self._reading() as connection:
@@ -190,19 +201,17 @@ class CampaignRecords(StoreConnection):
             named = connection.execute("SELECT name FROM encounters WHERE id = ?", (encounter,))
             found = named.fetchone()
             if found is None:  # replaced (a prep cell run again) or deleted since it was read
-                raise EncounterGone(Message("store.encounter_gone", path=str(self.path)))
+                raise EncounterGone(Message("store.encounter_gone", path=self.where))
             last = self._last_seq(connection, encounter)
             if seq != last + 1:  # another tab or kernel wrote since this one read the log
                 raise StoreError(
                     Message("store.another_writer", encounter=store_check.shown(found[0]))
                 )
             rows = [(encounter, seq + offset, text) for offset, text in enumerate(texts)]
-            try:
-                connection.executemany(
-                    "INSERT INTO events (encounter, seq, payload) VALUES (?, ?, ?)", rows
-                )
-            except sqlite3.IntegrityError:
-                raise StoreError(f"{self.path}: no encounter {encounter}") from None
+            connection.executemany(
+                "INSERT INTO events (encounter, seq, payload) VALUES (?, ?, ?)", rows
+            )
+            self._ring(connection, encounter, seq + len(rows) - 1)
 
     def events(self, encounter: int, after: int = 0) -> list[StoredEvent]:
         """The events of ``encounter`` after event ``after``, in order. One that is not an event
@@ -220,7 +229,7 @@ class CampaignRecords(StoreConnection):
                 (encounter, after),
             ).fetchall()
         name = self._encounter_name
-        events = store_check.stored_events(self.path, encounter, rows, name)
+        events = store_check.stored_events(self.where, encounter, rows, name)
         return [StoredEvent(seq, payload) for seq, payload in events]
 
     def _encounter_name(self, encounter: int) -> str:
@@ -234,7 +243,7 @@ class CampaignRecords(StoreConnection):
             return self._last_seq(connection, encounter)
 
     @staticmethod
-    def _last_seq(connection: sqlite3.Connection, encounter: int) -> int:
+    def _last_seq(connection: Connection, encounter: int) -> int:
         row = connection.execute(
             "SELECT coalesce(max(seq), 0) FROM events WHERE encounter = ?", (encounter,)
         ).fetchone()

@@ -38,6 +38,15 @@ from gmkit._store_check import EncounterGone, StoreError
 from gmkit._store_records import CampaignRecords, EncounterInfo, StoredEvent
 from gmkit.messages import Message
 
+
+def is_database_url(location: object) -> bool:
+    """Whether ``location`` names a campaign in PostgreSQL (``postgresql://...``), not a file."""
+    return isinstance(location, str) and location.split(":", 1)[0].lower() in (
+        "postgresql",
+        "postgres",
+    )
+
+
 __all__ = [
     "APPLICATION_ID",
     "MIGRATIONS",
@@ -49,6 +58,7 @@ __all__ = [
     "StoredEvent",
     "execute_statements",
     "expected_schema",
+    "is_database_url",
 ]
 
 APPLICATION_ID = 0x676D6B74  # "gmkt"
@@ -117,7 +127,19 @@ def expected_schema(version: int) -> store_check.Schema | None:
 
 
 class CampaignStore(CampaignRecords):
-    """A campaign file. ``CampaignStore(path, create=True)`` makes a new one if needed."""
+    """A campaign file. ``CampaignStore(path, create=True)`` makes a new one if needed.
+
+    Given a ``postgresql://`` address instead of a path, it opens that campaign in PostgreSQL
+    (:class:`gmkit._store_pg.PostgresCampaign`, a CampaignStore whose records are the same)."""
+
+    def __new__(
+        cls, path: str | Path, *, create: bool = False, readonly: bool = False
+    ) -> CampaignStore:
+        if cls is CampaignStore and is_database_url(path):
+            from gmkit._store_pg import PostgresCampaign
+
+            return super().__new__(PostgresCampaign)
+        return super().__new__(cls)
 
     def __init__(self, path: str | Path, *, create: bool = False, readonly: bool = False) -> None:
         self.path = Path(path)
@@ -227,7 +249,8 @@ class CampaignStore(CampaignRecords):
         """Take the file from ``version`` to SCHEMA_VERSION in one transaction."""
         target = SCHEMA_VERSION
         try:
-            with self.transaction() as connection:
+            with self.transaction():
+                connection = self._connection  # the SQLite connection the transaction is on
                 for step in range(version + 1, target + 1):
                     MIGRATIONS[step](connection)
                     if not connection.in_transaction:
