@@ -54,6 +54,12 @@ class StoreConnection:
         return str(self.path)
 
     @property
+    def location(self) -> str:
+        """What ``CampaignStore`` opens this campaign again from: the file's path, or the
+        database's address (with its password, if it has one: never shown)."""
+        return str(self.path)
+
+    @property
     def default_name(self) -> str:
         """The campaign's name before one is saved."""
         return self.path.stem

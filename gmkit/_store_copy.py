@@ -15,8 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from gmkit._store_check import StoreError
+from gmkit._store_file import CampaignStore, is_database_url
 from gmkit.messages import Message
-from gmkit.store import CampaignStore, StoreError, is_database_url
 
 
 def _time(value: Any) -> str:

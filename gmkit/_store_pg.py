@@ -23,6 +23,10 @@ or checks the schema, and keeps SQLite's guarantees:
 
 psycopg (3) is needed only here, imported when a campaign is opened: the embedded default
 (a SQLite file) needs nothing beyond Python.
+
+Why over 400 lines: the opening, the session made again, the transaction and each read it may
+retry are one connection's life; split, a reconnect and the reads that rely on it would live
+apart.
 """
 
 from __future__ import annotations
@@ -38,15 +42,16 @@ from urllib.parse import urlsplit, urlunsplit
 from gmkit import _store_check as store_check
 from gmkit._store_bell import Bell, doorbell
 from gmkit._store_check import StoreError
+from gmkit._store_file import DATABASES, CampaignStore
+from gmkit._store_records import StoredEvent
 from gmkit._user_state import state_folder
 from gmkit.messages import Message, Text
-from gmkit.store import CampaignStore, StoredEvent
 
 if TYPE_CHECKING:
     import psycopg
 
+    from gmkit._store_records import EncounterInfo
     from gmkit.sheets._roster import Roster
-    from gmkit.store import EncounterInfo
 
 T = TypeVar("T")
 
@@ -72,7 +77,7 @@ def split_url(url: str) -> tuple[str, str, str]:
     a password is never shown."""
     parts = urlsplit(url)
     schema = parts.fragment or "gmkit"
-    if not _SCHEMA_NAME.fullmatch(schema):
+    if not _SCHEMA_NAME.fullmatch(schema) or schema.startswith("pg_"):  # pg_: PostgreSQL's
         raise StoreError(Message("store.pg_bad_campaign_name", name=store_check.shown(schema)))
     host = parts.hostname or ""
     netloc = f"{parts.username}@{host}" if parts.username else host
@@ -130,6 +135,7 @@ class PostgresCampaign(CampaignStore):
         self._heard: dict[int, tuple[int, int]] = {}  # encounter -> (bell's count, seq read)
         self._present: dict[int, tuple[int, bool]] = {}  # encounter -> (bell's count, found)
         self.path = self._beside()
+        self._closed = False
         self._pg = self._session()
         try:
             self._check_and_make(create)
@@ -143,6 +149,10 @@ class PostgresCampaign(CampaignStore):
     @property
     def where(self) -> str:
         return self._shown
+
+    @property
+    def location(self) -> str:
+        return self.url
 
     @property
     def default_name(self) -> str:
@@ -166,32 +176,41 @@ class PostgresCampaign(CampaignStore):
     def _session(self) -> psycopg.Connection[Any]:
         import psycopg
 
-        options = f"-c search_path={self.schema}"
-        if self.readonly:
-            options += " -c default_transaction_read_only=on"
         try:
-            return psycopg.connect(
-                self._conninfo,
-                autocommit=True,
-                options=options,
-                connect_timeout=_CONNECT_TIMEOUT,
-                application_name="gmkit",
-            )
+            return self._open_session()
         except psycopg.Error as error:
             raise StoreError(
                 Message("store.pg_cannot_connect", path=self._shown, problem=_problem(error))
             ) from None
 
+    def _open_session(self) -> psycopg.Connection[Any]:
+        """A new session (a psycopg error if the server does not answer)."""
+        import psycopg
+
+        options = f"-c search_path={self.schema}"
+        if self.readonly:
+            options += " -c default_transaction_read_only=on"
+        return psycopg.connect(
+            self._conninfo,
+            autocommit=True,
+            options=options,
+            connect_timeout=_CONNECT_TIMEOUT,
+            application_name="gmkit",
+        )
+
     def _connected(self) -> psycopg.Connection[Any]:
-        """The connection, made again if the server cut it (a restart)."""
+        """The connection, made again if the server cut it (a restart); never once closed."""
+        if self._closed:
+            raise StoreError(Message("store.pg_closed", path=self._shown))
         if self._pg.closed or self._pg.broken:
             with suppress(Exception):
                 self._pg.close()
-            self._pg = self._session()
+            self._pg = self._open_session()  # a psycopg error: the caller says what was lost
         return self._pg
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             self._pg.close()
 
     def _pragma(self, name: str) -> int:
@@ -414,3 +433,6 @@ def _as_text(payload: dict[str, Any]) -> str:
     import json
 
     return json.dumps(payload, ensure_ascii=False, sort_keys=True)
+
+
+DATABASES["postgresql"] = DATABASES["postgres"] = PostgresCampaign

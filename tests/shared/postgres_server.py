@@ -8,6 +8,7 @@ that need one skip, unless ``GMKIT_REQUIRE_POSTGRES=1`` (CI) makes that a failur
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
@@ -133,8 +134,6 @@ def started(bin_folder: Path) -> PostgresServer:
 
 def removed(server: PostgresServer) -> None:
     """Stop ``server`` (immediately) and remove its folder."""
-    try:
+    with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
         server.stop("immediate")
-    except subprocess.CalledProcessError:
-        pass  # already stopped
     shutil.rmtree(server.folder, ignore_errors=True)

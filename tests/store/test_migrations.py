@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gmkit import store as store_module
+from gmkit import _store_file as store_module
 from gmkit.store import CampaignStore, StoreError, execute_statements
 
 Migration = Callable[[sqlite3.Connection], None]

@@ -6,8 +6,8 @@ plainly that it is gone; a stale tab is told another tab changed the fight, in w
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,10 +28,14 @@ def chapel() -> tuple[Sheet, ...]:
     return demo_campaign().rosters[1].sheets
 
 
-def rows(path: Path) -> list[tuple[int, int, str]]:
-    with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as connection:
-        found = connection.execute("SELECT encounter, seq, payload FROM events ORDER BY 1, 2")
-        return [(int(e), int(s), str(p)) for e, s, p in found]
+def rows(store: CampaignStore) -> list[tuple[int, int, str]]:
+    """Every event of the campaign, read by a reader of its own."""
+    with CampaignStore(store.location, readonly=True) as reader:
+        return [
+            (info.id, event.seq, json.dumps(event.payload, sort_keys=True))
+            for info in reader.encounters()
+            for event in reader.events(info.id)
+        ]
 
 
 def prepare(store: CampaignStore, **kwargs: object) -> Encounter:
@@ -50,8 +54,8 @@ def play_a_round(fight: Encounter) -> None:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[CampaignStore]:
-    opened = CampaignStore(tmp_path / "campaign.gmk", create=True)
+def store(campaign_at: Callable[..., str]) -> Iterator[CampaignStore]:
+    opened = CampaignStore(campaign_at(), create=True)
     yield opened
     opened.close()
 
@@ -73,7 +77,7 @@ def test_a_played_fight_is_kept_and_the_refusal_says_what_would_be_lost(
     assert lost is not None
     assert lost.attacks == 1
     assert lost.events == sum(1 for e in fight.events if e["kind"] not in SETUP_KINDS)
-    before = rows(store.path)
+    before = rows(store)
     with pytest.raises(PlayedEncounterError) as refused:
         prepare(store)
     said = str(refused.value)
@@ -85,7 +89,7 @@ def test_a_played_fight_is_kept_and_the_refusal_says_what_would_be_lost(
     spanish = refused.value.render("es")
     assert "ya se ha jugado" in spanish
     assert "no cambió nada" in spanish
-    assert rows(store.path) == before  # not one event touched
+    assert rows(store) == before  # not one event touched
     assert Encounter.open(store, NAME).state == fight.state
 
 
@@ -101,12 +105,12 @@ def test_replace_false_refuses_any_name_in_use_and_a_wrong_word_is_named(
     store: CampaignStore,
 ) -> None:
     prepare(store)
-    before = rows(store.path)
+    before = rows(store)
     with pytest.raises(StoreError, match="exists already"):
         prepare(store, replace=False)
     with pytest.raises(GmkitError, match="replace: 'yes' is not one of True"):
         prepare(store, replace="yes")
-    assert rows(store.path) == before
+    assert rows(store) == before
 
 
 def test_an_undo_is_play_too(store: CampaignStore) -> None:
@@ -123,10 +127,10 @@ def test_a_table_still_on_the_replaced_fight_is_told_it_is_gone(
 ) -> None:
     fight = prepare(store)
     play_a_round(fight)
-    with CampaignStore(store.path) as table_file:
+    with CampaignStore(store.location) as table_file:
         table = Encounter.open(table_file, NAME)
         prepare(store, replace="played")
-        before = rows(store.path)
+        before = rows(store)
         with pytest.raises(EncounterGone) as gone:
             table.refresh()
         assert "the fight 'Chapel raid' this page shows is no longer in the campaign file" in (
@@ -136,4 +140,4 @@ def test_a_table_still_on_the_replaced_fight_is_told_it_is_gone(
             table.next_turn()
         assert "nothing of this command was saved" in str(refused.value)
         assert "no se guardó nada de esta orden" in refused.value.render("es")
-        assert rows(store.path) == before  # never written into the new fight
+        assert rows(store) == before  # never written into the new fight

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,7 +36,7 @@ def play(fight: Encounter, roster: Roster) -> None:
     fight.undo()
 
 
-def import_campaign(document: dict[str, Any], path: Path) -> CampaignStore:
+def import_campaign(document: dict[str, Any], path: str) -> CampaignStore:
     """What an import does with an export: a new file holding the same campaign."""
     store = CampaignStore(path, create=True)
     store.save_campaign(Campaign.from_dict(document))
@@ -48,8 +47,8 @@ def import_campaign(document: dict[str, Any], path: Path) -> CampaignStore:
     return store
 
 
-def test_rosters_are_imported_as_documents(tmp_path, demo):
-    path = tmp_path / "campaign.gmk"
+def test_rosters_are_imported_as_documents(campaign_at, demo):
+    path = campaign_at()
     with CampaignStore(path, create=True) as store:
         for roster in demo.rosters:
             store.save_roster(Roster.from_dict(json.loads(json.dumps(roster.to_dict()))))
@@ -64,15 +63,15 @@ def test_rosters_are_imported_as_documents(tmp_path, demo):
         assert reader.rosters()[4] == demo.rosters[4]
 
 
-def test_a_roster_file_from_yaml_is_imported(tmp_path, demo):
+def test_a_roster_file_from_yaml_is_imported(campaign_at, demo):
     document = yaml.safe_load(yaml.safe_dump(demo.rosters[0].to_dict(), allow_unicode=True))
-    with CampaignStore(tmp_path / "c.gmk", create=True) as store:
+    with CampaignStore(campaign_at("c"), create=True) as store:
         store.save_roster(Roster.from_dict(document))
         assert store.rosters() == [demo.rosters[0]]
 
 
-def test_the_demo_campaign_round_trips(tmp_path, demo):
-    with CampaignStore(tmp_path / "c.gmk", create=True) as store:
+def test_the_demo_campaign_round_trips(campaign_at, demo):
+    with CampaignStore(campaign_at("c"), create=True) as store:
         store.save_campaign(demo)
         assert store.name == demo.name
         assert store.campaign() == demo
@@ -83,8 +82,8 @@ def test_the_demo_campaign_round_trips(tmp_path, demo):
         assert store.encounter_id("kept") == encounter
 
 
-def test_a_campaign_exports_and_imports_whole(tmp_path, demo):
-    with CampaignStore(tmp_path / "first.gmk", create=True) as store:
+def test_a_campaign_exports_and_imports_whole(campaign_at, demo):
+    with CampaignStore(campaign_at("first"), create=True) as store:
         store.save_campaign(demo)
         for roster in demo.rosters[1:4]:  # the three initiative games
             play(Encounter.create(store, f"fight: {roster.title}", roster.game), roster)
@@ -98,7 +97,7 @@ def test_a_campaign_exports_and_imports_whole(tmp_path, demo):
     assert document["name"] == demo.name
     assert [e["name"] for e in document["encounters"]] == list(fights)
     assert [len(e["events"]) for e in document["encounters"]] == [14, 14, 14, 0]
-    with import_campaign(document, tmp_path / "second.gmk") as again:
+    with import_campaign(document, campaign_at("second")) as again:
         assert again.campaign() == demo
         assert again.export_campaign() == exported
         for name, fight in fights.items():
@@ -109,9 +108,9 @@ def test_a_campaign_exports_and_imports_whole(tmp_path, demo):
             assert reopened.player_view() == fight.player_view()
 
 
-def test_a_single_encounter_exports_and_imports(tmp_path, demo):
+def test_a_single_encounter_exports_and_imports(campaign_at, demo):
     roster = demo.rosters[2]
-    with CampaignStore(tmp_path / "first.gmk", create=True) as store:
+    with CampaignStore(campaign_at("first"), create=True) as store:
         fight = Encounter.create(store, "the breach", roster.game)
         play(fight, roster)
         exported = store.export_encounter(fight.encounter_id or 0)
@@ -122,15 +121,15 @@ def test_a_single_encounter_exports_and_imports(tmp_path, demo):
     assert exported["events"] == [json.loads(json.dumps(e)) for e in fight.events]
     document = json.loads(json.dumps(exported))
     with import_campaign(
-        {"name": "x", "rosters": [], "encounters": [document]}, tmp_path / "2"
+        {"name": "x", "rosters": [], "encounters": [document]}, campaign_at("second")
     ) as s:
         reopened = Encounter.open(s, "the breach")
         assert reopened.state == fight.state
         assert s.export_encounter(reopened.encounter_id or 0) == exported
 
 
-def test_encounter_names_are_unique(tmp_path):
-    with CampaignStore(tmp_path / "c.gmk", create=True) as store:
+def test_encounter_names_are_unique(campaign_at):
+    with CampaignStore(campaign_at("c"), create=True) as store:
         store.create_encounter("bridge", "wfrp2")
         with pytest.raises(StoreError, match="'bridge' exists already"):
             store.create_encounter("bridge", "wfrp2")
@@ -139,9 +138,9 @@ def test_encounter_names_are_unique(tmp_path):
         assert [e.name for e in store.encounters()] == ["bridge"]
 
 
-def test_a_campaign_with_two_rosters_of_one_title_is_refused(tmp_path, demo):
+def test_a_campaign_with_two_rosters_of_one_title_is_refused(campaign_at, demo):
     twice = Campaign("twice", (demo.rosters[0], demo.rosters[1], demo.rosters[0]))
-    with CampaignStore(tmp_path / "c.gmk", create=True) as store:
+    with CampaignStore(campaign_at("c"), create=True) as store:
         store.save_campaign(demo)
         with pytest.raises(StoreError, match="two rosters titled 'Ambush at the Sump Pipes'"):
             store.save_campaign(twice)

@@ -27,9 +27,9 @@ def ganger(name: str) -> Any:
 
 
 def test_commands_from_other_threads_are_written_and_read_back(
-    tmp_path: Path, in_fresh_thread: Any
+    campaign_at: Any, in_fresh_thread: Any
 ) -> None:
-    path = tmp_path / "campaign.gmk"
+    path = campaign_at()
     with CampaignStore(path, create=True) as store:
         fight = Encounter.create(store, "Threads", "dark_heresy")
         fight.add(ganger("Ganger 1"))  # the main thread, as a cell
@@ -49,10 +49,10 @@ def test_commands_from_other_threads_are_written_and_read_back(
         assert again.state.turn == fight.state.turn
 
 
-def test_many_threads_at_once_append_each_event_once_in_order(tmp_path: Path) -> None:
+def test_many_threads_at_once_append_each_event_once_in_order(campaign_at: Any) -> None:
     """Eight threads appending notes at once: every note is in the file once, numbered 1..N
     without a gap (one writer at a time), and the memory agrees with the file."""
-    path = tmp_path / "campaign.gmk"
+    path = campaign_at()
     with CampaignStore(path, create=True) as store:
         fight = Encounter.create(store, "Busy", "dark_heresy")
         start = threading.Barrier(8)
@@ -76,11 +76,11 @@ def test_many_threads_at_once_append_each_event_once_in_order(tmp_path: Path) ->
 
 
 def test_an_action_on_one_thread_keeps_another_threads_command_out_of_it(
-    tmp_path: Path,
+    campaign_at: Any,
 ) -> None:
     """A command from another thread waits for an open action to end: it is never committed
     with the action's events, nor taken back by its rollback."""
-    path = tmp_path / "campaign.gmk"
+    path = campaign_at()
     with CampaignStore(path, create=True) as store:
         fight = Encounter.create(store, "Action", "dark_heresy")
         inside, other_done = threading.Event(), threading.Event()
@@ -121,6 +121,23 @@ def test_a_closed_connection_is_not_called_damage(tmp_path: Path) -> None:
     assert "could not use its connection to the file" in text
     assert "the file itself was not touched" in text
     assert "dañado" not in caught.value.render("es")
+
+
+def test_a_closed_campaign_in_postgresql_is_not_opened_again_behind_the_gm(
+    postgres: Any,
+) -> None:
+    """A campaign closed stays closed: a command after the close is refused, never written
+    through a connection made again (as one cut by the server would be)."""
+    url = f"{postgres.url('gmkit')}#closed_threads"
+    store = CampaignStore(url, create=True)
+    fight = Encounter.create(store, "Closed", "dark_heresy")
+    store.close()
+    with pytest.raises(StoreError) as caught:
+        fight.note("after the close")
+    assert "closed" in caught.value.render("en")
+    assert "se cerró" in caught.value.render("es")
+    with CampaignStore(url, readonly=True) as reader:
+        assert Encounter.open(reader, "Closed").events == ()
 
 
 def test_problem_names_damage_only_where_damage_was_found() -> None:
