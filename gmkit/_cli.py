@@ -62,9 +62,10 @@ from gmkit.campaign import (
     load_campaign,
     read_roster_file,
     resolve_campaign,
+    shown_location,
 )
 from gmkit.errors import GmkitError
-from gmkit.store import CampaignStore
+from gmkit.store import CampaignStore, is_database_url
 
 DEFAULT_PORT = 8866
 PLAYERS_PORT = 8867
@@ -121,12 +122,12 @@ def _table(args: argparse.Namespace) -> int:
     check_port(args.port, TABLE_IP)  # a port taken: said before a demo campaign is written
     resolved = resolve_campaign(args.campaign)
     print(f"gmkit table: {resolved.note}", flush=True)
-    print(f"gmkit table: campaign file {resolved.path}", flush=True)
+    print(f"gmkit table: {_campaign_said(resolved.path)}", flush=True)
     try:  # only a convenience for `gmkit players` alone: in the user's own state folder
         remember_table(resolved.path)
     except (OSError, GmkitError) as error:
         print(f"gmkit table: not remembered for `gmkit players` alone ({error})", flush=True)
-    print(f"gmkit table: players follow with: gmkit players {resolved.path}", flush=True)
+    print(f"gmkit table: players follow with: gmkit players {resolved.shown}", flush=True)
 
     access = table_access(args.port)
 
@@ -148,7 +149,14 @@ def _table(args: argparse.Namespace) -> int:
     )
 
 
-def _tell_the_seats(campaign: Path, url: str) -> None:
+def _campaign_said(location: Path | str) -> str:
+    """``campaign file PATH``, or ``campaign in PostgreSQL ADDRESS`` (no password)."""
+    if is_database_url(location):
+        return f"campaign in PostgreSQL {shown_location(location)}"
+    return f"campaign file {location}"
+
+
+def _tell_the_seats(campaign: Path | str, url: str) -> None:
     """Write where the players' page is into the campaign's seats file, so the GM's table
     makes each player's seat link from it (a folder gmkit may not write: said, not fatal)."""
     from gmkit.seats import SeatsFile  # only the players' launch needs it
@@ -164,15 +172,17 @@ def _players(args: argparse.Namespace) -> int:
     check_port(args.port, PLAYERS_IP)
     given = args.campaign
     if not given:
-        found = last_table()
-        last = str(found) if found is not None else ""
-        if not last or not Path(last).exists():
+        last = last_table() or ""
+        if not last or not (is_database_url(last) or Path(last).exists()):
             raise GmkitError(
                 "name the campaign file the table serves (gmkit table prints it: "
                 "'gmkit table: campaign file PATH')"
             )
         given = last
-        print(f"gmkit players: following the campaign gmkit table served last: {last}")
+        shown = shown_location(last)
+        print(f"gmkit players: following the campaign gmkit table served last: {shown}")
+    if is_database_url(given):
+        return _players_of(args, given)
     path = Path(given).expanduser().resolve()
     if not path.exists():
         raise GmkitError(f"{path}: no such campaign file")
@@ -181,15 +191,22 @@ def _players(args: argparse.Namespace) -> int:
             f"{path}: the player view follows a campaign file (.gmk), not a document; "
             "serve it with gmkit table first, which prints the file to give here"
         )
+    return _players_of(args, path)
+
+
+def _players_of(args: argparse.Namespace, path: Path | str) -> int:
+    """Serve the players' page of the campaign at ``path`` (a file, or a database's address)."""
     with CampaignStore(path, readonly=True) as store:
         names = [info.name for info in store.encounters()]
+        beside = store.path  # where its seats are kept: beside the file, or this machine's
+    shown = shown_location(path)
     if not names:
-        raise GmkitError(f"{path}: the campaign has no encounter to follow yet")
+        raise GmkitError(f"{shown}: the campaign has no encounter to follow yet")
     encounter = args.encounter or names[0]
     if encounter not in names:
         listed = ", ".join(repr(name) for name in names)
-        raise GmkitError(f"no encounter {encounter!r} in {path}; it has {listed}")
-    print(f"gmkit players: campaign file {path}", flush=True)
+        raise GmkitError(f"no encounter {encounter!r} in {shown}; it has {listed}")
+    print(f"gmkit players: {_campaign_said(path)}", flush=True)
     print(f"gmkit players: encounter {encounter}", flush=True)
 
     access = players_access()
@@ -203,7 +220,7 @@ def _players(args: argparse.Namespace) -> int:
             print(f"gmkit players: on the local network: {url}", flush=True)
         else:
             print("gmkit players: no local network address found; players use this machine's")
-        _tell_the_seats(path, url)
+        _tell_the_seats(beside, url)
 
     print(f"gmkit players: starting Voila on port {args.port} ...", flush=True)
     return serve_voila(
@@ -229,7 +246,7 @@ def _lab(args: argparse.Namespace) -> int:
     check_port(args.port, LAB_IP)
     resolved = resolve_campaign(args.campaign, create=True)  # as prep.campaign(path) would
     print(f"gmkit lab: {resolved.note}", flush=True)
-    print(f"gmkit lab: campaign file {resolved.path}", flush=True)
+    print(f"gmkit lab: {_campaign_said(resolved.path)}", flush=True)
     print(f"gmkit lab: notebooks in {folder}", flush=True)
     allow_root = args.allow_root or running_as_root()
     if allow_root and not args.allow_root:
@@ -310,6 +327,14 @@ def _import(args: argparse.Namespace) -> int:
         Campaign(campaign.name, tuple(rosters)).save(target)
     verb = "replaced" if replaced else "added"
     print(f"gmkit import: {verb} the roster {roster.title!r} ({len(sheets)} {game}) in {target}")
+    return 0
+
+
+def _copy(args: argparse.Namespace) -> int:
+    from gmkit._store_copy import copy_location
+
+    written = copy_location(args.source, args.target, overwrite=args.overwrite)
+    print(f"gmkit copy: {shown_location(args.source)} copied to {shown_location(written)}")
     return 0
 
 
@@ -433,6 +458,15 @@ def build_parser() -> argparse.ArgumentParser:
     imports.add_argument("--title", help="the roster's title (default: the file's)")
     imports.add_argument("--game", help="the game, for characters that do not name it")
     imports.set_defaults(run=_import)
+
+    copy = commands.add_parser(
+        "copy",
+        help="copy a campaign between a file and PostgreSQL (postgresql://host/db#campaign)",
+    )
+    copy.add_argument("source", help="campaign file (.gmk) or postgresql://... address")
+    copy.add_argument("target", help="a new campaign file, or an empty campaign in PostgreSQL")
+    copy.add_argument("--overwrite", action="store_true", help="replace a target file")
+    copy.set_defaults(run=_copy)
 
     export = commands.add_parser(
         "export", help="export a roster, an encounter or the whole campaign"

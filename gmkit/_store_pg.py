@@ -44,7 +44,7 @@ from gmkit._store_bell import Bell, doorbell
 from gmkit._store_check import StoreError
 from gmkit._store_file import DATABASES, CampaignStore
 from gmkit._store_records import StoredEvent
-from gmkit._user_state import state_folder
+from gmkit._user_state import own_folder
 from gmkit.messages import Message, Text
 
 if TYPE_CHECKING:
@@ -165,11 +165,14 @@ class PostgresCampaign(CampaignStore):
 
     def _beside(self) -> Path:
         """Where this machine keeps what a campaign file keeps beside it (its seats), named by
-        the campaign's address: a folder of the user's own state folder (made when used)."""
+        the campaign's address: a folder of the user's own state folder. The table and the
+        players' server of one machine share it; seats in the database are not built yet."""
         import hashlib
 
         digest = hashlib.sha256(self._shown.encode()).hexdigest()[:16]
-        return state_folder() / "postgresql" / digest / f"{self.schema}.gmk"
+        folder = own_folder() / "postgresql" / digest
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return folder / f"{self.schema}.gmk"
 
     # --- the connection ----------------------------------------------------------------
 

@@ -60,7 +60,7 @@ def own_folder() -> Path:
     return folder
 
 
-def remember_table(campaign: Path) -> Path:
+def remember_table(campaign: Path | str) -> Path:
     """Write ``campaign`` as the one the table served last; the file written."""
     folder = own_folder()
     target = folder / LAST_TABLE
@@ -75,8 +75,9 @@ def remember_table(campaign: Path) -> Path:
     return target
 
 
-def last_table() -> Path | None:
-    """The campaign the table served last, if the user's own pointer names one."""
+def last_table() -> str | None:
+    """The campaign the table served last (a file's path, a database's address), if the user's
+    own pointer names one."""
     target = state_folder() / LAST_TABLE
     try:
         descriptor = os.open(target, os.O_RDONLY | _NOFOLLOW)
@@ -87,4 +88,4 @@ def last_table() -> Path | None:
         if _POSIX and (found.st_uid != os.geteuid() or found.st_mode & 0o022):
             return None  # not written by this user alone: not trusted
         text = read.read(4096).strip()
-    return Path(text) if text else None
+    return text or None

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gmkit.errors import GmkitError
-from gmkit.store import CampaignStore, StoreError
+from gmkit.store import CampaignStore, StoreError, is_database_url
 
 if TYPE_CHECKING:  # the sheets (pydantic, pandas) load when a command reads one, not before
     from gmkit.sheets.base import Sheet
@@ -97,7 +97,11 @@ def open_campaign(
     """The campaign at ``path``: a SQLite campaign file, opened (read-only for a reader); a
     YAML/JSON campaign document is imported into a SQLite file first (see
     :func:`import_document`) and that file is opened. ``create``: a new, empty campaign file
-    where there is none (``gmkit.prep.campaign(path)`` opens or creates)."""
+    where there is none (``gmkit.prep.campaign(path)`` opens or creates). A
+    ``postgresql://...#campaign`` address opens that campaign in PostgreSQL (``create``: made
+    in an empty schema)."""
+    if is_database_url(path):
+        return CampaignStore(str(path), create=create and not readonly, readonly=readonly)
     source = Path(path).expanduser()
     if not source.exists() and create and not readonly:
         if source.suffix.lower() in DOCUMENT_SUFFIXES:
@@ -231,10 +235,26 @@ def import_document(document: str | Path, target: str | Path | None = None) -> I
 
 @dataclass(frozen=True)
 class Resolved:
-    """The SQLite campaign file an app serves, and a sentence saying where it came from."""
+    """The campaign an app serves (a SQLite file, or a PostgreSQL address), a sentence
+    saying where it came from, and the campaign as it may be printed (no password)."""
 
-    path: Path
+    path: Path | str
     note: str
+    shown: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.shown:
+            object.__setattr__(self, "shown", shown_location(self.path))
+
+
+def shown_location(location: str | Path) -> str:
+    """A campaign's location as it may be printed: a database's address without its
+    password."""
+    if is_database_url(location):
+        from gmkit._store_pg import split_url
+
+        return split_url(str(location))[2]
+    return str(location)
 
 
 def resolve_campaign(given: str | Path | None, *, create: bool = False) -> Resolved:
@@ -247,7 +267,7 @@ def resolve_campaign(given: str | Path | None, *, create: bool = False) -> Resol
     encounters do not replay is refused with a StoreError saying why."""
     from gmkit.encounter import Encounter
 
-    def served(path: Path) -> Path:
+    def served(path: Path | str) -> Path | str:
         with CampaignStore(path) as store:  # refuses what cannot be written, or is damaged
             store.campaign()  # a roster that does not read: StoreError
             for info in store.encounters():
@@ -257,6 +277,11 @@ def resolve_campaign(given: str | Path | None, *, create: bool = False) -> Resol
     if given is None or str(given) == "":
         path = demo_campaign_file()
         return Resolved(path, f"the demo campaign, written to {path}")
+    if is_database_url(given):
+        if create:  # an empty schema made a campaign, as prep.campaign(url) would
+            open_campaign(str(given), create=True).close()
+        shown = shown_location(given)
+        return Resolved(served(str(given)), f"the campaign in PostgreSQL {shown}", shown)
     source = Path(given).expanduser().resolve()
     if not source.exists() and create:
         open_campaign(source, create=True).close()  # a document's name: refused, saying why
@@ -358,4 +383,5 @@ __all__ = [
     "prepare_encounter",
     "read_roster_file",
     "resolve_campaign",
+    "shown_location",
 ]

@@ -52,7 +52,9 @@ RosterSource = pd.DataFrame | str | Path | Sheet | Mapping[str, Any] | Iterable[
 
 
 def campaign(path: str | Path) -> CampaignStore:
-    """The campaign file at ``path``, made new and empty if there is none yet."""
+    """The campaign file at ``path``, made new and empty if there is none yet; a
+    ``postgresql://user@host/database#campaign`` address: that campaign in PostgreSQL, made
+    in its schema if the schema holds nothing yet."""
     return open_campaign(path, create=True)
 
 

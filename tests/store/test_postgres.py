@@ -266,3 +266,59 @@ def test_a_campaign_copied_to_postgresql_and_back_loses_nothing(
     with pytest.raises(StoreError, match="exists already"):
         copy_location(url, str(back))
     assert json.loads(json.dumps(exported)) == exported
+
+
+def test_the_commands_take_a_campaign_in_postgresql(
+    tmp_path: Path,
+    postgres: Any,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: Any,
+) -> None:
+    """``gmkit copy`` both ways, ``gmkit table`` and ``gmkit players`` on a PostgreSQL
+    address (Voila's start is recorded, not run: the environment it would be given is what
+    is checked); no password ever printed."""
+    from gmkit._cli import main
+    from gmkit.campaign import create_demo_store
+
+    import socket
+
+    with socket.socket() as probe:  # a port no server holds: gmkit checks it before serving
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    monkeypatch.setenv("GMKIT_STATE_DIR", str(tmp_path / "state"))
+    served: list[dict[str, str]] = []
+    monkeypatch.setattr(
+        "gmkit._cli.serve_voila", lambda notebook, env, **options: served.append(env) or 0
+    )
+    demo = tmp_path / "demo.gmk"
+    create_demo_store(demo)
+    secret = postgres.url("gmkit").replace("postgres@", "postgres:hunter2@") + "#club_cli"
+    assert main(["copy", str(demo), secret]) == 0
+    said = capsys.readouterr().out
+    assert "gmkit copy: " in said
+    assert "club_cli" in said
+    assert "hunter2" not in said
+
+    assert main(["table", secret, "--no-browser", "--port", port]) == 0
+    said = capsys.readouterr().out
+    assert "gmkit table: campaign in PostgreSQL postgresql://postgres@127.0.0.1:" in said
+    assert "hunter2" not in said
+    assert served[-1]["GMKIT_CAMPAIGN"] == secret  # the page opens it, password and all
+
+    assert main(["players", "--no-browser", "--port", port]) == 0  # the table's, remembered
+    said = capsys.readouterr().out
+    assert "gmkit players: campaign in PostgreSQL" in said
+    assert "hunter2" not in said
+    assert served[-1]["GMKIT_CAMPAIGN"] == secret
+    with CampaignStore(secret, readonly=True) as store:
+        assert served[-1]["GMKIT_ENCOUNTER"] == store.encounters()[0].name
+
+    back = tmp_path / "back.gmk"
+    assert main(["copy", secret, str(back)]) == 0
+    capsys.readouterr()
+    with CampaignStore(back, readonly=True) as copy, CampaignStore(demo, readonly=True) as first:
+        assert copy.export_campaign() == first.export_campaign()
+    assert main(["copy", str(demo), secret]) == 2
+    assert "holds a campaign already" in capsys.readouterr().err
+    assert main(["table", secret.replace("#club_cli", "#nobody"), "--no-browser"]) == 2
+    assert "no campaign there" in capsys.readouterr().err
