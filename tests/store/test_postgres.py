@@ -277,10 +277,10 @@ def test_the_commands_take_a_campaign_in_postgresql(
     """``gmkit copy`` both ways, ``gmkit table`` and ``gmkit players`` on a PostgreSQL
     address (Voila's start is recorded, not run: the environment it would be given is what
     is checked); no password ever printed."""
+    import socket
+
     from gmkit._cli import main
     from gmkit.campaign import create_demo_store
-
-    import socket
 
     with socket.socket() as probe:  # a port no server holds: gmkit checks it before serving
         probe.bind(("127.0.0.1", 0))
