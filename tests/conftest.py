@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import inspect
+import itertools
 import json
 import os
 import re
@@ -568,3 +570,42 @@ def demo_copy(demo_file: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "campaign.gmk"
     shutil.copyfile(demo_file, copy)
     return copy
+
+
+# --- the same suite on a campaign file and on PostgreSQL ------------------------------------
+
+BACKENDS = ("file", "postgresql")
+_SCHEMAS = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A real PostgreSQL server for the session (one per xdist worker), from the distribution's
+    packages; skipped where none is installed, failed instead with GMKIT_REQUIRE_POSTGRES=1."""
+    import postgres_server  # tests/shared (pyproject's pythonpath)
+
+    found = postgres_server.find_bin()
+    missing = "no PostgreSQL server installed" if found is None else None
+    if importlib.util.find_spec("psycopg") is None:
+        missing = "psycopg is not installed"
+    if missing is not None:
+        if os.environ.get("GMKIT_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"GMKIT_REQUIRE_POSTGRES=1: {missing}")
+        pytest.skip(missing)
+    assert found is not None
+    server = postgres_server.started(found)
+    try:
+        server.create_database("gmkit")
+        yield server
+    finally:
+        postgres_server.removed(server)
+
+
+@pytest.fixture(params=BACKENDS)
+def campaign_at(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., str]:
+    """Where a new campaign goes, as ``CampaignStore`` takes it: a file in ``tmp_path``, or a
+    new schema of the session's PostgreSQL (``campaign_at("name")``, each call its own)."""
+    if request.param == "file":
+        return lambda name="campaign": str(tmp_path / f"{name}.gmk")
+    server = request.getfixturevalue("postgres")
+    return lambda name="campaign": f"{server.url('gmkit')}#t{next(_SCHEMAS)}_{name}"

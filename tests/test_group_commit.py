@@ -14,13 +14,15 @@ import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from postgres_server import stored_rows
 
 from gmkit.demo import demo_campaign
 from gmkit.encounter import Encounter
 from gmkit.errors import RulesError
-from gmkit.store import CampaignStore, StoreError
+from gmkit.store import CampaignStore, StoreError, is_database_url
 
 GAME = "dark_heresy"
 
@@ -29,14 +31,8 @@ def sheets() -> tuple:
     return tuple(next(r for r in demo_campaign().rosters if r.game == GAME).sheets)
 
 
-def rows(path: Path) -> list[tuple[int, str]]:
-    import sqlite3
-
-    connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        return connection.execute("SELECT seq, payload FROM events ORDER BY seq").fetchall()
-    finally:
-        connection.close()
+def rows(location: Path | str) -> list[tuple[int, str]]:
+    return stored_rows(str(location))
 
 
 def replayed(path: Path, name: str = "fight") -> Encounter:
@@ -58,7 +54,14 @@ def snapshot(fight: Encounter) -> tuple:
 
 @pytest.fixture
 def campaign(tmp_path: Path) -> Path:
+    """A campaign file (the tests that reach SQLite's own connection)."""
     return tmp_path / "campaign.gmk"
+
+
+@pytest.fixture
+def anywhere(campaign_at: Callable[..., str]) -> str:
+    """A campaign file, or a campaign in PostgreSQL: the tests of what both stores do."""
+    return campaign_at()
 
 
 def in_one_action(fight: Encounter, *commands: Callable[[], object]) -> None:
@@ -69,25 +72,43 @@ def in_one_action(fight: Encounter, *commands: Callable[[], object]) -> None:
 
 
 def traced(store: CampaignStore) -> list[str]:
+    """Every statement the store sends from now on (SQLite's trace; PostgreSQL's session
+    counted at its ``execute``)."""
     statements: list[str] = []
-    store._connection.set_trace_callback(statements.append)
+    if is_database_url(store.location):
+        session = store._pg  # type: ignore[attr-defined]
+        real = session.execute
+
+        def execute(query: Any, *args: Any, **kwargs: Any) -> Any:
+            statements.append(str(query))
+            return real(query, *args, **kwargs)
+
+        session.execute = execute
+    else:
+        store._connection.set_trace_callback(statements.append)
     return statements
 
 
-def test_adding_a_roster_is_one_transaction_of_all_its_events(campaign):
-    with CampaignStore(campaign, create=True) as store:
+def begun(statements: list[str]) -> int:
+    """How many write transactions ``statements`` began (SQLite's BEGIN IMMEDIATE, or
+    PostgreSQL's BEGIN under the campaign's lock)."""
+    return sum(statement in ("BEGIN IMMEDIATE", "BEGIN") for statement in statements)
+
+
+def test_adding_a_roster_is_one_transaction_of_all_its_events(anywhere):
+    with CampaignStore(anywhere, create=True) as store:
         fight = Encounter.create(store, "fight", GAME)
         statements = traced(store)
         ids = fight.add_many(sheets())
         assert len(ids) == 8
-        assert statements.count("BEGIN IMMEDIATE") == 1
+        assert begun(statements) == 1
         assert statements.count("COMMIT") == 1
-        assert [seq for seq, _ in rows(campaign)] == list(range(1, 9))
-        assert replayed(campaign).state == fight.state
+        assert [seq for seq, _ in rows(anywhere)] == list(range(1, 9))
+        assert replayed(anywhere).state == fight.state
 
 
-def test_an_action_of_several_commands_is_one_transaction_and_one_notification(campaign):
-    with CampaignStore(campaign, create=True) as store:
+def test_an_action_of_several_commands_is_one_transaction_and_one_notification(anywhere):
+    with CampaignStore(anywhere, create=True) as store:
         fight = Encounter.create(store, "fight", GAME)
         ids = fight.add_many(sheets()[:3])
         told: list[int] = []
@@ -98,22 +119,22 @@ def test_an_action_of_several_commands_is_one_transaction_and_one_notification(c
             with fight.action():  # nested: part of the outer action
                 fight.add_condition(ids[0], "stunned", rounds=2)
             fight.set("enemy_wounds", "band")
-            assert rows(campaign)[-1][0] == 3  # nothing written before the action's end
-        assert statements.count("BEGIN IMMEDIATE") == 1
+            assert rows(anywhere)[-1][0] == 3  # nothing written before the action's end
+        assert begun(statements) == 1
         assert statements.count("COMMIT") == 1
         assert told == [6]
-        assert [seq for seq, _ in rows(campaign)] == [1, 2, 3, 4, 5, 6]
+        assert [seq for seq, _ in rows(anywhere)] == [1, 2, 3, 4, 5, 6]
         assert fight.state.combatant(ids[0]).conditions["stunned"].rounds == 2
-        assert replayed(campaign).state == fight.state
+        assert replayed(anywhere).state == fight.state
 
 
-def test_a_command_refused_inside_an_action_takes_back_the_whole_action(campaign):
-    with CampaignStore(campaign, create=True) as store:
+def test_a_command_refused_inside_an_action_takes_back_the_whole_action(anywhere):
+    with CampaignStore(anywhere, create=True) as store:
         fight = Encounter.create(store, "fight", GAME)
         ids = fight.add_many(sheets()[:3])
         fight.note("one")
         fight.undo()  # a redo stack the action's first event clears, given back on refusal
-        before, stored = snapshot(fight), rows(campaign)
+        before, stored = snapshot(fight), rows(anywhere)
         told: list[object] = []
         fight.subscribe(told.append)
         with pytest.raises(RulesError):
@@ -125,11 +146,11 @@ def test_a_command_refused_inside_an_action_takes_back_the_whole_action(campaign
             )
         assert snapshot(fight) == before
         assert fight.can_redo
-        assert rows(campaign) == stored
+        assert rows(anywhere) == stored
         assert told == []
         fight.redo()  # the log goes on from where it was: the next seq
-        assert [seq for seq, _ in rows(campaign)] == [1, 2, 3, 4, 5, 6]
-        assert replayed(campaign).state == fight.state
+        assert [seq for seq, _ in rows(anywhere)] == [1, 2, 3, 4, 5, 6]
+        assert replayed(anywhere).state == fight.state
 
 
 def test_a_failure_half_way_through_the_batch_leaves_none_of_it(campaign):
@@ -235,10 +256,10 @@ def test_an_action_without_a_store_is_all_or_nothing_too():
     assert fight.combatant(ids[0]).name == sheets()[0].name
 
 
-def test_a_refresh_inside_an_action_is_refused(campaign):
-    with CampaignStore(campaign, create=True) as store:
+def test_a_refresh_inside_an_action_is_refused(anywhere):
+    with CampaignStore(anywhere, create=True) as store:
         fight = Encounter.create(store, "fight", GAME)
         with pytest.raises(RuntimeError):
             in_one_action(fight, lambda: fight.note("one"), fight.refresh)
-        assert rows(campaign) == []
+        assert rows(anywhere) == []
         assert fight.events == ()

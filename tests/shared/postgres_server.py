@@ -137,3 +137,25 @@ def removed(server: PostgresServer) -> None:
     with contextlib.suppress(subprocess.CalledProcessError):  # already stopped
         server.stop("immediate")
     shutil.rmtree(server.folder, ignore_errors=True)
+
+
+def stored_rows(location: str) -> list[tuple[int, str]]:
+    """The events of a campaign as stored, ``(seq, payload text)`` in order, read without
+    gmkit: a file through sqlite3 (its integrity checked), a PostgreSQL campaign through
+    psycopg."""
+    if location.startswith(("postgresql:", "postgres:")):
+        import psycopg
+
+        address, _, schema = location.partition("#")
+        with psycopg.connect(address, options=f"-c search_path={schema or 'gmkit'}") as connection:
+            found = connection.execute("SELECT seq, payload FROM events ORDER BY encounter, seq")
+            return [(int(seq), str(payload)) for seq, payload in found]
+    import sqlite3
+
+    connection = sqlite3.connect(f"{Path(location).resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        rows = connection.execute("SELECT seq, payload FROM events ORDER BY encounter, seq")
+        return [(int(seq), str(payload)) for seq, payload in rows]
+    finally:
+        connection.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import os
 import shutil
 import subprocess
@@ -11,7 +10,6 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
 
@@ -77,43 +75,3 @@ def filled_campaign(tmp_path: Path, filled_template: Path) -> Path:
     path = tmp_path / "campaign.gmk"
     shutil.copyfile(filled_template, path)
     return path
-
-
-# --- the same suite on a campaign file and on PostgreSQL ------------------------------------
-
-BACKENDS = ("file", "postgresql")
-_SCHEMAS = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[Any]:
-    """A real PostgreSQL server for the session (one per xdist worker), from the distribution's
-    packages; skipped where none is installed, failed instead with GMKIT_REQUIRE_POSTGRES=1."""
-    sys.path.insert(0, str(Path(__file__).parents[1] / "shared"))
-    import postgres_server
-
-    found = postgres_server.find_bin()
-    missing = "no PostgreSQL server installed" if found is None else None
-    if importlib.util.find_spec("psycopg") is None:
-        missing = "psycopg is not installed"
-    if missing is not None:
-        if os.environ.get("GMKIT_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"GMKIT_REQUIRE_POSTGRES=1: {missing}")
-        pytest.skip(missing)
-    assert found is not None
-    server = postgres_server.started(found)
-    try:
-        server.create_database("gmkit")
-        yield server
-    finally:
-        postgres_server.removed(server)
-
-
-@pytest.fixture(params=BACKENDS)
-def campaign_at(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., str]:
-    """Where a new campaign goes, as ``CampaignStore`` takes it: a file in ``tmp_path``, or a
-    new schema of the session's PostgreSQL (``campaign_at("name")``, each call its own)."""
-    if request.param == "file":
-        return lambda name="campaign": str(tmp_path / f"{name}.gmk")
-    server = request.getfixturevalue("postgres")
-    return lambda name="campaign": f"{server.url('gmkit')}#t{next(_SCHEMAS)}_{name}"

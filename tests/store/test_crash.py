@@ -7,13 +7,12 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import threading
 import time
 
 import pytest
+from postgres_server import stored_rows
 
-from gmkit._store_pg import split_url
 from gmkit.store import CampaignStore, is_database_url
 
 SEED = 20240501
@@ -32,27 +31,10 @@ def read_lines(process, count: int) -> list[str]:
     return lines
 
 
-def stored_rows(path: str) -> list[tuple[int, str]]:
-    """The events as stored, read without gmkit: SQLite's integrity checked on a file."""
-    if is_database_url(path):
-        import psycopg
-
-        address, schema, _ = split_url(path)
-        with psycopg.connect(address, options=f"-c search_path={schema}") as connection:
-            found = connection.execute("SELECT seq, payload FROM events ORDER BY seq")
-            return [(int(seq), str(payload)) for seq, payload in found]
-    connection = sqlite3.connect(path)
-    try:
-        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        return connection.execute("SELECT seq, payload FROM events ORDER BY seq").fetchall()
-    finally:
-        connection.close()
-
-
 def check_file(path, workers, reported: int) -> int:
     """The campaign after a kill: every reported seq is there, seqs are 1..n with n at most one
     past the last reported (committed, killed before printing), every payload whole."""
-    rows = stored_rows(path)
+    rows = stored_rows(str(path))
     seqs = [seq for seq, _ in rows]
     assert seqs == list(range(1, len(seqs) + 1)), "seqs not contiguous"
     assert reported <= len(seqs) <= reported + 1

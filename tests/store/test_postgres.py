@@ -9,7 +9,6 @@ server, so no other test sees it go down."""
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -85,7 +84,6 @@ def test_a_quiet_reader_asks_nothing_and_a_ring_brings_the_event(url: str) -> No
 @pytest.fixture
 def own_server() -> Iterator[Any]:
     """A server of this test's own: it is stopped and started again mid-fight."""
-    sys.path.insert(0, str(Path(__file__).parents[1] / "shared"))
     import postgres_server
 
     found = postgres_server.find_bin()
