@@ -20,7 +20,7 @@ announced ("serving URL") only once it answers; a port in use is an error (exit 
 before anything is written. See gmkit._launch.
 
 Why over 400 lines: one function per subcommand (``table``, ``players``, ``lab``, ``demo``,
-``import``, ``export``) and the parser that names them all with their help.
+``import``, ``export``, ``copy``) and the parser that names them all with their help.
 """
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ import shutil
 import socket
 import sqlite3
 import sys
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from gmkit._launch import (
     LAB_NOTEBOOK,
@@ -149,6 +151,22 @@ def _table(args: argparse.Namespace) -> int:
     )
 
 
+def _light(
+    args: argparse.Namespace,
+    path: Path | str,
+    encounter: str,
+    access: Any,
+    announce: Callable[[], None],
+) -> int:
+    """``gmkit players --light``: the phones served by one process, no kernel each."""
+    from gmkit._phones._room import Room
+    from gmkit._phones._server import serve_phones
+
+    room = Room(CampaignStore(path, readonly=True), encounter)
+    print(f"gmkit players: starting the phones' server on port {args.port} (no kernel each) ...")
+    return serve_phones(room, port=args.port, ip=PLAYERS_IP, access=access, announce=announce)
+
+
 def _campaign_said(location: Path | str) -> str:
     """``campaign file PATH``, or ``campaign in PostgreSQL ADDRESS`` (no password)."""
     if is_database_url(location):
@@ -220,8 +238,13 @@ def _players_of(args: argparse.Namespace, path: Path | str) -> int:
             print(f"gmkit players: on the local network: {url}", flush=True)
         else:
             print("gmkit players: no local network address found; players use this machine's")
-        _tell_the_seats(beside, url)
+        if args.light:
+            print("gmkit players: watching only: seats are served without --light", flush=True)
+        else:
+            _tell_the_seats(beside, url)
 
+    if args.light:
+        return _light(args, path, encounter, access, announce)
     print(f"gmkit players: starting Voila on port {args.port} ...", flush=True)
     return serve_voila(
         notebook_path("players.ipynb"),
@@ -414,6 +437,11 @@ def build_parser() -> argparse.ArgumentParser:
         "campaign", nargs="?", help="campaign file (default: the one gmkit table served last)"
     )
     players.add_argument("--encounter", help="the encounter to follow (default: the first)")
+    players.add_argument(
+        "--light",
+        action="store_true",
+        help="the phones served by one process, no kernel each (watching only: no seats yet)",
+    )
     _serving(players, PLAYERS_PORT)
     players.set_defaults(run=_players)
 

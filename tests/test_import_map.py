@@ -50,6 +50,7 @@ LAYERS: dict[str, int] = {
     "gmkit._forms": 7,
     "gmkit.widgets": 8,
     "gmkit._serving": 8,
+    "gmkit._phones": 8,
     "gmkit.campaign": 8,
     "gmkit.demo": 8,
     "gmkit._platform": 8,

@@ -112,6 +112,7 @@ def public_log(
     *,
     state: EncounterState | None = None,
     player_sides: Sequence[str] = (),
+    language: str | None = None,
 ) -> list[str]:
     """The texts of the newest public attacks, effects and notes (newest first), in the
     current language; none touching a hidden combatant (``hidden``: their ids; None: read from
@@ -119,14 +120,15 @@ def public_log(
     only what the GM's ``enemy_wounds`` setting shows (:func:`~gmkit.encounter._views.
     told_to_players`: with a band or hidden wounds, "Sergeant Varro Tull attacks Cultist Ban:
     Lasgun", not its damage). ``state``: the fight now, for the combatants' names;
-    ``player_sides`` count while the GM has set none."""
+    ``player_sides`` count while the GM has set none; ``language``: default, the current one."""
+    language = language or LANGUAGE.value
     effective = tuple(dict(event) for event in events)
     shown, friends = wounds_rule(effective, player_sides)
     lines: list[str] = []
     for event in newest_public(effective, hidden, _LOGGED):
         if len(lines) >= limit:
             break
-        text = event_text(told_to_players(event, shown, friends), LANGUAGE.value, after=state)
+        text = event_text(told_to_players(event, shown, friends), language, after=state)
         if text:
             lines.append(text)
     return lines

@@ -1,0 +1,12 @@
+"""The players' phones without a kernel each (issue 26, item 3): one process per table follows
+the fight once and pushes what the players may see to every phone over a WebSocket.
+
+- :mod:`gmkit._phones._room`: the fight followed, its picture made once per change and
+  language;
+- :mod:`gmkit._phones._page`: the page a phone loads (HTML, style, a small script);
+- :mod:`gmkit._phones._server`: the tornado server, its door (:mod:`gmkit._serving.guard`),
+  what a phone may send.
+
+``gmkit players --light`` serves it; the seats (a player acting from the phone) are still the
+Voila page's.
+"""
