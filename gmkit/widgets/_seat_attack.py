@@ -18,8 +18,10 @@ from typing import Any
 import ipywidgets as widgets
 
 from gmkit._forms import AttackForm
+from gmkit._forms.seat import seat_attack, seat_foes
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
+from gmkit.messages import Message
 from gmkit.odds import odds
 from gmkit.widgets._i18n import named, t, words
 from gmkit.widgets._odds_charts import percent
@@ -93,27 +95,16 @@ class SeatAttack(widgets.VBox):
             if control.description != t(key):
                 control.description = t(key)
 
-    def send(self) -> bool:
-        """The choice as a request, with the dice typed (none: gmkit rolls)."""
+    def send(self) -> bool | Message:
+        """The choice as a request, with the dice typed (none: gmkit rolls); the message
+        saying why, when the dice typed are not dice."""
         form = self.form
         if form is None or self.acting is None:
             return False
-        typed = self.dice.value.strip()
-        dice: Any = typed.replace(",", " ").split() if typed else None
-        if dice is not None:
-            dice = [int(part) if part.isdigit() else part for part in dice]
-        sent = self._ask_gm(
-            {
-                "kind": "attack",
-                "combatant": self.acting,
-                "weapon": form.weapon,
-                "mode": form.mode,
-                "action": form.action,
-                "target": form.target,
-                "dice": dice,
-                "seen": self.encounter.state.events,
-            }
-        )
+        request = seat_attack(form, self.acting, self.dice.value, self.encounter.state.events)
+        if isinstance(request, Message):
+            return request
+        sent = self._ask_gm(request)
         if sent:
             self.dice.value = ""
         return sent
@@ -145,15 +136,7 @@ class SeatAttack(widgets.VBox):
     def _sync(self, form: AttackForm) -> None:
         """The dropdowns as the form offers them now, and the odds."""
         game = self.encounter.game
-        state = self.encounter.state
-        own = state.combatants[form.attacker]
-        foes = [
-            state.combatants[ident]
-            for ident in form.offered.targets
-            if state.combatants[ident].side != own.side and not state.combatants[ident].hidden
-        ]
-        if form.target not in [c.id for c in foes] and foes:
-            form.select_target(foes[0].id)  # never a hidden one, never their own side
+        foes = seat_foes(self.encounter, form)  # never a hidden one, never their own side
         self._syncing = True
         try:
             _set(self.weapon, [(named(game, w), w) for w in form.offered.weapons], form.weapon)

@@ -20,6 +20,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from gmkit._forms.seat import seat_acting
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text
@@ -72,11 +73,11 @@ class SeatControls(widgets.VBox):
 
     def send_attack(self) -> bool:
         """The attack chosen, as a request (the dice typed; none: gmkit rolls)."""
-        typed = self.dice.value.strip()
-        if any(not part.isdigit() for part in typed.replace(",", " ").split()):
-            self._say(Message("seats.intent.die_value", got=repr(typed)[:20]), error=True)
+        refused = self.attack_box.send()
+        if isinstance(refused, Message):
+            self._say(refused, error=True)
             return False
-        return self.attack_box.send()
+        return refused
 
     # the chooser's parts, as the seat's (a notebook, a test)
     target = property(lambda self: self.attack_box.target, doc="the foe attacked")
@@ -105,15 +106,7 @@ class SeatControls(widgets.VBox):
     @property
     def acting(self) -> str | None:
         """The seat's combatant whose turn it is, or None."""
-        situation = self.encounter.situation
-        state = self.encounter.state
-        if situation.actor in self.seat.combatants:
-            return situation.actor
-        if situation.side is None:
-            return None
-        mine = [i for i in self.seat.combatants if i in state.combatants]
-        free = [i for i in mine if state.combatants[i].side == situation.side]
-        return next((i for i in free if i not in situation.acted), free[0] if free else None)
+        return seat_acting(self.encounter, self.seat)
 
     def render(self) -> None:
         now = time.monotonic()
