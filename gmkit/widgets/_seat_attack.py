@@ -11,7 +11,6 @@ hands the choice to the seat's controls as a request (nothing is written to the 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
@@ -22,9 +21,8 @@ from gmkit._forms.seat import seat_attack, seat_foes
 from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.messages import Message
-from gmkit.odds import odds
 from gmkit.widgets._i18n import named, t, words
-from gmkit.widgets._odds_charts import percent
+from gmkit.widgets._seat_words import attack_odds, error_html
 
 
 class SeatAttack(widgets.VBox):
@@ -125,9 +123,7 @@ class SeatAttack(widgets.VBox):
             try:
                 getattr(form, select)(change["new"])
             except GmkitError as error:  # not offered now: said, the form unchanged
-                self.odds.value = (
-                    f"<div class='gmkit-error'>{html.escape(words(error.message))}</div>"
-                )
+                self.odds.value = error_html(words(error.message))
                 return
             self._sync(form)
 
@@ -149,25 +145,8 @@ class SeatAttack(widgets.VBox):
         self._render_odds(form)
 
     def _render_odds(self, form: AttackForm) -> None:
-        request = form.request
-        if request is None:
-            self.odds.value = _error(words(form.problem) if form.problem else "")
-            self.send_button.disabled = True
-            return
-        self.send_button.disabled = False
-        try:
-            hit = percent(odds(request).hit)
-        except GmkitError as error:  # the rules refuse this choice: said
-            self.odds.value = _error(words(error.message))
-            return
-        weapon = html.escape(named(self.encounter.game, form.weapon))
-        self.odds.value = (
-            f"<div class='gmkit-seat-odds'>{weapon}: <b>{hit}</b> {t('odds_hit')}</div>"
-        )
-
-
-def _error(text: str) -> str:
-    return f"<div class='gmkit-error'>{html.escape(text)}</div>" if text else ""
+        self.odds.value, may_send = attack_odds(self.encounter, form)
+        self.send_button.disabled = not may_send
 
 
 def _set(control: widgets.Dropdown, options: list[tuple[str, str]], value: str) -> None:

@@ -25,12 +25,12 @@ from gmkit.encounter import Encounter
 from gmkit.errors import GmkitError
 from gmkit.messages import Message, Text
 from gmkit.seats import Seat, SeatsFile
-from gmkit.seats._inbox import heard
 from gmkit.seats._questions import TOUCH_SECONDS
 from gmkit.widgets._buzz import Buzz
 from gmkit.widgets._i18n import t, words
 from gmkit.widgets._seat_attack import SeatAttack
 from gmkit.widgets._seat_question import ReactionBox
+from gmkit.widgets._seat_words import answers_html, cue_html
 
 ANSWERS = 4
 """The seat's latest requests listed with their answers."""
@@ -120,10 +120,7 @@ class SeatControls(widgets.VBox):
         if acting is None:
             self.cue.value = ""
         else:
-            name = html.escape(state.combatants[acting].name)
-            self.cue.value = (
-                f"<div class='gmkit-your-turn'>{html.escape(t('your_turn'))}: {name}</div>"
-            )
+            self.cue.value = cue_html(state.combatants[acting].name)
         self.attack_box.show(acting)
         self._render_said()
         self._render_actions(acting)
@@ -170,20 +167,7 @@ class SeatControls(widgets.VBox):
         answered = bool(found) and found[-1].status not in ("pending", "accepting")
         if answered and self._said == (Message("widgets.seat_sent"), False):
             self._say("")  # "sent: the GM decides" said its part: the answer is listed
-        lines = []
-        for request in reversed(found):
-            kind = str(request.payload.get("kind", ""))
-            status = t(f"seat_status_{request.status}")
-            why = words(heard(request.answer)) if request.answer else ""
-            text = t(f"seat_kind_{kind}") if kind in ("attack", "action", "end_turn") else kind
-            lines.append(
-                f"<li>{html.escape(text)}: <b>{html.escape(status)}</b>"
-                + (f" ({html.escape(why)})" if why else "")
-                + "</li>"
-            )
-        self.answers.value = (
-            f"<ul class='gmkit-seat-answers'>{''.join(lines)}</ul>" if lines else ""
-        )
+        self.answers.value = answers_html(found)
 
     def _say(self, text: Text, *, error: bool = False) -> None:
         """A line under the controls, in the player's language (again when it changes)."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Callable
-from fractions import Fraction
 
 import ipywidgets as widgets
 
@@ -23,7 +22,12 @@ from gmkit.messages import Message
 from gmkit.seats import Seat, SeatsFile
 from gmkit.seats._questions import Question
 from gmkit.widgets._i18n import LANGUAGE, t, words
-from gmkit.widgets._odds_charts import percent
+from gmkit.widgets._seat_words import (
+    question_text,
+    reaction_labels,
+    replied_html,
+    seconds_left_html,
+)
 
 
 class ReactionBox(widgets.VBox):
@@ -74,12 +78,9 @@ class ReactionBox(widgets.VBox):
             return
         self.question = found
         self.layout.display = ""
-        self.text.value = f"<div class='gmkit-seat-hit'>{html.escape(words(found.text))}</div>"
+        self.text.value = question_text(found)
         if found.status == "answered" and found.reply is not None:
-            choice = found.choice(found.reply.reaction)
-            named = words(choice.label) if choice is not None else t("seat_take_it")
-            shown = words(Message("widgets.seat_replied", reaction=named))
-            self.said.value = f"<div class='gmkit-prompt'>{html.escape(shown)}</div>"
+            self.said.value = replied_html(found)
             self.buttons.layout.display = self.die.layout.display = "none"
             self.left.value = ""
             return
@@ -90,28 +91,18 @@ class ReactionBox(widgets.VBox):
             self._make_buttons(found)
             self.die.value = ""
             self.said.value = ""
-        seconds = max(0, round(found.until - now))
-        self.left.value = (
-            f"<div class='gmkit-seat-left'>"
-            f"{html.escape(words(Message('widgets.seat_react_left', seconds=seconds)))}</div>"
-        )
+        self.left.value = seconds_left_html(max(0, round(found.until - now)))
 
     def _make_buttons(self, question: Question) -> None:
         for old in self.buttons.children:
             old.close()
         buttons = []
-        for choice in question.choices:
-            odds = percent(Fraction(repr(choice.odds)))
-            button = widgets.Button(
-                description=f"{words(choice.label)} {odds}",
-                button_style="info",
-                layout={"width": "auto"},
-            )
-            button.on_click(self._replier(choice.reaction))
+        for reaction, label in reaction_labels(question):
+            style = "info" if reaction else ""
+            button = widgets.Button(description=label, button_style=style, layout={"width": "auto"})
+            button.on_click(self._replier(reaction))
             buttons.append(button)
-        take = widgets.Button(description=t("seat_take_it"), layout={"width": "auto"})
-        take.on_click(self._replier(""))
-        self.buttons.children = [*buttons, take]
+        self.buttons.children = buttons
         self.die.placeholder = t("seat_react_die")
 
     def _replier(self, reaction: str) -> Callable[[object], object]:
