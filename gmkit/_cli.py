@@ -238,10 +238,7 @@ def _players_of(args: argparse.Namespace, path: Path | str) -> int:
             print(f"gmkit players: on the local network: {url}", flush=True)
         else:
             print("gmkit players: no local network address found; players use this machine's")
-        if args.light:
-            print("gmkit players: watching only: seats are served without --light", flush=True)
-        else:
-            _tell_the_seats(beside, url)
+        _tell_the_seats(beside, url)
 
     if args.light:
         return _light(args, path, encounter, access, announce)
@@ -440,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     players.add_argument(
         "--light",
         action="store_true",
-        help="the phones served by one process, no kernel each (watching only: no seats yet)",
+        help="the phones and seats served by one process, no kernel each (no Voila)",
     )
     _serving(players, PLAYERS_PORT)
     players.set_defaults(run=_players)

@@ -26,6 +26,7 @@ from gmkit._serving.guard import Access
 from gmkit.campaign import create_demo_store
 from gmkit.dice import SeededDice
 from gmkit.encounter import Encounter
+from gmkit.messages import Message
 from gmkit.store import CampaignStore
 
 CHAPEL = "The Chapel of the Pale Throne"
@@ -52,6 +53,7 @@ class Served:
         )
         self.gm_store = CampaignStore(path)
         self.gm = Encounter.open(self.gm_store, CHAPEL)
+        self.seats: Any = None
 
     def url(self, language: str = "en", scheme: str = "ws") -> str:
         tail = f"ws?language={language}" if scheme == "ws" else ""
@@ -240,3 +242,131 @@ async def test_the_door_is_the_players_servers(served: Served) -> None:
         await tornado.websocket.websocket_connect(foreign)  # another site's page
     assert refused.value.code == 403
     assert not served.phones.sockets
+
+
+# --- a seat: the player acts from the phone ------------------------------------------------
+
+
+async def seat_message(connection: Any, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The next seat part sent that passes ``check`` (pictures of the fight skipped)."""
+    while True:
+        text = await asyncio.wait_for(connection.read_message(), 10)
+        assert text is not None, "the server closed the connection"
+        message = json.loads(text)
+        if message["kind"] == "seat" and check(message["seat"]):
+            return dict(message["seat"])
+
+
+def seated(served: Served) -> tuple[Any, str]:
+    """The fight started, the turn at an acolyte's, a seat for that acolyte."""
+    from gmkit.seats import SeatsFile
+
+    fight = served.gm
+    fight.roll_initiative(SeededDice(7))
+    fight.start(SeededDice(7))
+    while fight.state.combatants[fight.situation.actor].side != "Acolytes":
+        fight.next_turn()
+    served.phones.tick()
+    actor = fight.situation.actor
+    assert actor is not None
+    seats = SeatsFile.of_campaign(served.room.store.path)
+    served.seats = seats
+    return seats.give(CHAPEL, "Ana", [actor]), actor
+
+
+@played
+async def test_a_seat_attacks_acts_and_ends_its_turn_by_requests(served: Served) -> None:
+    seat, actor = seated(served)
+    name = served.gm.state.combatants[actor].name
+    url = served.url("en") + f"&seat={seat.key}"
+    phone = await tornado.websocket.websocket_connect(url)
+    other = await tornado.websocket.websocket_connect(url)  # the player's second phone
+    first = await seat_message(phone, lambda s: s["attack"] is not None)
+    await seat_message(other, lambda s: s["attack"] is not None)
+    assert first["acting"] == actor
+    assert f"Your turn: {name}" in first["cue"]
+    fields = {field["name"]: field for field in first["attack"]["fields"]}
+    targets = [ident for ident, _ in fields["target"]["options"]]
+    assert targets
+    assert all(served.gm.state.combatants[t].side != "Acolytes" for t in targets)
+    assert "Ostrava" not in json.dumps(first)  # the hidden demagogue is no target
+    assert "hit" in first["attack"]["odds"]
+
+    await phone.write_message(
+        json.dumps({"kind": "choose", "field": "target", "value": targets[-1]})
+    )
+    chosen = await seat_message(phone, lambda s: s["attack"]["fields"][3]["value"] == targets[-1])
+    assert chosen["attack"]["may_send"]
+    await phone.write_message(json.dumps({"kind": "attack", "dice": "x1"}))
+    refused = await seat_message(phone, lambda s: "gmkit-error" in s["said"])
+    assert "x1" in refused["said"]
+    assert served.seats.pending(CHAPEL) == []
+    await phone.write_message(json.dumps({"kind": "attack", "dice": "12 5"}))
+    sent = await seat_message(phone, lambda s: "the GM decides" in s["said"])
+    assert "waiting for the GM" in sent["answers"]
+    await seat_message(other, lambda s: "the GM decides" in s["said"])  # both phones see it
+    action = next(ident for ident, _ in sent["actions"])
+    await phone.write_message(json.dumps({"kind": "action", "action": action}))
+    await phone.write_message(json.dumps({"kind": "end_turn"}))
+    await until(lambda: len(served.seats.pending(CHAPEL)) == 3)
+    kinds = [(r.payload["kind"], r.payload.get("dice")) for r in served.seats.pending(CHAPEL)]
+    assert kinds == [("attack", [12, 5]), ("action", None), ("end_turn", None)]
+    attack = served.seats.pending(CHAPEL)[0].payload
+    assert (attack["combatant"], attack["target"]) == (actor, targets[-1])
+    phone.close()
+    other.close()
+    served.seats.close()
+
+
+@played
+async def test_a_seat_is_asked_to_react_and_answers_in_its_language(served: Served) -> None:
+    from gmkit.seats._questions import ReactionChoice
+
+    seat, actor = seated(served)
+    phone = await tornado.websocket.websocket_connect(served.url("es") + f"&seat={seat.key}")
+    await seat_message(phone, lambda s: s["question"] is None)
+    await until(lambda: served.seats.questions.present(seat.key))  # the GM's table asks it
+    hit = Message("seats.question.hit", attacker="Cultist Ban", target="Ilse Marr", hits=1)
+    question = served.seats.questions.ask(
+        seat.key,
+        CHAPEL,
+        actor,
+        hit,
+        (ReactionChoice("dodge", Message("dark_heresy.action.dodge"), 0.42, 100),),
+        60.0,
+    )
+    served.phones.tick()
+    asked = await seat_message(phone, lambda s: s["question"] is not None)
+    labels = [label for _, label in asked["question"]["choices"]]
+    assert labels[-1] == "Encajarlo"
+    assert "42" in labels[0]
+    assert "impacta a Ilse Marr" in asked["question"]["text"]
+    await phone.write_message(
+        json.dumps({"kind": "reply", "question": question.id, "reaction": "dodge", "die": "17"})
+    )
+    await until(lambda: served.seats.questions.latest(seat.key).reply is not None)
+    reply = served.seats.questions.latest(seat.key).reply
+    assert (reply.reaction, reply.die) == ("dodge", 17)
+    phone.close()
+    served.seats.close()
+
+
+@played
+async def test_a_closed_seat_or_a_watcher_acting_gets_nothing_done(served: Served) -> None:
+    seat, _ = seated(served)
+    wrong = await tornado.websocket.websocket_connect(served.url("es") + "&seat=notakey")
+    closed = json.loads(await asyncio.wait_for(wrong.read_message(), 10))
+    assert closed["kind"] == "closed"
+    assert "asiento" in closed["text"]
+    await wrong.write_message(json.dumps({"kind": "end_turn"}))  # a watcher may not act
+    while await asyncio.wait_for(wrong.read_message(), 10) is not None:
+        pass
+    assert wrong.close_code == 1008
+    phone = await tornado.websocket.websocket_connect(served.url("en") + f"&seat={seat.key}")
+    await seat_message(phone, lambda s: True)
+    await phone.write_message(json.dumps({"kind": "end_turn", "combatant": "someone else"}))
+    while await asyncio.wait_for(phone.read_message(), 10) is not None:
+        pass
+    assert phone.close_code == 1008
+    assert served.seats.pending(CHAPEL) == []
+    served.seats.close()

@@ -34,7 +34,7 @@ class Room:
     player_sides: tuple[str, ...] = ()
     version: int = 0  # counts the changes a phone was told of
     gone: bool = False  # the fight left the campaign: the page says so
-    _pictures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _pictures: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = field(default_factory=dict)
     made: int = 0  # pictures made so far (once per change and language: what the bench reads)
 
     def __post_init__(self) -> None:
@@ -63,17 +63,18 @@ class Room:
         self._pictures.clear()
         return True
 
-    def picture(self, language: str) -> dict[str, Any]:
-        """What every phone reading ``language`` shows now (made once per change)."""
+    def picture(self, language: str, own: tuple[str, ...] = ()) -> dict[str, Any]:
+        """What every phone reading ``language`` shows now (made once per change); ``own``:
+        a seat's combatants, shown in full as the players' sides are (a seat's phones)."""
         if language not in LANGUAGES:
             raise ValueError(f"language {language!r} is not one of {LANGUAGES}")
-        found = self._pictures.get(language)
+        found = self._pictures.get((language, own))
         if found is None:
-            found = self._pictures[language] = self._make(language)
+            found = self._pictures[(language, own)] = self._make(language, own)
             self.made += 1
         return found
 
-    def _make(self, language: str) -> dict[str, Any]:
+    def _make(self, language: str, own: tuple[str, ...]) -> dict[str, Any]:
         title = html.escape(self.name)
         if self.gone:
             gone = words(Message("widgets.player.fight_gone", encounter=self.name), language)
@@ -85,6 +86,7 @@ class Room:
             player_sides=self.player_sides,
             language=language,
             situation=self.encounter.situation,
+            own=own,
         )
         hidden = [c.id for c in state.combatants.values() if c.hidden]
         lines = public_log(

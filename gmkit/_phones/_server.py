@@ -28,7 +28,11 @@ from tornado.ioloop import PeriodicCallback
 
 from gmkit._phones._page import page
 from gmkit._phones._room import LANGUAGES, Room
+from gmkit._phones._seat import Desk, SeatMessage
 from gmkit._serving.guard import Access, Guard, guarded, page_language
+from gmkit.messages import Message
+from gmkit.seats import SeatsFile, seats_path
+from gmkit.widgets._i18n import words
 
 POLL_SECONDS = 0.3
 MESSAGE_BYTES = 4096
@@ -37,22 +41,28 @@ MESSAGES_PER_SECOND = 16
 
 @dataclass(frozen=True)
 class PhoneMessage:
-    """What a phone may send: ``{"kind": "language", "language": "es"}``."""
+    """What any phone may send: ``{"kind": "language", "language": "es"}``; a seat's phone
+    the kinds of :class:`~gmkit._phones._seat.SeatMessage` too."""
 
     kind: str
     language: str
 
-    KINDS: ClassVar[tuple[str, ...]] = ("language",)
-
     @classmethod
-    def read(cls, text: str | bytes) -> PhoneMessage:
+    def read(cls, text: str | bytes, *, seated: bool) -> PhoneMessage | SeatMessage:
         """The message, or ValueError saying what is wrong with it."""
-        found = json.loads(text)
-        if not isinstance(found, dict) or set(found) != {"kind", "language"}:
+        try:
+            found = json.loads(text)
+        except ValueError:
+            raise ValueError("not JSON") from None
+        if not isinstance(found, dict):
+            raise ValueError("a phone's message is an object")
+        if found.get("kind") != "language" and seated:
+            return SeatMessage.read(found)
+        if set(found) != {"kind", "language"} or found["kind"] != "language":
             raise ValueError("a phone's message is {kind, language}")
-        if found["kind"] not in cls.KINDS or found["language"] not in LANGUAGES:
-            raise ValueError("unknown kind or language")
-        return cls(str(found["kind"]), str(found["language"]))
+        if found["language"] not in LANGUAGES:
+            raise ValueError("unknown language")
+        return cls("language", str(found["language"]))
 
 
 class Phones:
@@ -62,15 +72,34 @@ class Phones:
         self.room = room
         self.sockets: set[PhoneSocket] = set()
         self.log = log
-        self._encoded: dict[str, tuple[int, str]] = {}  # language -> (version, message)
+        # (language, a seat's combatants) -> (version, message)
+        self._encoded: dict[tuple[str, tuple[str, ...]], tuple[int, str]] = {}
+        self._seats: SeatsFile | None = None
+        self.desks: dict[str, Desk] = {}  # a seat's key -> its desk, while a phone is on it
 
-    def message(self, language: str) -> tuple[int, str]:
+    def desk(self, key: str) -> Desk | None:
+        """The desk of the seat ``key`` of this fight, or None (no such seat, revoked, another
+        fight's, or no seats file beside the campaign)."""
+        if key in self.desks:
+            return self.desks[key]
+        if self._seats is None:
+            path = seats_path(self.room.store.path)
+            if not path.exists():
+                return None
+            self._seats = SeatsFile(path)
+        seat = self._seats.seat(key)
+        if seat is None or seat.encounter != self.room.name:
+            return None
+        desk = self.desks[key] = Desk(self.room, seat, self._seats)
+        return desk
+
+    def message(self, language: str, own: tuple[str, ...] = ()) -> tuple[int, str]:
         """The picture in ``language`` as sent: encoded once per change."""
-        picture = self.room.picture(language)
-        kept = self._encoded.get(language)
+        picture = self.room.picture(language, own)
+        kept = self._encoded.get((language, own))
         if kept is None or kept[0] != picture["version"]:
             text = json.dumps({"kind": "picture", "language": language, "picture": picture})
-            kept = self._encoded[language] = (picture["version"], text)
+            kept = self._encoded[(language, own)] = (picture["version"], text)
         return kept
 
     def tick(self) -> None:
@@ -80,8 +109,8 @@ class Phones:
         except Exception as error:  # the campaign unreachable a moment: said, tried again
             self.log(f"gmkit players: following the fight failed ({type(error).__name__})")
             return
-        if changed:
-            for socket in list(self.sockets):
+        for socket in list(self.sockets):
+            if changed or socket.desk is not None:  # a seat's answers come without an event
                 socket.show()
 
 
@@ -101,15 +130,30 @@ class PhoneSocket(tornado.websocket.WebSocketHandler):
         asked = self.get_query_argument("language", "en")
         self.language = asked if asked in LANGUAGES else "en"
         self.sent = -1
+        self.seat_sent = ""
         self.window = (time.monotonic(), 0)
+        key = self.get_query_argument("seat", "")[:64]
+        self.desk = self.phones.desk(key) if key else None
         self.phones.sockets.add(self)
+        if key and self.desk is None:
+            closed = words(Message("seats.closed"), self.language)
+            self.write_message(json.dumps({"kind": "closed", "text": closed}))
         self.show()
 
     def show(self) -> None:
-        version, text = self.phones.message(self.language)
+        own = self.desk.seat.combatants if self.desk is not None else ()
+        version, text = self.phones.message(self.language, tuple(own))
         if version != self.sent:
             self.sent = version
             self.write_message(text)
+        if self.desk is not None:
+            self.desk.touch()
+            seat = {"kind": "seat", "language": self.language}
+            seat["seat"] = self.desk.picture(self.language)  # type: ignore[assignment]
+            encoded = json.dumps(seat)
+            if encoded != self.seat_sent:
+                self.seat_sent = encoded
+                self.write_message(encoded)
 
     def on_message(self, message: str | bytes) -> None:
         started, count = self.window
@@ -120,13 +164,20 @@ class PhoneSocket(tornado.websocket.WebSocketHandler):
         try:
             if count + 1 > MESSAGES_PER_SECOND:
                 raise ValueError("too many messages")
-            asked = PhoneMessage.read(message)
+            asked = PhoneMessage.read(message, seated=self.desk is not None)
         except ValueError as error:
             self.phones.log(f"gmkit players: a phone's message refused ({error})")
             self.close(1008)
             return
-        self.language, self.sent = asked.language, -1
-        self.show()
+        if isinstance(asked, PhoneMessage):
+            self.language, self.sent = asked.language, -1
+            self.show()
+            return
+        assert self.desk is not None
+        self.desk.handle(asked)
+        for socket in list(self.phones.sockets):  # every phone of the seat sees it
+            if socket.desk is self.desk:
+                socket.show()
 
     def on_close(self) -> None:
         self.phones.sockets.discard(self)
