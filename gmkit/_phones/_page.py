@@ -85,6 +85,8 @@ _SCRIPT = """
     for (const input of box.querySelectorAll("input[data-typed]")) {
       typed[input.dataset.typed] = input.value;
     }
+    const focused = box.contains(document.activeElement) ? document.activeElement : null;
+    const refocus = focused && focused.dataset ? focused.dataset.typed : null;
     const parts = [];
     const question = seat.question;
     const asked = question && question.choices.length ? question.id : null;
@@ -162,6 +164,7 @@ _SCRIPT = """
     box.replaceChildren(controls);
     for (const input of box.querySelectorAll("input[data-typed]")) {
       if (typed[input.dataset.typed]) input.value = typed[input.dataset.typed];
+      if (input.dataset.typed === refocus) input.focus();  // typing goes on where it was
     }
   }
   function send(message) {
