@@ -60,6 +60,9 @@ GOALS: dict[str, Goal] = {
         Goal("simulate.1m", "1,000,000 fights of 5 against 5, with progress", 30.0, "s"),
         Goal("appends", "durable appends per second, one GM action a transaction", 500.0,
              "/s", "at_least"),
+        Goal("phones.memory", "memory per phone / a kernel per phone", 0.1, "x", ratio=True),
+        Goal("phones.update", "a phone's update, 10 tables of 6 phones / alone", 1.5, "x",
+             ratio=True),
     )
 }  # fmt: skip
 
