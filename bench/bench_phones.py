@@ -64,9 +64,9 @@ class Table:
         self.port = free_port()
         self.log = folder / f"table-{number}.log"
         with self.log.open("w") as out:
+            command = [str(GMKIT), "players", str(self.path), "--light", "--no-browser"]
             self.process = subprocess.Popen(
-                [str(GMKIT), "players", str(self.path), "--light", "--no-browser"]
-                + ["--port", str(self.port)],
+                [*command, "--port", str(self.port)],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "GMKIT_STATE_DIR": str(folder / "state")},
@@ -134,7 +134,8 @@ async def update_latency(table: Table, followers: list, events: int) -> float:
         table.gm.note(f"note {number}", gm_only=False)
         for connection in followers:
             text = await asyncio.wait_for(connection.read_message(), 30)
-            assert text is not None and json.loads(text)["kind"] == "picture"
+            assert text is not None
+            assert json.loads(text)["kind"] == "picture"
             seen.append(time.perf_counter() - committed)
     return statistics.median(seen)
 
