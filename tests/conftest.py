@@ -321,10 +321,11 @@ class DemoFights:
     players: dict[str, Server]  # by encounter name
 
 
-def _demo_servers(tmp: Path, table: bool) -> Iterator[DemoFights]:
+def _demo_servers(tmp: Path, table: bool, light: bool = False) -> Iterator[DemoFights]:
     """The demo campaign written to a new file in ``tmp``, served by ``gmkit players FILE
-    --encounter NAME`` for each of its encounters and (``table``) by ``gmkit table FILE``
-    (dice seeded as ``table_server``'s); the servers start side by side."""
+    --encounter NAME`` for each of its encounters (``light``: ``--light``, no kernel per page)
+    and (``table``) by ``gmkit table FILE`` (dice seeded as ``table_server``'s); the servers
+    start side by side."""
     from gmkit.campaign import demo_campaign_file
     from gmkit.store import CampaignStore
 
@@ -334,6 +335,8 @@ def _demo_servers(tmp: Path, table: bool) -> Iterator[DemoFights]:
     launches: list[tuple[list[str], dict[str, str] | None]] = [
         *((["players", str(campaign), "--encounter", name], None) for name in names),
     ]
+    if light:
+        launches = [([*args, "--light"], env) for args, env in launches]
     if table:
         launches.append((["table", str(campaign)], {"GMKIT_SEED": TABLE_SEED}))
     started: list[Server] = []
@@ -351,7 +354,8 @@ def _demo_servers(tmp: Path, table: bool) -> Iterator[DemoFights]:
             if port_taken_meanwhile(server.process, server.log):  # started again, elsewhere
                 server.process, server.log, _ = serving(args, tmp, env, 180)
             server.url = printed_url(server.process, server.log, 180)
-            _wait_for_pool(server.process, server.log, 180)
+            if "--light" not in args:  # a Voila server: its preheated kernels
+                _wait_for_pool(server.process, server.log, 180)
             wait_for_page(server.url, server.process, server.log, 180)
         players = dict(zip(names, started[: len(names)], strict=True))
         yield DemoFights(campaign, started[-1] if table else None, players)
@@ -369,9 +373,10 @@ def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights
 
 @pytest.fixture(scope="module")
 def demo_players(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights]:
-    """``demo_fights`` without the GM's table (its ``table`` is None): for a module that plays
-    the GM's part from Python on the campaign file."""
-    yield from _demo_servers(tmp_path_factory.mktemp("players-only"), table=False)
+    """``demo_fights`` without the GM's table (its ``table`` is None), the players' pages
+    served by ``gmkit players --light`` (no kernel per page): for a module that plays the GM's
+    part from Python on the campaign file."""
+    yield from _demo_servers(tmp_path_factory.mktemp("players-only"), table=False, light=True)
 
 
 @pytest.fixture(scope="session")

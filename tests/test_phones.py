@@ -370,3 +370,21 @@ async def test_a_closed_seat_or_a_watcher_acting_gets_nothing_done(served: Serve
     assert phone.close_code == 1008
     assert served.seats.pending(CHAPEL) == []
     served.seats.close()
+
+
+@played
+async def test_a_phone_opened_after_a_change_sees_it_before_the_next_poll(
+    served: Served,
+) -> None:
+    """A GM's change (the enemy wounds set to hidden) and a phone opened before the server's
+    next poll: its first picture is already under it (never the one drawn before)."""
+    early = await served.phone("en")
+    before = await picture(early)
+    assert "unhurt" in before["table"]  # enemies under the band
+    served.gm.set("enemy_wounds", "hidden")  # no tick: the server has not polled yet
+    late = await served.phone("en")
+    first = await picture(late)
+    assert first["version"] == before["version"] + 1
+    assert "unhurt" not in first["table"]
+    early.close()
+    late.close()

@@ -134,6 +134,7 @@ class PhoneSocket(tornado.websocket.WebSocketHandler):
         self.window = (time.monotonic(), 0)
         key = self.get_query_argument("seat", "")[:64]
         self.desk = self.phones.desk(key) if key else None
+        self.phones.tick()  # a new phone sees the fight as it is now, not as at the last poll
         self.phones.sockets.add(self)
         if key and self.desk is None:
             closed = words(Message("seats.closed"), self.language)
