@@ -367,8 +367,8 @@ def _demo_servers(tmp: Path, table: bool, light: bool = False) -> Iterator[DemoF
 def demo_fights(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoFights]:
     """The demo campaign in a file of the module's own (untouched by the session's
     ``table_server``), served by ``gmkit table FILE`` and by a ``gmkit players FILE
-    --encounter NAME`` for each of its encounters (see :func:`_demo_servers`)."""
-    yield from _demo_servers(tmp_path_factory.mktemp("fights"), table=True)
+    --encounter NAME --light`` for each of its encounters (see :func:`_demo_servers`)."""
+    yield from _demo_servers(tmp_path_factory.mktemp("fights"), table=True, light=True)
 
 
 @pytest.fixture(scope="module")
