@@ -185,7 +185,8 @@ def start_server(
     """``gmkit ARGS --port FREE --no-browser``; returns once the page answers (at the URL it
     printed: the table's token, the players' view's path)."""
     process, log, url = serving(args, tmp, env, timeout)
-    _wait_for_pool(process, log, timeout)
+    if "--light" not in args:  # a Voila server: its preheated kernels
+        _wait_for_pool(process, log, timeout)
     page = wait_for_page(url, process, log, timeout)
     return Server(url, process, log), page
 
@@ -293,14 +294,15 @@ def serve_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[
 @pytest.fixture(scope="module")
 def serve_players(
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Callable[[Path, str], Server]]:
-    """``serve_players(campaign, encounter)``: ``gmkit players CAMPAIGN --encounter NAME``,
-    once its kernel pool is full and the page answers; stopped at the end of the module."""
+) -> Iterator[Callable[..., Server]]:
+    """``serve_players(campaign, encounter, light=False)``: ``gmkit players CAMPAIGN
+    --encounter NAME`` (``light``: with ``--light``, no kernel per page), once its kernel pool
+    is full and the page answers; stopped at the end of the module."""
     started: list[Server] = []
 
-    def serve(campaign: Path, encounter: str) -> Server:
+    def serve(campaign: Path, encounter: str, light: bool = False) -> Server:
         server, _ = start_server(
-            ["players", str(campaign), "--encounter", encounter],
+            ["players", str(campaign), "--encounter", encounter, *(["--light"] if light else [])],
             tmp_path_factory.mktemp("players"),
             timeout=180,
         )

@@ -2,8 +2,8 @@
 keyboard only, while a player's page follows it.
 
 One ``gmkit table`` serves its own copy of the demo campaign (one prepared encounter per game)
-and one ``gmkit players --light`` per encounter follows it (``demo_fights``). The GM's page stays open
-for the module; each game's test picks its encounter in the dashboard's picker, then:
+and one ``gmkit players --light`` per encounter follows it (``demo_fights``). The GM's page
+stays open for the module; each game's test picks its encounter in the dashboard's picker, then:
 
 1. starts the fight: initiative typed from the table's dice (Dark Heresy, WFRP 2e) or rolled
    by gmkit (Deathwatch), then Start; the sides games (Necromunda, WFB 6e) start by side;

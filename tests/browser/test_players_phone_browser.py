@@ -97,7 +97,7 @@ def players(tmp_path_factory: pytest.TempPathFactory, serve_players: Any) -> Pag
 
     campaign = demo_campaign_file(tmp_path_factory.mktemp("players-phone") / "campaign")
     play(campaign)
-    urls = {encounter: serve_players(campaign, encounter).url for encounter in HIDDEN}
+    urls = {encounter: serve_players(campaign, encounter, light=True).url for encounter in HIDDEN}
     return Pages(campaign, urls)
 
 
