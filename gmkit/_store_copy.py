@@ -55,8 +55,14 @@ def _records(store: CampaignStore) -> dict[str, Any]:
 
 
 def _empty(store: CampaignStore) -> bool:
-    records = _records(store)
-    return not (records["rosters"] or records["encounters"] or records["name"])
+    """Whether ``store`` holds no campaign yet (no name, roster or encounter): counted, not
+    read whole."""
+    with store._reading() as connection:
+        found = connection.execute(
+            "SELECT (SELECT count(*) FROM rosters) + (SELECT count(*) FROM encounters) "
+            "+ (SELECT count(*) FROM meta WHERE key = 'name')"
+        ).fetchone()
+    return int(found[0]) == 0
 
 
 def _write(target: CampaignStore, records: dict[str, Any]) -> None:

@@ -155,11 +155,7 @@ class Desk:
         default = encounter.situation.default_attack_of(acting) if acting else None
         if acting is None or default is None or not default.action:
             return None
-        form = self.form
-        if form is None:
-            form = self.form = AttackForm(encounter)
-        if form.attacker != acting:
-            form.select_attacker(acting)
+        form = self._form_for(acting)
         foes = seat_foes(encounter, form)
         game = encounter.game
         options = {
@@ -185,6 +181,15 @@ class Desk:
             "send": t("seat_send_attack", language),
             "dice": t("seat_dice", language),
         }
+
+    def _form_for(self, acting: str) -> AttackForm:
+        """The chooser's form, its attacker ``acting`` (made the first time)."""
+        form = self.form
+        if form is None:
+            form = self.form = AttackForm(self.room.encounter)
+        if form.attacker != acting:
+            form.select_attacker(acting)
+        return form
 
     def _actions(self, acting: str | None, language: str) -> list[tuple[str, str]]:
         if acting is None:
@@ -214,10 +219,9 @@ class Desk:
         if message.kind == "choose":
             self._choose(str(fields["field"]), str(fields["value"]))
         elif message.kind == "attack":
-            if self.form is None or self.form.attacker != acting:
-                self._attack(acting, "en")  # the form made for this turn, as shown
-            assert self.form is not None
-            request = seat_attack(self.form, acting, str(fields["dice"]), encounter.state.events)
+            form = self._form_for(acting)
+            seat_foes(encounter, form)  # its target one the seat may pick, as shown
+            request = seat_attack(form, acting, str(fields["dice"]), encounter.state.events)
             if isinstance(request, Message):
                 self._say(request, error=True)
             else:
